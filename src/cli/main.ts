@@ -1,0 +1,109 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { CliError, printError } from './output.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+
+function integerIn(min: number, max: number, hint: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}${hint}.`);
+    return n;
+  };
+}
+
+interface GlobalOptions {
+  baseUrl: string;
+  apiKey?: string;
+  json: boolean;
+}
+
+/**
+ * The `crm` program. Each command is a small function in its own file, imported when it runs so
+ * that `crm --help` stays fast. Exit codes: 0 success, 1 failure, 2 usage error.
+ */
+export function buildProgram(): Command {
+  const program = new Command('crm')
+    .description('A local CRM API sandbox, and bulk sync for any server speaking the same API.')
+    .version(VERSION, '-v, --version')
+    .addOption(new Option('--base-url <url>', 'API base URL').env('CRM_BASE_URL').default(DEFAULT_BASE_URL))
+    .addOption(new Option('--api-key <key>', 'API key (Bearer token)').env('CRM_API_KEY'))
+    .option('--json', 'machine-readable output: JSON on stdout', false)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ crm sandbox start                     # API on http://127.0.0.1:4010 with seeded data
+  $ crm sandbox start --port 0 --json     # for CI: a free port, one JSON line when ready
+  $ crm openapi > openapi.json            # the OpenAPI 3.1 document
+
+Environment: CRM_BASE_URL, CRM_API_KEY, CRM_SANDBOX_API_KEY, NO_COLOR.`,
+    );
+
+  const sandbox = program.command('sandbox').description('Run the local CRM sandbox');
+
+  sandbox
+    .command('start')
+    .description('Start the sandbox API on SQLite (seeded on first start)')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', integerIn(0, 65535, ' (0 picks a free port)'), 4010)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--db <path>', "SQLite file, or ':memory:' for a throwaway database", '.crm/sandbox.db')
+    .option('--seed <n>', 'seed for the generated data (same seed, same data and ids)', integerIn(0, 2 ** 32 - 1, ''), 1)
+    .option('--no-seed', 'start with no generated data')
+    .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder')
+    .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
+    .addHelpText(
+      'after',
+      `
+The admin key (all scopes) is created and printed on an empty database; --api-key K (or
+CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when ready:
+  {"base_url":"http://127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
+SIGINT or SIGTERM stops it cleanly.`,
+    )
+    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; logLevel: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const { startCommand } = await import('./sandbox.js');
+      const apiKey = globals.apiKey ?? process.env.CRM_SANDBOX_API_KEY;
+      await startCommand({
+        ...opts,
+        json: globals.json,
+        ...(apiKey ? { apiKey } : {}),
+      });
+    });
+
+  sandbox
+    .command('reset')
+    .description('Delete all data in a running sandbox and seed it again (API keys stay valid)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { resetCommand } = await import('./sandbox.js');
+      await resetCommand(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  program
+    .command('openapi')
+    .description('Print the OpenAPI 3.1 document (the same as GET /v1/openapi.json)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { openapiCommand } = await import('./openapi.js');
+      await openapiCommand(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  const json = argv.includes('--json');
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successes; everything commander refuses is a usage error.
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
+    }
+    return printError(error instanceof Error ? error : new CliError(String(error)), json);
+  }
+}

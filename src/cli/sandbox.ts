@@ -1,0 +1,88 @@
+import { CliError, bold, cyan, dim, green, printJson } from './output.js';
+
+export interface StartOptions {
+  port: number;
+  host: string;
+  db: string;
+  seed: number | false;
+  fixtures?: string;
+  apiKey?: string;
+  json: boolean;
+  logLevel?: string;
+}
+
+/** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
+export async function startCommand(options: StartOptions): Promise<void> {
+  const { startSandbox } = await import('../sandbox/sandbox.js');
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: options.port,
+      host: options.host,
+      db: options.db,
+      seed: options.seed,
+      ...(options.fixtures ? { fixtures: options.fixtures } : {}),
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is in use. Pick another with --port, or --port 0 for a free one.`);
+    if (code === 'EACCES') throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
+    if ((error as Error).name === 'FixtureError') throw new CliError(`Could not load fixtures: ${(error as Error).message}`);
+    if (code === 'SQLITE_CANTOPEN') throw new CliError(`Cannot open the database ${options.db}. Check the path and its permissions.`);
+    throw error;
+  }
+
+  if (options.json) {
+    printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, db: sandbox.db, pid: process.pid });
+  } else {
+    const key = sandbox.apiKey ?? dim('(made on an earlier start; create another with `crm keys create`, or pass --api-key)');
+    process.stdout.write(
+      [
+        `${green('●')} ${bold('crm sandbox ready')}`,
+        `  Base URL  ${cyan(sandbox.baseUrl)}`,
+        `  API key   ${key}`,
+        `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
+        `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
+        '',
+        dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),
+        dim('  Press Ctrl+C to stop.'),
+        '',
+      ].join('\n'),
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      sandbox.stop().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  if (!options.json) process.stderr.write(dim('sandbox stopped\n', process.stderr));
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  json: boolean;
+}
+
+/** `crm sandbox reset`: POST /_sandbox/reset on a running sandbox. */
+export async function resetCommand(options: ClientOptions): Promise<void> {
+  if (!options.apiKey) throw new CliError('An admin API key is needed: pass --api-key or set CRM_API_KEY.', 2);
+  let response: Response;
+  try {
+    response = await fetch(`${options.baseUrl}/_sandbox/reset`, { method: 'POST', headers: { authorization: `Bearer ${options.apiKey}` } });
+  } catch {
+    throw new CliError(`No sandbox answers at ${options.baseUrl}. Start one with \`crm sandbox start\`, or pass --base-url.`);
+  }
+  const body = (await response.json().catch(() => ({}))) as { detail?: string; seeded?: boolean };
+  if (!response.ok) throw new CliError(`Reset failed (${response.status}): ${body.detail ?? response.statusText}`);
+  if (options.json) printJson(body);
+  else process.stdout.write(`Sandbox at ${options.baseUrl} reset${body.seeded ? ' and seeded again' : ''}.\n`);
+}
+

@@ -1,0 +1,87 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { newId } from '../domain/ids.js';
+import type { Ctx } from '../services/context.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling, validationError } from './plugins/errors.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { clientRoutes } from './routes/clients.js';
+import { dealRoutes } from './routes/deals.js';
+import { invoiceRoutes } from './routes/invoices.js';
+import { leadRoutes } from './routes/leads.js';
+import { sandboxRoutes, type SandboxControl } from './routes/sandbox.js';
+
+export const BODY_LIMIT = 10 * 1024 * 1024;
+
+export interface AppOptions {
+  ctx: Ctx;
+  control: SandboxControl;
+  /** Log level for Fastify's logger (to stderr); errors only by default. */
+  logLevel?: string;
+}
+
+/**
+ * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
+ * decides about ports and signals.
+ */
+export async function buildApp({ ctx, control, logLevel = 'error' }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logLevel === 'silent' ? false : { level: logLevel, stream: process.stderr },
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+
+  // zod validates every request part; query and path problems are 400, body problems 422.
+  app.setValidatorCompiler(({ schema, httpPart }) => (data) => {
+    const result = (schema as z.ZodType).safeParse(data);
+    return result.success ? { value: result.data } : { error: validationError(result.error, httpPart) };
+  });
+  // Responses are serialised as they are: the OpenAPI document describes them, and the test
+  // suite checks every response it sees against that document instead of paying for it per request.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, ctx);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'crm API',
+        version: '1.0.0',
+        description: 'The CRM REST API, as served by the crm sandbox. Errors are RFC 9457 problem details.',
+      },
+      servers: [{ url: ctx.baseUrl() }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (crm_test_…) or an OAuth access token' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  leadRoutes(app, ctx);
+  clientRoutes(app, ctx);
+  dealRoutes(app, ctx);
+  invoiceRoutes(app, ctx);
+  apiKeyRoutes(app, ctx);
+  sandboxRoutes(app, ctx, control);
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
+
+  await app.ready();
+  return app;
+}
+
+/** The OpenAPI document with the server URL the sandbox is reachable at right now. */
+export function openApiDocument(app: FastifyInstance, ctx: Ctx): Record<string, unknown> {
+  const doc = app.swagger() as unknown as Record<string, unknown>;
+  return { ...doc, servers: [{ url: ctx.baseUrl() }] };
+}

@@ -1,0 +1,28 @@
+import { minorDigits } from '../domain/money.js';
+import type { Invoice } from '../schemas/invoice.js';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The small page behind an invoice's payment link: the invoice, and a Pay button while it is open. */
+export function paymentPage(invoice: Invoice): string {
+  const money = (n: number) => `${n.toFixed(minorDigits(invoice.currency))} ${invoice.currency}`;
+  const rows = invoice.line_items
+    .map((li) => `<tr><td>${escapeHtml(li.description)}</td><td>${li.quantity}</td><td>${money(li.unit_price)}</td><td>${money(li.amount)}</td></tr>`)
+    .join('');
+  const action =
+    invoice.status === 'open'
+      ? `<form method="post"><button type="submit">Pay ${money(invoice.total)}</button></form>`
+      : `<p class="status">This invoice is <strong>${invoice.status}</strong>${invoice.paid_at ? ` (paid ${invoice.paid_at})` : ''}.</p>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Invoice ${escapeHtml(invoice.number)}</title>
+<style>body{font:16px system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}table{width:100%;border-collapse:collapse}td,th{padding:.4rem;border-bottom:1px solid #ddd;text-align:left}button{font-size:1.1rem;padding:.6rem 1.4rem}</style>
+</head><body>
+<p>Sandbox payment page: no real money moves.</p>
+<h1>Invoice ${escapeHtml(invoice.number)}</h1>
+<p>To ${escapeHtml(invoice.recipient_email)}${invoice.due_date ? `, due ${invoice.due_date}` : ''}</p>
+<table><thead><tr><th>Item</th><th>Qty</th><th>Unit price</th><th>Amount</th></tr></thead><tbody>${rows}</tbody>
+<tfoot><tr><th colspan="3">Total</th><th>${money(invoice.total)}</th></tr></tfoot></table>
+${action}
+</body></html>`;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasScope } from '../../domain/scopes.js';
+import { ApiError } from '../../errors.js';
+import { authenticateKey, type Principal } from '../../services/api-keys.js';
+import type { Ctx } from '../../services/context.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a route needs; routes without one are public. */
+    scope?: string;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const REALM = 'Bearer realm="crm"';
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Bearer authentication and scope checks on every route that names a scope (API.md §3).
+ * The lookup runs on every request, so a revoked key fails on the very next one.
+ */
+export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const scope = request.routeOptions.config?.scope;
+    if (!scope) return;
+    const token = bearerToken(request);
+    if (!token) {
+      throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
+        headers: { 'www-authenticate': REALM },
+      });
+    }
+    const principal = authenticateKey(ctx, token);
+    if (!principal) {
+      throw new ApiError('unauthenticated', 'The API key is unknown, revoked or expired.', {
+        headers: { 'www-authenticate': `${REALM}, error="invalid_token"` },
+      });
+    }
+    requireScopes(principal, [scope]);
+    request.principal = principal;
+  });
+}
+
+/** 403 naming the first scope the principal lacks (actions that write several resources need all). */
+export function requireScopes(principal: Principal | null, needed: string[]): void {
+  const missing = needed.find((s) => !hasScope(principal?.scopes ?? [], s));
+  if (missing) {
+    throw new ApiError('insufficient_scope', `This key lacks the scope '${missing}'.`, {
+      headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${missing}"` },
+    });
+  }
+}

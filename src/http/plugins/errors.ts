@@ -1,0 +1,99 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodError } from 'zod';
+import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../../errors.js';
+
+/**
+ * The one place where failures become HTTP responses: RFC 9457 problem+json with the stable codes
+ * of API.md §5. Anything that is not an ApiError or a known Fastify error is a bug and becomes a
+ * 500 with no detail: no stack, no SQL, nothing from the inside reaches a client.
+ */
+export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]) {
+  const { status, title } = ERRORS[code];
+  return { type: `/errors/${code}`, title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
+}
+
+export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  return reply
+    .code(error.status)
+    .type('application/problem+json; charset=utf-8')
+    .send(problemBody(error.code, error.message, String(reply.request.id), error.errors));
+}
+
+/** zod issues as the `errors` list: a dotted path, a machine code and a sentence. */
+export function fieldErrors(error: ZodError): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        path: path ? `${path}.${key}` : key,
+        code: 'unknown_field',
+        message: `Unknown field '${key}'.`,
+      }));
+    }
+    return [{ path, code: issue.code, message: issue.message }];
+  });
+}
+
+/** Validation of the body is 422 (the JSON was fine, its content not); of the query or path, 400. */
+export function validationError(error: ZodError, httpPart: string | undefined): ApiError {
+  const errors = fieldErrors(error);
+  if (httpPart === 'body') {
+    return new ApiError('validation_failed', `The request body is invalid: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`, { errors });
+  }
+  return new ApiError('invalid_request', `Invalid ${httpPart ?? 'request'} parameters: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, { errors });
+}
+
+const FASTIFY_ERRORS: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is larger than 10 MB.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the body as application/json.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'The Content-Length header does not match the body.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['malformed_json', 'The body is empty; send a JSON object.'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['malformed_json', 'The body is not valid JSON.'],
+};
+
+export function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const known = FASTIFY_ERRORS[(error as FastifyError).code ?? ''];
+  if (known) return new ApiError(known[0], known[1]);
+  const status = (error as FastifyError).statusCode;
+  if (error instanceof SyntaxError || (status === 400 && /JSON/i.test(error.message))) {
+    return new ApiError('malformed_json', 'The body is not valid JSON.');
+  }
+  if (status === 413) return new ApiError('payload_too_large', 'The request body is larger than 10 MB.');
+  if (status === 415) return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+  if (status && status >= 400 && status < 500) return new ApiError('invalid_request', error.message);
+  return new ApiError('internal_error', 'Something went wrong on our side. Retry later; if it persists, report the request_id.');
+}
+
+function patternToRegex(url: string): RegExp {
+  const body = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // Route patterns, collected as routes are added, to tell 405 (the path exists) from 404.
+  const patterns: { regex: RegExp; method: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) patterns.push({ regex: patternToRegex(route.url), method });
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))].filter((m) => m !== 'HEAD');
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`));
+    }
+    return sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${path}. The API reference is at /v1/openapi.json.`));
+  });
+}

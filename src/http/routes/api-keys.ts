@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ApiKey, ApiKeyCreate, ApiKeyWithSecret } from '../../schemas/api-key.js';
+import { IdParams, listEnvelope, listQueryFields } from '../../schemas/common.js';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
+import type { Ctx } from '../../services/context.js';
+import { z } from 'zod';
+import { BEARER, errorResponses } from '../schema-docs.js';
+
+const KeyListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
+
+/** Settings → API: keys are shown once, listed without secrets, revoked at once (API.md §3). */
+export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = { tags: ['API keys'], security: BEARER };
+  app.post('/v1/api_keys', {
+    config: { scope: 'keys:write' },
+    schema: { ...base, summary: 'Create an API key (the secret is shown once)', body: ApiKeyCreate, response: { 201: ApiKeyWithSecret, ...errorResponses('validation_failed') } },
+    handler: async (req, reply) => reply.code(201).send(createApiKey(ctx, req.body)),
+  });
+  app.get('/v1/api_keys', {
+    config: { scope: 'keys:read' },
+    schema: { ...base, summary: 'List API keys (no secrets)', querystring: KeyListQuery, response: { 200: listEnvelope(ApiKey), ...errorResponses('invalid_cursor') } },
+    handler: async (req) => listApiKeys(ctx, req.query),
+  });
+  app.get('/v1/api_keys/:id', {
+    config: { scope: 'keys:read' },
+    schema: { ...base, summary: 'Get an API key (no secret)', params: IdParams, response: { 200: ApiKey, ...errorResponses('not_found') } },
+    handler: async (req) => getApiKey(ctx, req.params.id),
+  });
+  app.delete('/v1/api_keys/:id', {
+    config: { scope: 'keys:write' },
+    schema: { ...base, summary: 'Revoke an API key, effective on the next request', params: IdParams, response: { 200: ApiKey, ...errorResponses('not_found') } },
+    handler: async (req) => revokeApiKey(ctx, req.params.id),
+  });
+}

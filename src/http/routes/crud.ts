@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Ctx } from '../../services/context.js';
+import { IdParams } from '../../schemas/common.js';
+import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
+
+/**
+ * The five routes every resource has (API.md §2), from its schemas and its service functions:
+ * POST /x, GET /x, GET /x/{id}, PATCH /x/{id}, and DELETE /x/{id} where the resource allows it.
+ */
+export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType> {
+  path: string;
+  tag: string;
+  noun: string;
+  scope: string;
+  schemas: { create: C; update: U; query: Q; item: z.ZodType; list: z.ZodType };
+  ops: {
+    create(ctx: Ctx, body: z.output<C>): unknown;
+    list(ctx: Ctx, query: z.output<Q>): unknown;
+    get(ctx: Ctx, id: string): unknown;
+    update(ctx: Ctx, id: string, body: z.output<U>): unknown;
+    remove?(ctx: Ctx, id: string): { id: string; deleted: true };
+  };
+}
+
+export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType>(
+  fastify: FastifyInstance,
+  ctx: Ctx,
+  spec: CrudSpec<C, U, Q>,
+): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { path, tag, noun, scope, schemas, ops } = spec;
+  const read = { scope: `${scope}:read` };
+  const write = { scope: `${scope}:write` };
+  const base = { tags: [tag], security: BEARER };
+
+  app.post(path, {
+    config: write,
+    schema: { ...base, summary: `Create a ${noun}`, body: schemas.create, response: { 201: schemas.item, ...errorResponses('malformed_json', 'validation_failed', 'conflict') } },
+    handler: async (req, reply) => reply.code(201).send(ops.create(ctx, req.body as z.output<C>)),
+  });
+
+  app.get(path, {
+    config: read,
+    schema: { ...base, summary: `List ${noun}s`, querystring: schemas.query, response: { 200: schemas.list, ...errorResponses('invalid_request', 'invalid_cursor') } },
+    handler: async (req) => ops.list(ctx, req.query as z.output<Q>),
+  });
+
+  app.get(`${path}/:id`, {
+    config: read,
+    schema: { ...base, summary: `Get a ${noun}`, params: IdParams, response: { 200: schemas.item, ...errorResponses('not_found') } },
+    handler: async (req) => ops.get(ctx, req.params.id),
+  });
+
+  app.patch(`${path}/:id`, {
+    config: write,
+    schema: {
+      ...base,
+      summary: `Update a ${noun}`,
+      description: 'Partial update: only the fields sent change. A change that changes nothing is not written and emits no event.',
+      params: IdParams,
+      body: schemas.update,
+      response: { 200: schemas.item, ...errorResponses('not_found', 'malformed_json', 'validation_failed', 'conflict', 'invalid_transition') },
+    },
+    handler: async (req) => ops.update(ctx, req.params.id, req.body as z.output<U>),
+  });
+
+  const remove = ops.remove;
+  if (remove) {
+    app.delete(`${path}/:id`, {
+      config: write,
+      schema: { ...base, summary: `Delete a ${noun}`, params: IdParams, response: { 200: Deleted, ...errorResponses('not_found', 'conflict') } },
+      handler: async (req) => remove(ctx, req.params.id),
+    });
+  }
+}

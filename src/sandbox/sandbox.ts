@@ -1,0 +1,105 @@
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../http/app.js';
+import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
+import { createContext, type Ctx } from '../services/context.js';
+import { openDb, type Db } from '../store/db.js';
+import { stmt } from '../store/rows.js';
+import { loadFixtures } from './fixtures.js';
+import { seed } from './seed.js';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** A file path, or ':memory:'. */
+  db?: string;
+  /** The seed for generated data, or false for none. */
+  seed?: number | false;
+  fixtures?: string;
+  /** Register this admin key instead of generating one. */
+  apiKey?: string;
+  logLevel?: string;
+}
+
+export interface Sandbox {
+  baseUrl: string;
+  /** The admin key, when this start created or registered it; null when it was made earlier. */
+  apiKey: string | null;
+  db: string;
+  app: FastifyInstance;
+  ctx: Ctx;
+  reset(): { seeded: boolean };
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_DB = '.crm/sandbox.db';
+export const DEFAULT_PORT = 4010;
+
+/** Tables that hold sandbox data; reset empties them, API keys and settings stay. */
+const DATA_TABLES = ['events', 'mailbox', 'invoices', 'deals', 'contacts', 'clients', 'leads'];
+
+function isEmpty(db: Db): boolean {
+  return DATA_TABLES.every((t) => !stmt(db, `SELECT 1 FROM ${t} LIMIT 1`).get());
+}
+
+function fill(ctx: Ctx, options: SandboxOptions): boolean {
+  const seedValue = options.seed ?? 1;
+  if (seedValue !== false) seed(ctx, seedValue);
+  if (options.fixtures) loadFixtures(ctx, options.fixtures);
+  return seedValue !== false || Boolean(options.fixtures);
+}
+
+/** Makes sure an admin key exists; returns the secret when this start created or registered it. */
+function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
+  if (apiKey) {
+    const known = stmt(ctx.db, 'SELECT 1 FROM api_keys WHERE hash = ?').get(hashSecret(apiKey));
+    if (!known) createApiKey(ctx, { name: 'Sandbox admin (--api-key)', scopes: ['*'] }, apiKey);
+    return apiKey;
+  }
+  if (countApiKeys(ctx) > 0) return null;
+  return createApiKey(ctx, { name: 'Sandbox admin', scopes: ['*'] }).secret;
+}
+
+/**
+ * Starts a sandbox: opens (and migrates) the database, seeds it when it is new, makes the admin
+ * key, and listens. Used by `crm sandbox start` and by test runners through the package API.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const dbPath = options.db ?? DEFAULT_DB;
+  const db = openDb(dbPath);
+  let baseUrl = '';
+  const ctx = createContext(db, () => baseUrl);
+  try {
+    if (isEmpty(db)) fill(ctx, options);
+    const apiKey = ensureAdminKey(ctx, options.apiKey);
+    const reset = () =>
+      db.transaction(() => {
+        for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+        db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
+        return { seeded: fill(ctx, options) };
+      })();
+    const app = await buildApp({ ctx, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
+    const address = app.server.address() as AddressInfo;
+    const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    baseUrl = `http://${host}:${address.port}`;
+    let stopped = false;
+    return {
+      baseUrl,
+      apiKey,
+      db: dbPath,
+      app,
+      ctx,
+      reset,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await app.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const SCOPES = [
+  'leads:read', 'leads:write', 'clients:read', 'clients:write', 'deals:read', 'deals:write',
+  'invoices:read', 'invoices:write', 'events:read', 'webhooks:read', 'webhooks:write',
+  'keys:read', 'keys:write', 'usage:read',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ScopeName = z.enum([...SCOPES, '*']);
+
+export const ApiKeyCreate = z
+  .strictObject({
+    name: z.string().min(1).max(100),
+    scopes: z.array(ScopeName).min(1).max(SCOPES.length + 1),
+    expires_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .meta({ id: 'ApiKeyCreate' });
+
+export const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    prefix: z.string(),
+    last4: z.string(),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    last_used_at: z.string().nullable(),
+    revoked_at: z.string().nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const ApiKeyWithSecret = ApiKey.extend({ secret: z.string().describe('Shown once, at creation') }).meta({
+  id: 'ApiKeyWithSecret',
+});
+
+export type ApiKey = z.infer<typeof ApiKey>;
+export type ApiKeyCreate = z.infer<typeof ApiKeyCreate>;

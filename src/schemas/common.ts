@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CURRENCIES } from '../domain/money.js';
+import { normaliseTime } from '../domain/time.js';
+
+/**
+ * Building blocks shared by the resource schemas. Each resource file composes these into one
+ * schema for create, update and the returned record; validation, TypeScript types, the OpenAPI
+ * document, MCP tool inputs and CSV columns are all derived from those.
+ */
+
+export const Timestamp = z.iso.datetime({ offset: true }).describe('RFC 3339 time, returned in UTC with milliseconds');
+export const DateOnly = z.iso.date().describe('YYYY-MM-DD');
+export const Email = z.email().max(254);
+export const ExternalId = z.string().min(1).max(255).describe('Your id for this record in another system; unique per resource');
+export const ShortText = z.string().max(200);
+export const Phone = z.string().max(50);
+export const LongText = z.string().max(10_000);
+
+export const Tags = z.array(z.string().min(1).max(50)).max(20).describe('At most 20 tags of at most 50 characters');
+
+export const CustomFields = z
+  .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+  .refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields.' })
+  .describe('At most 50 keys; values are strings, numbers, booleans or null');
+
+export const Currency = z.enum(CURRENCIES).describe('ISO 4217 code');
+export const MoneyAmount = z
+  .number()
+  .nonnegative()
+  .max(1e13)
+  .describe("Major units (19.99); at most the currency's minor digits");
+
+/** Fields that leads, clients and deals share for integration with other systems. */
+export const syncFields = {
+  external_id: ExternalId.nullable().optional(),
+  tags: Tags.optional(),
+  custom_fields: CustomFields.optional(),
+};
+
+export const recordFields = {
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+const Time = z.string().refine((v) => normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time.' });
+
+/** Query parameters every list accepts (API.md §2). */
+export const listQueryFields = {
+  limit: z.coerce.number().int().min(1).max(1000).default(50).describe('Page size, 1..1000'),
+  cursor: z.string().max(2000).optional().describe('The next_cursor of the previous page'),
+  sort: z.enum(['created', 'updated_at']).default('created').describe('created (by id) or updated_at (for incremental sync)'),
+  created_after: Time.optional(),
+  updated_after: Time.optional(),
+};
+
+/** Query filters of the resources that carry syncFields. */
+export const syncFilterFields = {
+  external_id: z.string().max(255).optional(),
+  email: z.string().max(254).optional(),
+  tag: z.string().max(50).optional(),
+};
+
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    next_cursor: z.string().nullable().describe('null on the last page'),
+  });
+}
+
+export const IdParams = z.object({ id: z.string().max(100) });
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    request_id: z.string(),
+    errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
+
+/** A helper for PATCH bodies: every field optional, no unknown fields. */
+export type Patch<T> = { [K in keyof T]?: T[K] };

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { STAGES } from '../domain/pipeline.js';
+import { Currency, DateOnly, MoneyAmount, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
+
+export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
+const OpenStage = z.enum(['lead_in', 'qualified', 'proposal', 'negotiation']);
+
+const dealFields = {
+  title: z.string().min(1).max(200),
+  value: MoneyAmount,
+  currency: Currency,
+  stage: Stage,
+  win_probability: z.number().min(0).max(1).optional().describe("Defaults to the stage's probability"),
+  client_id: z.string().max(100).nullable().optional(),
+  expected_close_date: DateOnly.nullable().optional(),
+  lost_reason: z.string().max(500).nullable().optional(),
+  ...syncFields,
+};
+
+export const DealCreate = z.strictObject(dealFields).meta({ id: 'DealCreate' });
+
+export const DealUpdate = z
+  .strictObject({
+    ...dealFields,
+    title: dealFields.title.optional(),
+    value: dealFields.value.optional(),
+    currency: dealFields.currency.optional(),
+    stage: dealFields.stage.optional(),
+  })
+  .meta({ id: 'DealUpdate' });
+
+export const Deal = z
+  .object({
+    id: z.string(),
+    external_id: z.string().nullable(),
+    title: z.string(),
+    value: z.number(),
+    currency: z.string(),
+    stage: Stage,
+    win_probability: z.number(),
+    client_id: z.string().nullable(),
+    expected_close_date: z.string().nullable(),
+    won_at: z.string().nullable(),
+    lost_at: z.string().nullable(),
+    lost_reason: z.string().nullable(),
+    tags: z.array(z.string()),
+    custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    ...recordFields,
+  })
+  .meta({ id: 'Deal' });
+
+export const DealLose = z.strictObject({ reason: z.string().max(500).optional() }).meta({ id: 'DealLose' });
+export const DealReopen = z.strictObject({ stage: OpenStage }).meta({ id: 'DealReopen' });
+
+export const DealListQuery = z.strictObject({
+  ...listQueryFields,
+  external_id: syncFilterFields.external_id,
+  tag: syncFilterFields.tag,
+  stage: Stage.optional(),
+  client_id: z.string().max(100).optional(),
+});
+
+export const DealList = listEnvelope(Deal).meta({ id: 'DealList' });
+
+export const Pipeline = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    stages: z.array(z.object({ id: Stage, name: z.string(), position: z.number().int(), win_probability: z.number(), closed: z.boolean() })),
+  })
+  .meta({ id: 'Pipeline' });
+
+export type Deal = z.infer<typeof Deal>;
+export type DealCreate = z.infer<typeof DealCreate>;
+export type DealUpdate = z.infer<typeof DealUpdate>;
+export type DealListQuery = z.infer<typeof DealListQuery>;

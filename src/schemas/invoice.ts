@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Currency, DateOnly, Email, MoneyAmount, listEnvelope, listQueryFields, recordFields } from './common.js';
+
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
+
+export const LineItemInput = z.strictObject({
+  description: z.string().min(1).max(500),
+  quantity: z.number().positive().max(1e9),
+  unit_price: MoneyAmount,
+});
+
+const editableFields = {
+  recipient_email: Email.nullable().optional().describe("Defaults to the client's email"),
+  currency: Currency.optional().describe("Defaults to the deal's currency, else EUR"),
+  line_items: z.array(LineItemInput).min(1).max(100),
+  due_date: DateOnly.nullable().optional(),
+  deal_id: z.string().max(100).nullable().optional(),
+};
+
+export const InvoiceCreate = z
+  .strictObject({
+    client_id: z.string().max(100),
+    ...editableFields,
+    send: z.boolean().default(true).describe('false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send'),
+  })
+  .meta({ id: 'InvoiceCreate' });
+
+export const InvoiceUpdate = z
+  .strictObject({ ...editableFields, line_items: editableFields.line_items.optional() })
+  .meta({ id: 'InvoiceUpdate', description: 'Only draft invoices can be changed.' });
+
+export const LineItem = z.object({
+  description: z.string(),
+  quantity: z.number(),
+  unit_price: z.number(),
+  amount: z.number().describe('quantity × unit_price, rounded to the minor unit'),
+});
+
+export const Invoice = z
+  .object({
+    id: z.string(),
+    number: z.string(),
+    client_id: z.string(),
+    deal_id: z.string().nullable(),
+    recipient_email: z.string(),
+    currency: z.string(),
+    line_items: z.array(LineItem),
+    total: z.number(),
+    due_date: z.string().nullable(),
+    status: z.enum(INVOICE_STATUSES),
+    payment_link: z.string().nullable(),
+    sent_at: z.string().nullable(),
+    paid_at: z.string().nullable(),
+    voided_at: z.string().nullable(),
+    ...recordFields,
+  })
+  .meta({ id: 'Invoice' });
+
+export const InvoiceListQuery = z.strictObject({
+  ...listQueryFields,
+  status: z.enum(INVOICE_STATUSES).optional(),
+  client_id: z.string().max(100).optional(),
+});
+
+export const InvoiceList = listEnvelope(Invoice).meta({ id: 'InvoiceList' });
+
+export const MailboxMessage = z
+  .object({
+    id: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    invoice_id: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'MailboxMessage' });
+
+export type Invoice = z.infer<typeof Invoice>;
+export type InvoiceCreate = z.infer<typeof InvoiceCreate>;
+export type InvoiceUpdate = z.infer<typeof InvoiceUpdate>;
+export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;

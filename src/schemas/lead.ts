@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { Currency as CurrencyCode, Email, LongText, Phone, ShortText, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
+
+export const LEAD_SOURCES = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'] as const;
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified', 'converted'] as const;
+
+const leadFields = {
+  first_name: ShortText.nullable().optional(),
+  last_name: ShortText.nullable().optional(),
+  email: Email.nullable().optional(),
+  phone: Phone.nullable().optional(),
+  company: ShortText.nullable().optional(),
+  title: ShortText.nullable().optional(),
+  source: z.enum(LEAD_SOURCES).nullable().optional(),
+  status: z.enum(LEAD_STATUSES).optional(),
+  notes: LongText.nullable().optional(),
+  ...syncFields,
+};
+
+const NAMING_FIELDS = ['first_name', 'last_name', 'email', 'company'] as const;
+
+export const LeadCreate = z
+  .strictObject(leadFields)
+  .refine((l) => NAMING_FIELDS.some((f) => l[f]), {
+    message: 'A lead needs at least one of first_name, last_name, email or company.',
+    path: ['first_name'],
+  })
+  .meta({ id: 'LeadCreate' });
+
+export const LeadUpdate = z.strictObject(leadFields).meta({ id: 'LeadUpdate' });
+
+export const Lead = z
+  .object({
+    id: z.string(),
+    external_id: z.string().nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    company: z.string().nullable(),
+    title: z.string().nullable(),
+    source: z.enum(LEAD_SOURCES).nullable(),
+    status: z.enum(LEAD_STATUSES),
+    notes: z.string().nullable(),
+    tags: z.array(z.string()),
+    custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    converted_client_id: z.string().nullable(),
+    ...recordFields,
+  })
+  .meta({ id: 'Lead' });
+
+export const LeadListQuery = z.strictObject({
+  ...listQueryFields,
+  ...syncFilterFields,
+  status: z.enum(LEAD_STATUSES).optional(),
+  source: z.enum(LEAD_SOURCES).optional(),
+});
+
+export const LeadList = listEnvelope(Lead).meta({ id: 'LeadList' });
+
+export type Lead = z.infer<typeof Lead>;
+export type LeadCreate = z.infer<typeof LeadCreate>;
+export type LeadUpdate = z.infer<typeof LeadUpdate>;
+export type LeadListQuery = z.infer<typeof LeadListQuery>;
+
+/** POST /v1/leads/{id}/convert: the client is made from the lead; fields given here override. */
+export const LeadConvert = z
+  .strictObject({
+    client: z
+      .strictObject({
+        name: z.string().min(1).max(200).optional(),
+        kind: z.enum(['company', 'person']).optional(),
+        external_id: z.string().min(1).max(255).optional(),
+      })
+      .optional(),
+    deal: z
+      .strictObject({
+        title: z.string().min(1).max(200).optional(),
+        value: z.number().nonnegative().max(1e13),
+        currency: CurrencyCode,
+        stage: z.enum(['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost']).optional(),
+      })
+      .optional()
+      .describe('Also create a deal for the new client'),
+  })
+  .meta({ id: 'LeadConvert' });
+
+export type LeadConvert = z.infer<typeof LeadConvert>;

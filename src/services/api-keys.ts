@@ -1,0 +1,99 @@
+import { createHash, randomInt } from 'node:crypto';
+import { ApiError, notFound } from '../errors.js';
+import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
+import { listPage } from '../store/list.js';
+import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
+import { nowIso, type Ctx } from './context.js';
+
+/**
+ * API keys: `crm_test_` + 32 base62 characters. Only a SHA-256 hash is stored (a key is random
+ * enough that a slow hash buys nothing), so a key is shown once, at creation.
+ */
+export const KEY_PREFIX = 'crm_test_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+const codec = rowCodec<ApiKey & { hash: string }>({ json: ['scopes'] });
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+const view = (row: Row): ApiKey => {
+  const { hash: _hash, ...key } = codec.fromRow(row);
+  return key;
+};
+
+export function generateSecret(): string {
+  let out = KEY_PREFIX;
+  for (let i = 0; i < 32; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+export function isWellFormedKey(secret: string): boolean {
+  return new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`).test(secret);
+}
+
+export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSecret()): ApiKey & { secret: string } {
+  if (input.expires_at && Date.parse(input.expires_at) <= ctx.clock()) {
+    throw new ApiError('validation_failed', 'expires_at must be in the future.', {
+      errors: [{ path: 'expires_at', code: 'in_past', message: 'expires_at must be in the future.' }],
+    });
+  }
+  const hash = hashSecret(secret);
+  if (stmt(ctx.db, 'SELECT 1 FROM api_keys WHERE hash = ?').get(hash)) throw new ApiError('conflict', 'This API key is already registered.');
+  const key: ApiKey & { hash: string } = {
+    id: ctx.ids.next('key'),
+    name: input.name,
+    hash,
+    prefix: secret.slice(0, KEY_PREFIX.length + 4),
+    last4: secret.slice(-4),
+    scopes: [...new Set(input.scopes)],
+    created_at: nowIso(ctx),
+    expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
+    last_used_at: null,
+    revoked_at: null,
+  };
+  insertRow(ctx.db, 'api_keys', codec.toRow(key));
+  const { hash: _hash, ...shown } = key;
+  return { ...shown, secret };
+}
+
+export function listApiKeys(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
+  const page = listPage(ctx.db, { table: 'api_keys', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map(view), next_cursor: page.next_cursor };
+}
+
+export function getApiKey(ctx: Ctx, id: string): ApiKey {
+  const row = getRow(ctx.db, 'api_keys', id);
+  if (!row) throw notFound('API key', id);
+  return view(row);
+}
+
+export function revokeApiKey(ctx: Ctx, id: string): ApiKey {
+  const key = getApiKey(ctx, id);
+  if (key.revoked_at) return key;
+  stmt(ctx.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(nowIso(ctx), id);
+  return getApiKey(ctx, id);
+}
+
+/** The principal behind a bearer secret, or undefined when it is unknown, revoked or expired. */
+export interface Principal {
+  keyId: string;
+  scopes: string[];
+}
+
+const lastUseWritten = new Map<string, number>();
+
+export function authenticateKey(ctx: Ctx, secret: string): Principal | undefined {
+  const row = stmt(ctx.db, 'SELECT id, scopes, expires_at, revoked_at FROM api_keys WHERE hash = ?').get(hashSecret(secret)) as
+    | { id: string; scopes: string; expires_at: string | null; revoked_at: string | null }
+    | undefined;
+  if (!row || row.revoked_at) return undefined;
+  const now = ctx.clock();
+  if (row.expires_at && Date.parse(row.expires_at) <= now) return undefined;
+  // last_used_at is for people reading the key list: a write per second per key is plenty.
+  if ((lastUseWritten.get(row.id) ?? 0) < now - 1000) {
+    lastUseWritten.set(row.id, now);
+    stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), row.id);
+  }
+  return { keyId: row.id, scopes: JSON.parse(row.scopes) as string[] };
+}
+
+export const countApiKeys = (ctx: Ctx): number => stmt(ctx.db, 'SELECT count(*) FROM api_keys').pluck().get() as number;

@@ -1,0 +1,118 @@
+import { ApiError, notFound } from '../errors.js';
+import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Contact } from '../schemas/client.js';
+import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { clientCodec } from '../store/clients.js';
+import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
+import { contactsOf, contactsOfMany, insertContact } from './contacts.js';
+import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { recordEvent } from './events.js';
+import { dealFromRow } from '../store/deals.js';
+
+const codec = clientCodec;
+
+const EMPTY_ADDRESS: Address = { line1: null, line2: null, city: null, region: null, postal_code: null, country: null };
+
+export function getClient(ctx: Ctx, id: string): Client {
+  const row = getRow(ctx.db, 'clients', id);
+  if (!row) throw notFound('client', id);
+  return { ...codec.fromRow(row), contacts: contactsOf(ctx, id) };
+}
+
+export function createClient(ctx: Ctx, input: ClientCreate): Client {
+  const primaries = (input.contacts ?? []).filter((c) => c.is_primary).length;
+  if (primaries > 1) {
+    throw new ApiError('validation_failed', 'At most one contact person can be primary.', {
+      errors: [{ path: 'contacts', code: 'too_many_primary', message: 'At most one contact person can be primary.' }],
+    });
+  }
+  return inTransaction(ctx, () => {
+    assertExternalIdFree(ctx, 'clients', input.external_id);
+    const now = nowIso(ctx);
+    const base: Omit<Client, 'contacts'> = {
+      id: ctx.ids.next('cli'),
+      external_id: input.external_id ?? null,
+      name: input.name,
+      kind: input.kind ?? 'company',
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      website: input.website ?? null,
+      address: { ...EMPTY_ADDRESS, ...input.address },
+      tags: input.tags ?? [],
+      custom_fields: input.custom_fields ?? {},
+      created_at: now,
+      updated_at: now,
+    };
+    insertRow(ctx.db, 'clients', codec.toRow(base));
+    const contacts = (input.contacts ?? []).map((c) => insertContact(ctx, base.id, c));
+    const client: Client = { ...base, contacts };
+    recordEvent(ctx, 'client.created', client);
+    return client;
+  });
+}
+
+export function updateClient(ctx: Ctx, id: string, patch: ClientUpdate): Client {
+  return inTransaction(ctx, () => {
+    const before = getClient(ctx, id);
+    assertExternalIdFree(ctx, 'clients', patch.external_id, id);
+    const { address, ...rest } = sentFields(patch);
+    const after: Client = {
+      ...before,
+      ...rest,
+      address: address === undefined ? before.address : { ...(address === null ? EMPTY_ADDRESS : before.address), ...address },
+      updated_at: nowIso(ctx),
+    };
+    const previous = changedAttributes(before, after);
+    if (!previous) return before;
+    updateRow(ctx.db, 'clients', codec.toRow(after));
+    recordEvent(ctx, 'client.updated', after, previous);
+    return after;
+  });
+}
+
+/**
+ * Deleting a client deletes its contact persons and unlinks its deals (each emits deal.updated,
+ * so sync sees the change). A client with invoices is kept: invoices are financial records.
+ */
+export function deleteClient(ctx: Ctx, id: string): { id: string; deleted: true } {
+  return inTransaction(ctx, () => {
+    const client = getClient(ctx, id);
+    const invoices = stmt(ctx.db, 'SELECT count(*) FROM invoices WHERE client_id = ?').pluck().get(id) as number;
+    if (invoices > 0) {
+      throw new ApiError('conflict', `The client has ${invoices} invoice(s) and cannot be deleted; invoices are kept as financial records.`);
+    }
+    const dealIds = stmt(ctx.db, 'SELECT id FROM deals WHERE client_id = ?').pluck().all(id) as string[];
+    for (const dealId of dealIds) unlinkDeal(ctx, dealId, id);
+    deleteRow(ctx.db, 'clients', id);
+    recordEvent(ctx, 'client.deleted', client);
+    return { id, deleted: true as const };
+  });
+}
+
+function unlinkDeal(ctx: Ctx, dealId: string, clientId: string): void {
+  stmt(ctx.db, 'UPDATE deals SET client_id = NULL, updated_at = ? WHERE id = ?').run(nowIso(ctx), dealId);
+  const deal = dealFromRow(getRow(ctx.db, 'deals', dealId)!);
+  recordEvent(ctx, 'deal.updated', deal, { client_id: clientId });
+}
+
+export function listClients(ctx: Ctx, q: ClientListQuery): { data: Client[]; next_cursor: string | null } {
+  const conditions: Condition[] = commonConditions(q);
+  if (q.q !== undefined) {
+    conditions.push(['id IN (SELECT client_id FROM client_search WHERE client_search MATCH ?)', [ftsQuery(q.q)]]);
+  }
+  const { limit, cursor, ...filters } = q;
+  const page = listPage(ctx.db, { table: 'clients', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
+  const contacts = contactsOfMany(ctx, page.rows.map((r) => String(r.id)));
+  return {
+    data: page.rows.map((row) => ({ ...codec.fromRow(row), contacts: contacts.get(String(row.id)) ?? [] })),
+    next_cursor: page.next_cursor,
+  };
+}
+
+/** Turns what a user types into an FTS5 query: every word must match, as a prefix, quotes escaped. */
+export function ftsQuery(text: string): string {
+  const words = text.split(/[\s"'()*:^+\-,.;@]+/u).filter(Boolean);
+  if (words.length === 0) return '""';
+  return words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' ');
+}
+
+export type { Contact };

@@ -1,0 +1,47 @@
+import { ApiError } from '../errors.js';
+import { IdGenerator } from '../domain/ids.js';
+import { metaValue, type Db } from '../store/db.js';
+
+/**
+ * What every service needs: the database, a clock and an id generator (both replaceable, so
+ * the seed can make the same ids and times for the same --seed), the secret that signs cursors,
+ * and the public base URL that payment links point at.
+ */
+export interface Ctx {
+  db: Db;
+  ids: IdGenerator;
+  clock: () => number;
+  cursorSecret: string;
+  baseUrl: () => string;
+}
+
+export function createContext(db: Db, baseUrl: () => string = () => 'http://127.0.0.1:4010'): Ctx {
+  return { db, ids: new IdGenerator(), clock: Date.now, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
+}
+
+export const nowIso = (ctx: Ctx): string => new Date(ctx.clock()).toISOString();
+
+/** Runs fn in one transaction (nested calls join the outer one, as better-sqlite3 makes savepoints). */
+export const inTransaction = <T>(ctx: Ctx, fn: () => T): T => ctx.db.transaction(fn)();
+
+/** Keeps only the keys the caller actually sent, so that PATCH leaves the others alone. */
+export function sentFields<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The old values of the fields that differ, or undefined when nothing changed. */
+export function changedAttributes<T extends object>(before: T, after: T): Partial<T> | undefined {
+  const changed: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as (keyof T & string)[]) {
+    if (key === 'updated_at') continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = before[key];
+  }
+  return Object.keys(changed).length ? (changed as Partial<T>) : undefined;
+}
+
+/** external_id is unique per resource: a second record with the same one is a 409 conflict. */
+export function assertExternalIdFree(ctx: Ctx, table: string, externalId: string | null | undefined, exceptId = ''): void {
+  if (externalId === null || externalId === undefined) return;
+  const holder = ctx.db.prepare(`SELECT id FROM ${table} WHERE external_id = ? AND id != ?`).pluck().get(externalId, exceptId);
+  if (holder) throw new ApiError('conflict', `external_id '${externalId}' is already used by ${String(holder)}.`);
+}

@@ -1,0 +1,117 @@
+import { toMinor } from '../domain/money.js';
+import { STAGE_PROBABILITY, checkTransition, type Stage, type StageChange } from '../domain/pipeline.js';
+import { fieldError, notFound } from '../errors.js';
+import type { Deal, DealCreate, DealListQuery, DealUpdate } from '../schemas/deal.js';
+import type { EventType } from '../schemas/event.js';
+import { dealFromRow, dealToRow } from '../store/deals.js';
+import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
+import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { recordEvent } from './events.js';
+
+export function getDeal(ctx: Ctx, id: string): Deal {
+  const row = getRow(ctx.db, 'deals', id);
+  if (!row) throw notFound('deal', id);
+  return dealFromRow(row);
+}
+
+function assertClientExists(ctx: Ctx, clientId: string | null | undefined, path = 'client_id'): void {
+  if (clientId && !getRow(ctx.db, 'clients', clientId)) throw fieldError(path, 'not_found', `No client with id '${clientId}'.`);
+}
+
+/** won_at / lost_at follow the stage: set when a deal enters won or lost, cleared when it leaves. */
+function closingTimes(stage: Stage, before: Pick<Deal, 'won_at' | 'lost_at'> | undefined, now: string) {
+  return {
+    won_at: stage === 'won' ? (before?.won_at ?? now) : null,
+    lost_at: stage === 'lost' ? (before?.lost_at ?? now) : null,
+  };
+}
+
+export function createDeal(ctx: Ctx, input: DealCreate): Deal {
+  const valueMinor = toMinor(input.value, input.currency, 'value');
+  return inTransaction(ctx, () => {
+    assertExternalIdFree(ctx, 'deals', input.external_id);
+    assertClientExists(ctx, input.client_id);
+    const now = nowIso(ctx);
+    const deal: Deal = {
+      id: ctx.ids.next('deal'),
+      external_id: input.external_id ?? null,
+      title: input.title,
+      value: input.value,
+      currency: input.currency,
+      stage: input.stage,
+      win_probability: input.win_probability ?? STAGE_PROBABILITY[input.stage],
+      client_id: input.client_id ?? null,
+      expected_close_date: input.expected_close_date ?? null,
+      ...closingTimes(input.stage, undefined, now),
+      lost_reason: input.lost_reason ?? null,
+      tags: input.tags ?? [],
+      custom_fields: input.custom_fields ?? {},
+      created_at: now,
+      updated_at: now,
+    };
+    insertRow(ctx.db, 'deals', dealToRow(deal, valueMinor));
+    recordEvent(ctx, 'deal.created', deal);
+    if (deal.stage === 'won') recordEvent(ctx, 'deal.won', deal);
+    if (deal.stage === 'lost') recordEvent(ctx, 'deal.lost', deal);
+    return deal;
+  });
+}
+
+/**
+ * Every change to a deal goes through here: a PATCH, and the win/lose/reopen actions. A move
+ * into won or lost emits deal.won / deal.lost (once, with the changed fields); any other change
+ * emits deal.updated; a change that changes nothing writes nothing.
+ */
+function changeDeal(ctx: Ctx, id: string, patch: DealUpdate, via: StageChange): Deal {
+  return inTransaction(ctx, () => {
+    const before = getDeal(ctx, id);
+    const stage = patch.stage ?? before.stage;
+    if (patch.stage !== undefined || via !== 'patch') checkTransition(before.stage, stage, via);
+    assertExternalIdFree(ctx, 'deals', patch.external_id, id);
+    if (patch.client_id !== undefined) assertClientExists(ctx, patch.client_id);
+    const now = nowIso(ctx);
+    const stageChanged = stage !== before.stage;
+    const after: Deal = {
+      ...before,
+      ...sentFields(patch),
+      stage,
+      win_probability: patch.win_probability ?? (stageChanged ? STAGE_PROBABILITY[stage] : before.win_probability),
+      ...closingTimes(stage, before, now),
+      updated_at: now,
+    };
+    if (via === 'reopen') after.lost_reason = null;
+    const valueMinor = toMinor(after.value, after.currency, 'value');
+    const previous = changedAttributes(before, after);
+    if (!previous) return before;
+    updateRow(ctx.db, 'deals', dealToRow(after, valueMinor));
+    const type: EventType = stageChanged && stage === 'won' ? 'deal.won' : stageChanged && stage === 'lost' ? 'deal.lost' : 'deal.updated';
+    recordEvent(ctx, type, after, previous);
+    return after;
+  });
+}
+
+export const updateDeal = (ctx: Ctx, id: string, patch: DealUpdate): Deal => changeDeal(ctx, id, patch, 'patch');
+export const winDeal = (ctx: Ctx, id: string): Deal => changeDeal(ctx, id, { stage: 'won' }, 'win');
+export const loseDeal = (ctx: Ctx, id: string, reason?: string): Deal =>
+  changeDeal(ctx, id, reason === undefined ? { stage: 'lost' } : { stage: 'lost', lost_reason: reason }, 'lose');
+export const reopenDeal = (ctx: Ctx, id: string, stage: Stage): Deal => changeDeal(ctx, id, { stage }, 'reopen');
+
+export function deleteDeal(ctx: Ctx, id: string): { id: string; deleted: true } {
+  return inTransaction(ctx, () => {
+    const deal = getDeal(ctx, id);
+    stmt(ctx.db, 'UPDATE invoices SET deal_id = NULL, updated_at = ? WHERE deal_id = ?').run(nowIso(ctx), id);
+    deleteRow(ctx.db, 'deals', id);
+    recordEvent(ctx, 'deal.deleted', deal);
+    return { id, deleted: true as const };
+  });
+}
+
+export function listDeals(ctx: Ctx, q: DealListQuery): { data: Deal[]; next_cursor: string | null } {
+  const conditions: Condition[] = commonConditions(q);
+  if (q.stage) conditions.push(['stage = ?', [q.stage]]);
+  if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
+  const { limit, cursor, ...filters } = q;
+  const page = listPage(ctx.db, { table: 'deals', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map(dealFromRow), next_cursor: page.next_cursor };
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { toMinor } from '../domain/money.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
+import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from '../schemas/invoice.js';
+import { invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
+import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { getRow, insertRow, stmt, updateRow } from '../store/rows.js';
+import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { recordEvent } from './events.js';
+import { deliverInvoiceMail } from './mailbox.js';
+
+/** Invoice states (API.md §2): draft → open (sent) → paid | void; draft → void. */
+const view = (ctx: Ctx, record: InvoiceRecord): Invoice => invoiceView(record, ctx.baseUrl());
+
+function getRecord(ctx: Ctx, id: string): InvoiceRecord {
+  const row = getRow(ctx.db, 'invoices', id);
+  if (!row) throw notFound('invoice', id);
+  return invoiceRecordFromRow(row);
+}
+
+export const getInvoice = (ctx: Ctx, id: string): Invoice => view(ctx, getRecord(ctx, id));
+
+export function getInvoiceByToken(ctx: Ctx, token: string): Invoice {
+  const row = stmt(ctx.db, 'SELECT * FROM invoices WHERE payment_token = ?').get(token);
+  if (!row) throw new ApiError('not_found', 'No invoice has this payment link.');
+  return view(ctx, invoiceRecordFromRow(row as never));
+}
+
+function lineItemsAndTotal(items: InvoiceCreate['line_items'], currency: string) {
+  const lineItems = items.map((li, i) => ({
+    description: li.description,
+    quantity: li.quantity,
+    unit_price_minor: toMinor(li.unit_price, currency, `line_items.${i}.unit_price`),
+  }));
+  const total = lineItems.reduce((sum, li) => sum + Math.round(li.quantity * li.unit_price_minor), 0);
+  if (!Number.isSafeInteger(total)) throw fieldError('line_items', 'too_big', 'The invoice total is too large.');
+  return { line_items: lineItems, total_minor: total };
+}
+
+/** Fills the defaults that come from related records: currency from the deal, email from the client. */
+function resolveRelations(ctx: Ctx, clientId: string, dealId: string | null | undefined) {
+  const client = getRow(ctx.db, 'clients', clientId);
+  if (!client) throw fieldError('client_id', 'not_found', `No client with id '${clientId}'.`);
+  const deal = dealId ? getRow(ctx.db, 'deals', dealId) : undefined;
+  if (dealId && !deal) throw fieldError('deal_id', 'not_found', `No deal with id '${dealId}'.`);
+  return { clientEmail: client.email as string | null, dealCurrency: deal?.currency as string | undefined };
+}
+
+function nextNumber(ctx: Ctx): string {
+  stmt(ctx.db, "INSERT INTO meta (key, value) VALUES ('invoice_seq', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+  const seq = Number(stmt(ctx.db, "SELECT value FROM meta WHERE key = 'invoice_seq'").pluck().get());
+  return `INV-${String(seq).padStart(6, '0')}`;
+}
+
+export function createInvoice(ctx: Ctx, input: InvoiceCreate): Invoice {
+  return inTransaction(ctx, () => {
+    const { clientEmail, dealCurrency } = resolveRelations(ctx, input.client_id, input.deal_id);
+    const recipient = input.recipient_email ?? clientEmail;
+    if (!recipient) throw fieldError('recipient_email', 'required', 'The client has no email address: give recipient_email.');
+    const currency = input.currency ?? dealCurrency ?? 'EUR';
+    const now = nowIso(ctx);
+    const record: InvoiceRecord = {
+      id: ctx.ids.next('inv'),
+      number: nextNumber(ctx),
+      client_id: input.client_id,
+      deal_id: input.deal_id ?? null,
+      recipient_email: recipient,
+      currency,
+      ...lineItemsAndTotal(input.line_items, currency),
+      due_date: input.due_date ?? null,
+      status: 'draft',
+      payment_token: null,
+      sent_at: null,
+      paid_at: null,
+      voided_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    insertRow(ctx.db, 'invoices', invoiceRecordToRow(record));
+    recordEvent(ctx, 'invoice.created', view(ctx, record));
+    return input.send ? sendInvoice(ctx, record.id) : view(ctx, record);
+  });
+}
+
+export function updateInvoice(ctx: Ctx, id: string, patch: InvoiceUpdate): Invoice {
+  return inTransaction(ctx, () => {
+    const before = getRecord(ctx, id);
+    if (before.status !== 'draft') throw new ApiError('invalid_transition', `Only draft invoices can be changed; this one is ${before.status}.`);
+    const fields = sentFields(patch);
+    const { dealCurrency } = resolveRelations(ctx, before.client_id, fields.deal_id === undefined ? before.deal_id : fields.deal_id);
+    const currency = fields.currency ?? (fields.deal_id ? dealCurrency : undefined) ?? before.currency;
+    // Re-priced on every change, so a new currency's minor digits are checked against every line.
+    const money = lineItemsAndTotal(fields.line_items ?? invoiceView(before, '').line_items, currency);
+    const after: InvoiceRecord = {
+      ...before,
+      recipient_email: fields.recipient_email ?? before.recipient_email,
+      due_date: fields.due_date === undefined ? before.due_date : fields.due_date,
+      deal_id: fields.deal_id === undefined ? before.deal_id : fields.deal_id,
+      currency,
+      ...money,
+      updated_at: nowIso(ctx),
+    };
+    updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
+    return view(ctx, after);
+  });
+}
+
+/** Moves an invoice between states; `from` lists the states the move is allowed from. */
+function transition(ctx: Ctx, id: string, from: InvoiceRecord['status'][], to: InvoiceRecord['status'], apply: (r: InvoiceRecord, now: string) => void) {
+  const record = getRecord(ctx, id);
+  if (!from.includes(record.status)) {
+    throw new ApiError('invalid_transition', `The invoice is ${record.status}; it can become ${to} only from ${from.join(' or ')}.`);
+  }
+  const now = nowIso(ctx);
+  const after: InvoiceRecord = { ...record, status: to, updated_at: now };
+  apply(after, now);
+  updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
+  return after;
+}
+
+export function sendInvoice(ctx: Ctx, id: string): Invoice {
+  return inTransaction(ctx, () => {
+    const record = transition(ctx, id, ['draft'], 'open', (r, now) => {
+      r.sent_at = now;
+      r.payment_token = randomBytes(24).toString('base64url');
+    });
+    const invoice = view(ctx, record);
+    deliverInvoiceMail(ctx, invoice);
+    recordEvent(ctx, 'invoice.sent', invoice);
+    return invoice;
+  });
+}
+
+export function payInvoice(ctx: Ctx, id: string): Invoice {
+  return inTransaction(ctx, () => {
+    const invoice = view(ctx, transition(ctx, id, ['open'], 'paid', (r, now) => (r.paid_at = now)));
+    recordEvent(ctx, 'invoice.paid', invoice);
+    return invoice;
+  });
+}
+
+export function voidInvoice(ctx: Ctx, id: string): Invoice {
+  return inTransaction(ctx, () => {
+    const invoice = view(ctx, transition(ctx, id, ['draft', 'open'], 'void', (r, now) => (r.voided_at = now)));
+    recordEvent(ctx, 'invoice.voided', invoice);
+    return invoice;
+  });
+}
+
+export function listInvoices(ctx: Ctx, q: InvoiceListQuery): { data: Invoice[]; next_cursor: string | null } {
+  const conditions: Condition[] = commonConditions(q);
+  if (q.status) conditions.push(['status = ?', [q.status]]);
+  if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
+  const { limit, cursor, ...filters } = q;
+  const page = listPage(ctx.db, { table: 'invoices', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map((row) => view(ctx, invoiceRecordFromRow(row))), next_cursor: page.next_cursor };
+}

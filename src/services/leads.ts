@@ -1,0 +1,96 @@
+import { ApiError, notFound } from '../errors.js';
+import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
+import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { deleteRow, getRow, insertRow, rowCodec, updateRow, type Row } from '../store/rows.js';
+import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { recordEvent } from './events.js';
+
+const codec = rowCodec<Lead>({ json: ['tags', 'custom_fields'] });
+export const leadFromRow = (row: Row): Lead => codec.fromRow(row);
+
+export function getLead(ctx: Ctx, id: string): Lead {
+  const row = getRow(ctx.db, 'leads', id);
+  if (!row) throw notFound('lead', id);
+  return codec.fromRow(row);
+}
+
+export function createLead(ctx: Ctx, input: LeadCreate): Lead {
+  if (input.status === 'converted') {
+    throw new ApiError('invalid_transition', 'A lead becomes converted only through POST /v1/leads/{id}/convert.');
+  }
+  return inTransaction(ctx, () => {
+    assertExternalIdFree(ctx, 'leads', input.external_id);
+    const now = nowIso(ctx);
+    const lead: Lead = {
+      id: ctx.ids.next('lead'),
+      external_id: input.external_id ?? null,
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      company: input.company ?? null,
+      title: input.title ?? null,
+      source: input.source ?? null,
+      status: input.status ?? 'new',
+      notes: input.notes ?? null,
+      tags: input.tags ?? [],
+      custom_fields: input.custom_fields ?? {},
+      converted_client_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    insertRow(ctx.db, 'leads', codec.toRow(lead));
+    recordEvent(ctx, 'lead.created', lead);
+    return lead;
+  });
+}
+
+/** Applies a partial update; a PATCH that changes nothing writes nothing and emits nothing. */
+export function updateLead(ctx: Ctx, id: string, patch: LeadUpdate): Lead {
+  return inTransaction(ctx, () => {
+    const before = getLead(ctx, id);
+    if (patch.status !== undefined && patch.status !== before.status) {
+      if (patch.status === 'converted') {
+        throw new ApiError('invalid_transition', 'A lead becomes converted only through POST /v1/leads/{id}/convert.');
+      }
+      if (before.status === 'converted') throw new ApiError('invalid_transition', 'A converted lead keeps its status.');
+    }
+    assertExternalIdFree(ctx, 'leads', patch.external_id, id);
+    const after: Lead = { ...before, ...sentFields(patch), updated_at: nowIso(ctx) };
+    if (!after.first_name && !after.last_name && !after.email && !after.company) {
+      throw new ApiError('validation_failed', 'A lead needs at least one of first_name, last_name, email or company.', {
+        errors: [{ path: 'first_name', code: 'required', message: 'A lead needs at least one of first_name, last_name, email or company.' }],
+      });
+    }
+    const previous = changedAttributes(before, after);
+    if (!previous) return before;
+    updateRow(ctx.db, 'leads', codec.toRow(after));
+    recordEvent(ctx, 'lead.updated', after, previous);
+    return after;
+  });
+}
+
+export function deleteLead(ctx: Ctx, id: string): { id: string; deleted: true } {
+  return inTransaction(ctx, () => {
+    const lead = getLead(ctx, id);
+    deleteRow(ctx.db, 'leads', id);
+    recordEvent(ctx, 'lead.deleted', lead);
+    return { id, deleted: true as const };
+  });
+}
+
+export function listLeads(ctx: Ctx, q: LeadListQuery): { data: Lead[]; next_cursor: string | null } {
+  const conditions: Condition[] = commonConditions(q);
+  if (q.status) conditions.push(['status = ?', [q.status]]);
+  if (q.source) conditions.push(['source = ?', [q.source]]);
+  const { limit, cursor, ...filters } = q;
+  const page = listPage(ctx.db, { table: 'leads', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map(leadFromRow), next_cursor: page.next_cursor };
+}
+
+/** Marks a lead converted (called by the conversion use case, inside its transaction). */
+export function markConverted(ctx: Ctx, lead: Lead, clientId: string): Lead {
+  const after: Lead = { ...lead, status: 'converted', converted_client_id: clientId, updated_at: nowIso(ctx) };
+  updateRow(ctx.db, 'leads', codec.toRow(after));
+  return after;
+}

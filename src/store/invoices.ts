@@ -1,0 +1,44 @@
+import { toMajor } from '../domain/money.js';
+import type { Invoice } from '../schemas/invoice.js';
+import { json, parseJson, type Row } from './rows.js';
+
+/** What an invoice row holds: money in minor units, the payment token rather than the link. */
+export interface InvoiceRecord {
+  id: string;
+  number: string;
+  client_id: string;
+  deal_id: string | null;
+  recipient_email: string;
+  currency: string;
+  line_items: { description: string; quantity: number; unit_price_minor: number }[];
+  total_minor: number;
+  due_date: string | null;
+  status: Invoice['status'];
+  payment_token: string | null;
+  sent_at: string | null;
+  paid_at: string | null;
+  voided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const invoiceRecordFromRow = (row: Row): InvoiceRecord =>
+  ({ ...row, line_items: parseJson(row.line_items as string, []) }) as unknown as InvoiceRecord;
+
+export const invoiceRecordToRow = (record: InvoiceRecord): Row => ({ ...record, line_items: json(record.line_items) });
+
+/** The API's view: major units, each line's amount, and the payment link on the current base URL. */
+export function invoiceView(record: InvoiceRecord, baseUrl: string): Invoice {
+  const { payment_token, total_minor, line_items, ...rest } = record;
+  return {
+    ...rest,
+    line_items: line_items.map((li) => ({
+      description: li.description,
+      quantity: li.quantity,
+      unit_price: toMajor(li.unit_price_minor, record.currency),
+      amount: toMajor(Math.round(li.quantity * li.unit_price_minor), record.currency),
+    })),
+    total: toMajor(total_minor, record.currency),
+    payment_link: payment_token ? `${baseUrl}/pay/${payment_token}` : null,
+  };
+}

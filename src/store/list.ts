@@ -1,0 +1,63 @@
+import { decodeCursor, encodeCursor, filterFingerprint, invalidCursor } from '../domain/cursor.js';
+import type { Db } from './db.js';
+import { stmt, type Row } from './rows.js';
+
+/** One SQL condition of a list, e.g. ['status = ?', ['new']]. */
+export type Condition = [sql: string, params: unknown[]];
+
+export interface ListRequest {
+  table: string;
+  conditions: Condition[];
+  /** Everything that defines the list apart from limit and cursor: a cursor is bound to it. */
+  filters: Record<string, unknown>;
+  sort: 'created' | 'updated_at';
+  limit: number;
+  cursor: string | undefined;
+  secret: string;
+}
+
+/**
+ * Keyset pagination: WHERE (sort key) > (last row's key) ORDER BY sort key LIMIT n+1. The extra
+ * row tells whether another page exists, so the last page says next_cursor: null and no page is
+ * empty. Because ids grow with time, rows added while a client pages land after its position.
+ */
+export function listPage(db: Db, req: ListRequest): { rows: Row[]; next_cursor: string | null } {
+  const fingerprint = filterFingerprint({ ...req.filters, table: req.table, sort: req.sort });
+  const conditions = [...req.conditions];
+  if (req.cursor !== undefined) {
+    const { after } = decodeCursor(req.secret, fingerprint, req.cursor);
+    if (req.sort === 'updated_at') {
+      if (after.length !== 2) throw invalidCursor('The cursor is malformed.');
+      conditions.push(['(updated_at, id) > (?, ?)', after]);
+    } else {
+      if (after.length !== 1) throw invalidCursor('The cursor is malformed.');
+      conditions.push(['id > ?', after]);
+    }
+  }
+  const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
+  const order = req.sort === 'updated_at' ? 'updated_at, id' : 'id';
+  const params = conditions.flatMap(([, p]) => p);
+  const rows = stmt(db, `SELECT * FROM ${req.table} ${where} ORDER BY ${order} LIMIT ?`).all(...params, req.limit + 1) as Row[];
+  if (rows.length <= req.limit) return { rows, next_cursor: null };
+  rows.length = req.limit;
+  const last = rows[rows.length - 1]!;
+  const after = req.sort === 'updated_at' ? [String(last.updated_at), String(last.id)] : [String(last.id)];
+  return { rows, next_cursor: encodeCursor(req.secret, fingerprint, { after }) };
+}
+
+/** Conditions for the filters that leads, clients and deals share (API.md §2). */
+export function commonConditions(q: {
+  created_after?: string | undefined;
+  updated_after?: string | undefined;
+  external_id?: string | undefined;
+  email?: string | undefined;
+  tag?: string | undefined;
+}): Condition[] {
+  const out: Condition[] = [];
+  if (q.created_after) out.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
+  if (q.updated_after) out.push(['updated_at > ?', [new Date(q.updated_after).toISOString()]]);
+  if (q.external_id !== undefined) out.push(['external_id = ?', [q.external_id]]);
+  if (q.email !== undefined) out.push(['email = ? COLLATE NOCASE', [q.email]]);
+  if (q.tag !== undefined) out.push(['EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)', [q.tag]]);
+  return out;
+}

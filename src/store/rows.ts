@@ -1,0 +1,67 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+
+/**
+ * Row-level helpers shared by every table: prepared statements are cached per database and SQL
+ * text (preparing costs more than running a keyed lookup), and whole-row writes keep each store
+ * down to its column mapping.
+ */
+export type Row = Record<string, string | number | null>;
+
+const cache = new WeakMap<Db, Map<string, Statement>>();
+
+export function stmt(db: Db, sql: string): Statement {
+  let statements = cache.get(db);
+  if (!statements) cache.set(db, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
+export function insertRow(db: Db, table: string, row: Row): void {
+  const cols = Object.keys(row);
+  stmt(db, `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(row);
+}
+
+export function updateRow(db: Db, table: string, row: Row): void {
+  const cols = Object.keys(row).filter((c) => c !== 'id');
+  stmt(db, `UPDATE ${table} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`).run(row);
+}
+
+export function getRow<R = Row>(db: Db, table: string, id: string): R | undefined {
+  return stmt(db, `SELECT * FROM ${table} WHERE id = ?`).get(id) as R | undefined;
+}
+
+export function deleteRow(db: Db, table: string, id: string): boolean {
+  return stmt(db, `DELETE FROM ${table} WHERE id = ?`).run(id).changes > 0;
+}
+
+export const json = (value: unknown): string => JSON.stringify(value);
+export const parseJson = <T>(text: string | null | undefined, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
+
+/**
+ * Maps a resource to its row and back: JSON columns are stored as text, booleans as 0/1, and
+ * `omit` names fields that live in other tables (a client's contacts).
+ */
+export function rowCodec<T extends object>(spec: { json?: string[]; bool?: string[]; omit?: string[] }) {
+  const jsonCols = new Set(spec.json ?? []);
+  const boolCols = new Set(spec.bool ?? []);
+  const omit = new Set(spec.omit ?? []);
+  return {
+    toRow(record: T): Row {
+      const row: Row = {};
+      for (const [key, value] of Object.entries(record)) {
+        if (omit.has(key)) continue;
+        row[key] = jsonCols.has(key) ? json(value) : boolCols.has(key) ? (value ? 1 : 0) : (value as string | number | null);
+      }
+      return row;
+    },
+    fromRow(row: Row): T {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(row)) {
+        out[key] = jsonCols.has(key) ? parseJson(value as string, null) : boolCols.has(key) ? value === 1 : value;
+      }
+      return out as T;
+    },
+  };
+}
