@@ -60,7 +60,7 @@ export async function buildApp({ ctx, control, logLevel = 'error' }: AppOptions)
         version: '1.0.0',
         description: 'The CRM REST API, as served by the crm sandbox. Errors are RFC 9457 problem details.',
       },
-      servers: [{ url: ctx.baseUrl() }],
+      servers: [{ url: 'http://127.0.0.1:4010', description: 'replaced by the address the sandbox listens on' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (crm_test_…) or an OAuth access token' } } },
     },
     transform: jsonSchemaTransform,

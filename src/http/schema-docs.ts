@@ -6,9 +6,18 @@ import { Problem } from '../schemas/common.js';
  * Response documentation helpers for route schemas: the error statuses a route can answer, each
  * described by the Problem schema, so the OpenAPI document lists them.
  */
-export function errorResponses(...codes: ErrorCode[]): Record<number, typeof Problem> {
-  const out: Record<number, typeof Problem> = {};
-  for (const code of ['unauthenticated', 'insufficient_scope', ...codes] as ErrorCode[]) out[ERRORS[code].status] = Problem;
+type ProblemResponse = { description: string; content: { 'application/problem+json': { schema: typeof Problem } } };
+
+export function errorResponses(...codes: ErrorCode[]): Record<number, ProblemResponse> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of ['unauthenticated', 'insufficient_scope', ...codes] as ErrorCode[]) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, ProblemResponse> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = { description: list.map((c) => `\`${c}\``).join(', '), content: { 'application/problem+json': { schema: Problem } } };
+  }
   return out;
 }
 

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { checkResponse } from './openapi-check.js';
+
+export const CRM_BIN = join(import.meta.dirname, '..', '..', 'bin', 'crm.js');
+
+export interface RunningSandbox {
+  baseUrl: string;
+  apiKey: string;
+  db: string;
+  process: ChildProcess;
+  /** Everything the process wrote to stderr so far (for failure messages). */
+  stderr(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Runs `bin/crm sandbox start --port 0 --json` as a user would and waits for its one JSON line.
+ * Each sandbox gets its own database file in a fresh temporary folder unless one is given.
+ */
+export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningSandbox> {
+  const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
+  const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', resolve);
+    exited.then((code) => reject(new Error(`sandbox exited with ${code} before it was ready:\n${stderr}`)));
+  });
+  const ready = JSON.parse(firstLine) as { base_url: string; api_key: string; db: string; pid: number };
+  return {
+    baseUrl: ready.base_url,
+    apiKey: ready.api_key,
+    db,
+    process: child,
+    stderr: () => stderr,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function tempDir(prefix = 'crm-test-'): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/**
+ * A small HTTP client for tests. Every JSON response is checked against the OpenAPI document
+ * the sandbox publishes, so the suite as a whole proves that the document tells the truth.
+ */
+export function apiClient(sandbox: { baseUrl: string; apiKey: string }) {
+  async function request<T = any>(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string | Buffer; key?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? sandbox.apiKey : options.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body: string | Buffer | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${sandbox.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const parsed = /json/.test(type) && text ? JSON.parse(text) : text;
+    await checkResponse(sandbox.baseUrl, method, path, response.status, type, parsed);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+  return {
+    request,
+    get: <T = any>(path: string, o?: Parameters<typeof request>[2]) => request<T>('GET', path, o),
+    post: <T = any>(path: string, body?: unknown, o?: Parameters<typeof request>[2]) => request<T>('POST', path, { ...o, body }),
+    patch: <T = any>(path: string, body?: unknown, o?: Parameters<typeof request>[2]) => request<T>('PATCH', path, { ...o, body }),
+    delete: <T = any>(path: string, o?: Parameters<typeof request>[2]) => request<T>('DELETE', path, o),
+  };
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
