@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor, filterFingerprint } from '../../src/domain/cursor.js';
+import { IdGenerator } from '../../src/domain/ids.js';
+
+describe('cursors', () => {
+  const secret = 'test-secret';
+  const fp = filterFingerprint({ status: 'new', sort: 'created' });
+
+  it('round-trips a position', () => {
+    const cursor = encodeCursor(secret, fp, { after: ['lead_01ABC'] });
+    expect(decodeCursor(secret, fp, cursor)).toEqual({ after: ['lead_01ABC'] });
+  });
+
+  it('binds a cursor to its filters', () => {
+    const cursor = encodeCursor(secret, fp, { after: ['lead_01ABC'] });
+    const other = filterFingerprint({ status: 'qualified', sort: 'created' });
+    expect(() => decodeCursor(secret, other, cursor)).toThrow(/other filters/);
+  });
+
+  it('detects tampering and foreign secrets', () => {
+    const cursor = encodeCursor(secret, fp, { after: ['lead_01ABC'] });
+    const forged = Buffer.from(JSON.stringify({ a: ['lead_01ZZZ'], f: fp })).toString('base64url') + '.' + cursor.split('.')[1];
+    expect(() => decodeCursor(secret, fp, forged)).toThrow(/altered/);
+    expect(() => decodeCursor('another-secret', fp, cursor)).toThrow(/altered/);
+    expect(() => decodeCursor(secret, fp, 'garbage')).toThrow(/malformed/);
+  });
+
+  it('ignores filters that were not given', () => {
+    expect(filterFingerprint({ a: 1, b: undefined })).toBe(filterFingerprint({ a: 1 }));
+  });
+});
+
+describe('ids', () => {
+  it('are prefixed and sort by creation, also within one millisecond', () => {
+    const ids = new IdGenerator(() => 1_800_000_000_000);
+    const made = Array.from({ length: 1000 }, () => ids.next('lead'));
+    expect(made.every((id) => /^lead_[0-9A-HJKMNP-TV-Z]{26}$/.test(id))).toBe(true);
+    expect([...made].sort()).toEqual(made);
+    expect(new Set(made).size).toBe(made.length);
+  });
+
+  it('sort by time across milliseconds', () => {
+    let now = 1_800_000_000_000;
+    const ids = new IdGenerator(() => now);
+    const a = ids.next('deal');
+    now += 1;
+    const b = ids.next('deal');
+    expect(a < b).toBe(true);
+  });
+
+  it('are the same for the same clock and random source', () => {
+    const make = () => new IdGenerator(() => 1_800_000_000_000, () => 42n).next('cli');
+    expect(make()).toBe(make());
+  });
+});

@@ -1,0 +1,41 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CRM_BIN } from '../helpers/sandbox.js';
+
+describe('the OpenAPI document', () => {
+  const doc = JSON.parse(execFileSync(process.execPath, [CRM_BIN, 'openapi'], { encoding: 'utf8' })) as Record<string, any>;
+
+  it('is a valid OpenAPI 3.1 document, by an independent validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('documents every resource operation of the contract', () => {
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    for (const resource of ['leads', 'clients', 'deals', 'invoices']) {
+      expect(ops).toContain(`POST /v1/${resource}`);
+      expect(ops).toContain(`GET /v1/${resource}`);
+      expect(ops).toContain(`GET /v1/${resource}/{id}`);
+      expect(ops).toContain(`PATCH /v1/${resource}/{id}`);
+    }
+    for (const op of ['DELETE /v1/leads/{id}', 'POST /v1/leads/{id}/convert', 'POST /v1/deals/{id}/win', 'POST /v1/deals/{id}/lose',
+      'POST /v1/deals/{id}/reopen', 'GET /v1/pipelines', 'POST /v1/invoices/{id}/send', 'POST /v1/invoices/{id}/pay',
+      'POST /v1/invoices/{id}/void', 'POST /v1/clients/{id}/contacts', 'POST /v1/api_keys', 'GET /healthz']) {
+      expect(ops).toContain(op);
+    }
+    expect(ops).not.toContain('DELETE /v1/invoices/{id}');
+  });
+
+  it('declares bearer auth and problem+json errors', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const created = doc.paths['/v1/deals'].post.responses;
+    expect(Object.keys(created)).toEqual(expect.arrayContaining(['201', '401', '403', '422']));
+    expect(created['422'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
+  });
+});
