@@ -32,8 +32,10 @@ export function decodeCursor(secret: string, fingerprint: string, cursor: string
   const invalid = invalidCursor;
   const [payload, signature, extra] = cursor.split('.');
   if (!payload || !signature || extra !== undefined) throw invalid('The cursor is malformed.');
-  const expected = sign(secret, payload);
-  const given = Buffer.from(signature, 'base64url');
+  // Compare the text, not decoded bytes: base64 decoding ignores the spare low bits of the last
+  // character, so several spellings decode to the same signature and a one-character edit would pass.
+  const expected = Buffer.from(sign(secret, payload).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('The cursor was altered or is not from this server.');
   let parsed: unknown;
   try {

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandling, validationError } from './plugins/errors.js';
+import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
+import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { clientRoutes } from './routes/clients.js';
 import { dealRoutes } from './routes/deals.js';
@@ -33,12 +34,18 @@ export async function buildApp({ ctx, control, logLevel = 'error' }: AppOptions)
     genReqId: () => newId('req'),
     requestIdHeader: false,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
+  // JSON in (API.md §1): Fastify's built-in text/plain parser would hand a string body to the
+  // validator (422); without it, a text/plain body is 415 unsupported_media_type like any other.
+  app.removeContentTypeParser('text/plain');
+
   // zod validates every request part; query and path problems are 400, body problems 422.
   app.setValidatorCompiler(({ schema, httpPart }) => (data) => {
-    const result = (schema as z.ZodType).safeParse(data);
+    // Fastify hands a missing body to the validator as null; zod's optional() (e.g. POST /lose) means undefined.
+    const result = (schema as z.ZodType).safeParse(httpPart === 'body' && data === null ? undefined : data);
     return result.success ? { value: result.data } : { error: validationError(result.error, httpPart) };
   });
   // Responses are serialised as they are: the OpenAPI document describes them, and the test
@@ -49,8 +56,9 @@ export async function buildApp({ ctx, control, logLevel = 'error' }: AppOptions)
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
   registerAuth(app, ctx);
+  registerIdempotency(app, ctx);
 
   await app.register(swagger, {
     openapi: {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
 import { createContext, type Ctx } from '../services/context.js';
+import { purgeExpired } from '../services/idempotency.js';
 import { openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { loadFixtures } from './fixtures.js';
@@ -79,6 +80,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return { seeded: fill(ctx, options) };
       })();
     const app = await buildApp({ ctx, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    // Idempotency keys are kept 24 h: purge at start and hourly (unref: never keeps the process up).
+    purgeExpired(ctx);
+    const purgeTimer = setInterval(() => purgeExpired(ctx), 60 * 60 * 1000).unref();
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
     const address = app.server.address() as AddressInfo;
     const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -94,6 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       async stop() {
         if (stopped) return;
         stopped = true;
+        clearInterval(purgeTimer);
         await app.close();
         db.close();
       },

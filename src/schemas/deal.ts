@@ -3,7 +3,6 @@ import { STAGES } from '../domain/pipeline.js';
 import { Currency, DateOnly, MoneyAmount, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
 
 export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
-const OpenStage = z.enum(['lead_in', 'qualified', 'proposal', 'negotiation']);
 
 const dealFields = {
   title: z.string().min(1).max(200),
@@ -50,7 +49,11 @@ export const Deal = z
   .meta({ id: 'Deal' });
 
 export const DealLose = z.strictObject({ reason: z.string().max(500).optional() }).meta({ id: 'DealLose' });
-export const DealReopen = z.strictObject({ stage: OpenStage }).meta({ id: 'DealReopen' });
+// Any stage is accepted here so that reopening into won or lost is refused by the pipeline
+// rules as 409 invalid_transition (API.md §2), not as a schema error.
+export const DealReopen = z
+  .strictObject({ stage: Stage })
+  .meta({ id: 'DealReopen', description: 'stage must be an open stage (lead_in, qualified, proposal, negotiation); won or lost is 409 invalid_transition.' });
 
 export const DealListQuery = z.strictObject({
   ...listQueryFields,

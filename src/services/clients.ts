@@ -108,9 +108,12 @@ export function listClients(ctx: Ctx, q: ClientListQuery): { data: Client[]; nex
   };
 }
 
-/** Turns what a user types into an FTS5 query: every word must match, as a prefix, quotes escaped. */
+/**
+ * Turns what a user types into an FTS5 query: every word must match, as a prefix, quotes escaped.
+ * NUL separates words too: FTS5 reads its query as a C string and fails on one inside quotes.
+ */
 export function ftsQuery(text: string): string {
-  const words = text.split(/[\s"'()*:^+\-,.;@]+/u).filter(Boolean);
+  const words = text.split(/[\s\0"'()*:^+\-,.;@]+/u).filter(Boolean);
   if (words.length === 0) return '""';
   return words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' ');
 }

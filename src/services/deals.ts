@@ -1,4 +1,4 @@
-import { toMinor } from '../domain/money.js';
+import { toMajor, toMinor } from '../domain/money.js';
 import { STAGE_PROBABILITY, checkTransition, type Stage, type StageChange } from '../domain/pipeline.js';
 import { fieldError, notFound } from '../errors.js';
 import type { Deal, DealCreate, DealListQuery, DealUpdate } from '../schemas/deal.js';
@@ -37,7 +37,8 @@ export function createDeal(ctx: Ctx, input: DealCreate): Deal {
       id: ctx.ids.next('deal'),
       external_id: input.external_id ?? null,
       title: input.title,
-      value: input.value,
+      // As stored, so 0.1 + 0.2 comes back as 0.3, the same as every later read.
+      value: toMajor(valueMinor, input.currency),
       currency: input.currency,
       stage: input.stage,
       win_probability: input.win_probability ?? STAGE_PROBABILITY[input.stage],
@@ -82,6 +83,7 @@ function changeDeal(ctx: Ctx, id: string, patch: DealUpdate, via: StageChange): 
     };
     if (via === 'reopen') after.lost_reason = null;
     const valueMinor = toMinor(after.value, after.currency, 'value');
+    after.value = toMajor(valueMinor, after.currency); // as stored, so a float artefact is no change
     const previous = changedAttributes(before, after);
     if (!previous) return before;
     updateRow(ctx.db, 'deals', dealToRow(after, valueMinor));

@@ -50,6 +50,8 @@ const FASTIFY_ERRORS: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'The Content-Length header does not match the body.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['malformed_json', 'The body is empty; send a JSON object.'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['malformed_json', 'The body is not valid JSON.'],
+  FST_ERR_BAD_URL: ['invalid_request', 'The URL is not valid: it has a broken percent-encoding.'],
+  FST_ERR_MAX_PARAM_LENGTH: ['invalid_request', 'A path parameter is too long.'],
 };
 
 export function toApiError(error: FastifyError | Error): ApiError {
@@ -66,6 +68,16 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return new ApiError('internal_error', 'Something went wrong on our side. Retry later; if it persists, report the request_id.');
 }
 
+/**
+ * Fastify's `frameworkErrors` option: failures its router meets before any hook runs (a URL with
+ * broken percent-encoding, a path parameter past maxParamLength). Without it Fastify answers
+ * them with its own JSON body, no problem+json and no request id.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('x-request-id', request.id);
+  return sendProblem(reply, toApiError(error));
+}
+
 function patternToRegex(url: string): RegExp {
   const body = url
     .split('/')
@@ -74,7 +86,10 @@ function patternToRegex(url: string): RegExp {
   return new RegExp(`^${body}/?$`);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  onFailure: (request: FastifyRequest, error: ApiError, body: ReturnType<typeof problemBody>) => void = () => {},
+): void {
   // Route patterns, collected as routes are added, to tell 405 (the path exists) from 404.
   const patterns: { regex: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
@@ -84,6 +99,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    onFailure(request, apiError, problemBody(apiError.code, apiError.message, String(request.id), apiError.errors));
     return sendProblem(reply, apiError);
   });
 

@@ -5,6 +5,7 @@ import { IdParams, listEnvelope, listQueryFields } from '../../schemas/common.js
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { z } from 'zod';
+import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
 const KeyListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
@@ -16,7 +17,7 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.post('/v1/api_keys', {
     config: { scope: 'keys:write' },
     schema: { ...base, summary: 'Create an API key (the secret is shown once)', body: ApiKeyCreate, response: { 201: ApiKeyWithSecret, ...errorResponses('validation_failed') } },
-    handler: async (req, reply) => reply.code(201).send(createApiKey(ctx, req.body)),
+    handler: async (req, reply) => respond(ctx, req, reply, 201, () => createApiKey(ctx, req.body)),
   });
   app.get('/v1/api_keys', {
     config: { scope: 'keys:read' },
@@ -31,6 +32,6 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.delete('/v1/api_keys/:id', {
     config: { scope: 'keys:write' },
     schema: { ...base, summary: 'Revoke an API key, effective on the next request', params: IdParams, response: { 200: ApiKey, ...errorResponses('not_found') } },
-    handler: async (req) => revokeApiKey(ctx, req.params.id),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => revokeApiKey(ctx, req.params.id)),
   });
 }

@@ -5,6 +5,7 @@ import { Client, ClientCreate, ClientList, ClientListQuery, ClientUpdate, Contac
 import { createClient, deleteClient, getClient, listClients, updateClient } from '../../services/clients.js';
 import { createContact, deleteContact, getContact, listContacts, updateContact } from '../../services/contacts.js';
 import type { Ctx } from '../../services/context.js';
+import { respond } from '../plugins/idempotency.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 import { crudRoutes } from './crud.js';
 
@@ -30,7 +31,7 @@ export function clientRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.post(contacts, {
     config: write,
     schema: { ...base, summary: 'Add a contact person', params: ClientParams, body: ContactCreate, response: { 201: Contact, ...errorResponses('not_found', 'validation_failed') } },
-    handler: async (req, reply) => reply.code(201).send(createContact(ctx, req.params.id, req.body)),
+    handler: async (req, reply) => respond(ctx, req, reply, 201, () => createContact(ctx, req.params.id, req.body)),
   });
   app.get(contacts, {
     config: read,
@@ -45,11 +46,11 @@ export function clientRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.patch(`${contacts}/:contact_id`, {
     config: write,
     schema: { ...base, summary: 'Update a contact person', params: ContactParams, body: ContactUpdate, response: { 200: Contact, ...errorResponses('not_found', 'validation_failed') } },
-    handler: async (req) => updateContact(ctx, req.params.id, req.params.contact_id, req.body),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => updateContact(ctx, req.params.id, req.params.contact_id, req.body)),
   });
   app.delete(`${contacts}/:contact_id`, {
     config: write,
     schema: { ...base, summary: 'Delete a contact person', params: ContactParams, response: { 200: Deleted, ...errorResponses('not_found') } },
-    handler: async (req) => deleteContact(ctx, req.params.id, req.params.contact_id),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => deleteContact(ctx, req.params.id, req.params.contact_id)),
   });
 }

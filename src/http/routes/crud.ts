@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Ctx } from '../../services/context.js';
 import { IdParams } from '../../schemas/common.js';
+import { respond } from '../plugins/idempotency.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 
 /**
@@ -38,7 +39,7 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
   app.post(path, {
     config: write,
     schema: { ...base, summary: `Create a ${noun}`, body: schemas.create, response: { 201: schemas.item, ...errorResponses('malformed_json', 'validation_failed', 'conflict') } },
-    handler: async (req, reply) => reply.code(201).send(ops.create(ctx, req.body as z.output<C>)),
+    handler: async (req, reply) => respond(ctx, req, reply, 201, () => ops.create(ctx, req.body as z.output<C>)),
   });
 
   app.get(path, {
@@ -63,7 +64,7 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
       body: schemas.update,
       response: { 200: schemas.item, ...errorResponses('not_found', 'malformed_json', 'validation_failed', 'conflict', 'invalid_transition') },
     },
-    handler: async (req) => ops.update(ctx, req.params.id, req.body as z.output<U>),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => ops.update(ctx, req.params.id, req.body as z.output<U>)),
   });
 
   const remove = ops.remove;
@@ -71,7 +72,7 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
     app.delete(`${path}/:id`, {
       config: write,
       schema: { ...base, summary: `Delete a ${noun}`, params: IdParams, response: { 200: Deleted, ...errorResponses('not_found', 'conflict') } },
-      handler: async (req) => remove(ctx, req.params.id),
+      handler: async (req, reply) => respond(ctx, req, reply, 200, () => remove(ctx, req.params.id)),
     });
   }
 }

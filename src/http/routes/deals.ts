@@ -6,6 +6,7 @@ import { Deal, DealCreate, DealList, DealListQuery, DealLose, DealReopen, DealUp
 import type { Ctx } from '../../services/context.js';
 import { createDeal, deleteDeal, getDeal, listDeals, loseDeal, reopenDeal, updateDeal, winDeal } from '../../services/deals.js';
 import { listEnvelope } from '../../schemas/common.js';
+import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { crudRoutes } from './crud.js';
 
@@ -43,16 +44,16 @@ export function dealRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.post('/v1/deals/:id/win', {
     config: write,
     schema: { ...base, summary: 'Mark a deal won', description: 'From any open stage; emits deal.won once.', params: IdParams, response: { 200: Deal, ...actionErrors } },
-    handler: async (req) => winDeal(ctx, req.params.id),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => winDeal(ctx, req.params.id)),
   });
   app.post('/v1/deals/:id/lose', {
     config: write,
     schema: { ...base, summary: 'Mark a deal lost', params: IdParams, body: DealLose.optional(), response: { 200: Deal, ...actionErrors } },
-    handler: async (req) => loseDeal(ctx, req.params.id, req.body?.reason),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => loseDeal(ctx, req.params.id, req.body?.reason)),
   });
   app.post('/v1/deals/:id/reopen', {
     config: write,
     schema: { ...base, summary: 'Reopen a won or lost deal into an open stage', params: IdParams, body: DealReopen, response: { 200: Deal, ...actionErrors } },
-    handler: async (req) => reopenDeal(ctx, req.params.id, req.body.stage),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => reopenDeal(ctx, req.params.id, req.body.stage)),
   });
 }

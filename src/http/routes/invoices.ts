@@ -4,6 +4,7 @@ import { IdParams } from '../../schemas/common.js';
 import { Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceUpdate } from '../../schemas/invoice.js';
 import type { Ctx } from '../../services/context.js';
 import { createInvoice, getInvoice, listInvoices, payInvoice, sendInvoice, updateInvoice, voidInvoice } from '../../services/invoices.js';
+import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { crudRoutes } from './crud.js';
 
@@ -28,7 +29,7 @@ export function invoiceRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     app.post(`/v1/invoices/:id/${action}`, {
       config: { scope: 'invoices:write' },
       schema: { tags: ['Invoices'], security: BEARER, summary, params: IdParams, response: { 200: Invoice, ...errorResponses('not_found', 'invalid_transition') } },
-      handler: async (req) => run(ctx, req.params.id),
+      handler: async (req, reply) => respond(ctx, req, reply, 200, () => run(ctx, req.params.id)),
     });
   }
 }

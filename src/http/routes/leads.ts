@@ -9,6 +9,7 @@ import type { Ctx } from '../../services/context.js';
 import { convertLead } from '../../services/conversion.js';
 import { createLead, deleteLead, getLead, listLeads, updateLead } from '../../services/leads.js';
 import { requireScopes } from '../plugins/auth.js';
+import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { crudRoutes } from './crud.js';
 
@@ -36,7 +37,7 @@ export function leadRoutes(app: FastifyInstance, ctx: Ctx): void {
       response: { 201: Conversion, ...errorResponses('not_found', 'validation_failed', 'invalid_transition', 'conflict') },
     },
     preHandler: async (req) => requireScopes(req.principal, ['leads:write', ...(req.body?.deal ? ['deals:write'] : [])]),
-    handler: async (req, reply) => reply.code(201).send(convertLead(ctx, req.params.id, req.body ?? {})),
+    handler: async (req, reply) => respond(ctx, req, reply, 201, () => convertLead(ctx, req.params.id, req.body ?? {})),
   });
 }
 
