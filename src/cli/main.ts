@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { parsePolicy } from '../domain/rate-limit.js';
 import { CliError, printError } from './output.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -11,6 +12,16 @@ function integerIn(min: number, max: number, hint: string) {
     if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}${hint}.`);
     return n;
   };
+}
+
+/** Checks a policy like 100/1s at parse time, so a typo is a usage error (exit 2). */
+function policyText(value: string): string {
+  try {
+    parsePolicy('check', value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return value;
 }
 
 interface GlobalOptions {
@@ -53,6 +64,8 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_SANDBOX_API_KEY, NO_COLOR.`,
     .option('--seed <n>', 'seed for the generated data (same seed, same data and ids)', integerIn(0, 2 ** 32 - 1, ''), 1)
     .option('--no-seed', 'start with no generated data')
     .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder')
+    .option('--rate-limit <n/window>', 'requests per key or token per window, e.g. 100/1s or 600/1m; 0 for none', policyText, '100/1s')
+    .option('--quota <n/window>', 'requests per key or token per quota period, e.g. 100000/1d; 0 for none', policyText, '100000/1d')
     .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
     .addHelpText(
       'after',
@@ -62,7 +75,7 @@ CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when 
   {"base_url":"http://127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
 SIGINT or SIGTERM stops it cleanly.`,
     )
-    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; logLevel: string }, cmd: Command) => {
+    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; rateLimit: string; quota: string; logLevel: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       const { startCommand } = await import('./sandbox.js');
       const apiKey = globals.apiKey ?? process.env.CRM_SANDBOX_API_KEY;
@@ -94,7 +107,13 @@ SIGINT or SIGTERM stops it cleanly.`,
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
+  // Subcommands copy their settings when they are made, so each needs its own override;
+  // otherwise commander exits with 1 from `crm sandbox start --port abc` instead of our 2.
+  const overrideExit = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(overrideExit);
+  };
+  overrideExit(program);
   const json = argv.includes('--json');
   try {
     await program.parseAsync(argv);

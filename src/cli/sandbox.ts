@@ -7,6 +7,8 @@ export interface StartOptions {
   seed: number | false;
   fixtures?: string;
   apiKey?: string;
+  rateLimit: string;
+  quota: string;
   json: boolean;
   logLevel?: string;
 }
@@ -21,6 +23,8 @@ export async function startCommand(options: StartOptions): Promise<void> {
       host: options.host,
       db: options.db,
       seed: options.seed,
+      rateLimit: options.rateLimit,
+      quota: options.quota,
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),

@@ -4,7 +4,9 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { z } from 'zod';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
+import { RateLimiter } from '../domain/rate-limit.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
 import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -21,13 +23,15 @@ export interface AppOptions {
   control: SandboxControl;
   /** Log level for Fastify's logger (to stderr); errors only by default. */
   logLevel?: string;
+  /** Rate limit and quota policies; none when absent. */
+  limiter?: RateLimiter;
 }
 
 /**
  * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
  * decides about ports and signals.
  */
-export async function buildApp({ ctx, control, logLevel = 'error' }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ ctx, control, logLevel = 'error', limiter = new RateLimiter([]) }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logLevel === 'silent' ? false : { level: logLevel, stream: process.stderr },
     bodyLimit: BODY_LIMIT,
@@ -58,6 +62,7 @@ export async function buildApp({ ctx, control, logLevel = 'error' }: AppOptions)
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
   registerAuth(app, ctx);
+  registerRateLimit(app, limiter);
   registerIdempotency(app, ctx);
 
   await app.register(swagger, {

@@ -25,7 +25,10 @@ const FILES = [
   ['invoices.json', InvoiceCreate, createInvoice],
 ] as const;
 
-export class FixtureError extends Error {}
+export class FixtureError extends Error {
+  // `crm sandbox start` tells fixture problems apart by name (the class is loaded lazily there).
+  override name = 'FixtureError';
+}
 
 export function loadFixtures(ctx: Ctx, dir: string): Record<string, number> {
   if (!existsSync(dir)) throw new FixtureError(`Fixtures folder not found: ${dir}`);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { parsePolicy, RateLimiter } from '../domain/rate-limit.js';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
 import { createContext, type Ctx } from '../services/context.js';
@@ -19,6 +20,10 @@ export interface SandboxOptions {
   fixtures?: string;
   /** Register this admin key instead of generating one. */
   apiKey?: string;
+  /** Per key or token: "100/1s" (default), "0" for none. */
+  rateLimit?: string;
+  /** Per key or token: "100000/1d" (default), "0" for none. */
+  quota?: string;
   logLevel?: string;
 }
 
@@ -35,6 +40,8 @@ export interface Sandbox {
 
 export const DEFAULT_DB = '.crm/sandbox.db';
 export const DEFAULT_PORT = 4010;
+export const DEFAULT_RATE_LIMIT = '100/1s';
+export const DEFAULT_QUOTA = '100000/1d';
 
 /** Tables that hold sandbox data; reset empties them, API keys and settings stay. */
 const DATA_TABLES = ['events', 'mailbox', 'invoices', 'deals', 'contacts', 'clients', 'leads'];
@@ -43,11 +50,17 @@ function isEmpty(db: Db): boolean {
   return DATA_TABLES.every((t) => !stmt(db, `SELECT 1 FROM ${t} LIMIT 1`).get());
 }
 
+/**
+ * Seeds and loads fixtures in one transaction: a bad fixture file must not leave the seed data
+ * behind, or the next start would find the database not empty and silently skip the fixtures.
+ */
 function fill(ctx: Ctx, options: SandboxOptions): boolean {
   const seedValue = options.seed ?? 1;
-  if (seedValue !== false) seed(ctx, seedValue);
-  if (options.fixtures) loadFixtures(ctx, options.fixtures);
-  return seedValue !== false || Boolean(options.fixtures);
+  return ctx.db.transaction(() => {
+    if (seedValue !== false) seed(ctx, seedValue);
+    if (options.fixtures) loadFixtures(ctx, options.fixtures);
+    return seedValue !== false || Boolean(options.fixtures);
+  })();
 }
 
 /** Makes sure an admin key exists; returns the secret when this start created or registered it. */
@@ -79,7 +92,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
         return { seeded: fill(ctx, options) };
       })();
-    const app = await buildApp({ ctx, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    const limiter = new RateLimiter(
+      [parsePolicy('burst', options.rateLimit ?? DEFAULT_RATE_LIMIT), parsePolicy('daily', options.quota ?? DEFAULT_QUOTA)].filter((p) => p !== null),
+    );
+    const app = await buildApp({ ctx, control: { reset }, limiter, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
     // Idempotency keys are kept 24 h: purge at start and hourly (unref: never keeps the process up).
     purgeExpired(ctx);
     const purgeTimer = setInterval(() => purgeExpired(ctx), 60 * 60 * 1000).unref();

@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { Email, Phone, ShortText, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/**
+ * Codes ICU names that are not assigned in ISO 3166-1: CLDR's own regions (EU, EZ, UN, QO, XA, XB),
+ * reserved ones (AC, CP, DG, EA, IC, TA, UK) and withdrawn ones (AN, BU, CS, DD, YU, ZR, …).
+ * XK (Kosovo) stays accepted, as it is in practice.
+ */
+const NOT_ISO_3166 = new Set('AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB YD YU ZR ZZ'.split(' '));
 /** ISO 3166-1 alpha-2, checked against the ICU region list that ships with Node. */
-const isCountry = (code: string) => /^[A-Z]{2}$/.test(code) && code !== 'ZZ' && regionNames.of(code) !== code;
+const isCountry = (code: string) => /^[A-Z]{2}$/.test(code) && !NOT_ISO_3166.has(code) && regionNames.of(code) !== code;
 
 export const Address = z
   .strictObject({

@@ -75,7 +75,8 @@ export function revokeApiKey(ctx: Ctx, id: string): ApiKey {
 
 /** The principal behind a bearer secret, or undefined when it is unknown, revoked or expired. */
 export interface Principal {
-  keyId: string;
+  /** The key's or token's id: what rate limits, quotas and usage are counted against. */
+  subject: string;
   scopes: string[];
 }
 
@@ -93,7 +94,7 @@ export function authenticateKey(ctx: Ctx, secret: string): Principal | undefined
     lastUseWritten.set(row.id, now);
     stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), row.id);
   }
-  return { keyId: row.id, scopes: JSON.parse(row.scopes) as string[] };
+  return { subject: row.id, scopes: JSON.parse(row.scopes) as string[] };
 }
 
 export const countApiKeys = (ctx: Ctx): number => stmt(ctx.db, 'SELECT count(*) FROM api_keys').pluck().get() as number;

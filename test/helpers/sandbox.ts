@@ -23,7 +23,9 @@ export interface RunningSandbox {
  */
 export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningSandbox> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
-  const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...args], {
+  // Suites send bursts of requests; a high limit keeps the rate-limit headers without throttling them.
+  const limits = args.includes('--rate-limit') ? [] : ['--rate-limit', '10000/1s'];
+  const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });

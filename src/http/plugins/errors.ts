@@ -78,6 +78,34 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   return sendProblem(reply, toApiError(error));
 }
 
+const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
+const DISCARD_MAX_MS = 10_000;
+
+/**
+ * A 413 is decided before the body is read. Answered at once, the connection closes with the
+ * client's bytes unread, the kernel resets it, and a client still writing (fetch, the sync CLI)
+ * sees EPIPE/ECONNRESET instead of the 413. So the rest of the body is read and dropped first,
+ * up to 32 MB or 10 s, which lets the client finish sending and read the answer.
+ */
+function discardRequestBody(raw: FastifyRequest['raw']): Promise<void> {
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', finish).off('error', finish).off('close', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_MAX_BYTES) finish();
+    };
+    const timer = setTimeout(finish, DISCARD_MAX_MS);
+    raw.on('data', onData).on('end', finish).on('error', finish).on('close', finish);
+    raw.resume();
+  });
+}
+
 function patternToRegex(url: string): RegExp {
   const body = url
     .split('/')
@@ -96,10 +124,11 @@ export function registerErrorHandling(
     for (const method of [route.method].flat()) patterns.push({ regex: patternToRegex(route.url), method });
   });
 
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     onFailure(request, apiError, problemBody(apiError.code, apiError.message, String(request.id), apiError.errors));
+    if (apiError.code === 'payload_too_large') await discardRequestBody(request.raw);
     return sendProblem(reply, apiError);
   });
 
