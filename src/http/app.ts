@@ -15,6 +15,9 @@ import { dealRoutes } from './routes/deals.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { leadRoutes } from './routes/leads.js';
 import { sandboxRoutes, type SandboxControl } from './routes/sandbox.js';
+import { usageRoutes } from './routes/usage.js';
+import { registerUsageMetering } from './plugins/usage.js';
+import { UsageMeter } from '../services/usage.js';
 
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -64,6 +67,13 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   registerAuth(app, ctx);
   registerRateLimit(app, limiter);
   registerIdempotency(app, ctx);
+  const meter = new UsageMeter(ctx.db);
+  registerUsageMetering(app, meter);
+  const flushTimer = setInterval(() => meter.flush(), 1000).unref();
+  app.addHook('onClose', async () => {
+    clearInterval(flushTimer);
+    meter.flush();
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -86,6 +96,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   invoiceRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   sandboxRoutes(app, ctx, control);
+  usageRoutes(app, meter, limiter);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 

@@ -1,0 +1,80 @@
+import type { Db } from '../store/db.js';
+import { stmt } from '../store/rows.js';
+
+/**
+ * Usage metering (API.md §6). Requests are counted in memory on the hot path and written to
+ * SQLite about once a second, so a request never waits for a usage write; reports merge both.
+ * A ring of per-second counts gives the last five minutes' request rate.
+ */
+const RING_SECONDS = 300;
+
+export interface UsageRow {
+  subject: string;
+  endpoint: string;
+  status: number;
+  requests: number;
+}
+
+export class UsageMeter {
+  private pending = new Map<string, number>();
+  private readonly ring = new Array<number>(RING_SECONDS).fill(0);
+  private ringSecond = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  record(subject: string, endpoint: string, status: number): void {
+    const key = `${day(this.clock())}\u0000${subject}\u0000${endpoint}\u0000${status}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    this.advanceRing();
+    this.ring[this.ringSecond % RING_SECONDS]! += 1;
+  }
+
+  /** Writes pending counts in one transaction. */
+  flush(): void {
+    if (this.pending.size === 0 || !this.db.open) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const upsert = stmt(this.db, `INSERT INTO usage_counters (day, subject, endpoint, status, count) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (day, subject, endpoint, status) DO UPDATE SET count = count + excluded.count`);
+    this.db.transaction(() => {
+      for (const [key, count] of batch) {
+        const [d, subject, endpoint, status] = key.split('\u0000');
+        upsert.run(d, subject, endpoint, Number(status), count);
+      }
+    })();
+  }
+
+  /** Counts for one UTC day (today by default), stored and pending together. */
+  rows(forDay = day(this.clock())): UsageRow[] {
+    this.flush();
+    return stmt(this.db, 'SELECT subject, endpoint, status, count AS requests FROM usage_counters WHERE day = ? ORDER BY requests DESC').all(forDay) as UsageRow[];
+  }
+
+  /** Requests per second over the last five minutes, oldest first. */
+  perSecond(): number[] {
+    this.advanceRing();
+    const out: number[] = [];
+    for (let i = 1; i <= RING_SECONDS; i++) out.push(this.ring[(this.ringSecond + i) % RING_SECONDS]!);
+    return out;
+  }
+
+  private advanceRing(): void {
+    const second = Math.floor(this.clock() / 1000);
+    if (this.ringSecond === 0) this.ringSecond = second;
+    const gap = Math.min(second - this.ringSecond, RING_SECONDS);
+    for (let i = 1; i <= gap; i++) this.ring[(this.ringSecond + i) % RING_SECONDS] = 0;
+    if (second > this.ringSecond) this.ringSecond = second;
+  }
+}
+
+export const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** Sums rows by one dimension, largest first. */
+export function totalsBy<K extends keyof UsageRow>(rows: UsageRow[], key: K): { key: UsageRow[K]; requests: number }[] {
+  const sums = new Map<UsageRow[K], number>();
+  for (const row of rows) sums.set(row[key], (sums.get(row[key]) ?? 0) + row.requests);
+  return [...sums].map(([k, requests]) => ({ key: k, requests })).sort((a, b) => b.requests - a.requests);
+}
