@@ -1,6 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { parsePolicy } from '../domain/rate-limit.js';
+import { SCOPES } from '../schemas/api-key.js';
+import type { GlobalOptions } from './api.js';
 import { CliError, printError } from './output.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -24,11 +26,6 @@ function policyText(value: string): string {
   return value;
 }
 
-interface GlobalOptions {
-  baseUrl: string;
-  apiKey?: string;
-  json: boolean;
-}
 
 /**
  * The `crm` program. Each command is a small function in its own file, imported when it runs so
@@ -92,6 +89,41 @@ SIGINT or SIGTERM stops it cleanly.`,
     .action(async (_opts: unknown, cmd: Command) => {
       const { resetCommand } = await import('./sandbox.js');
       await resetCommand(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  const keys = program.command('keys').description('Manage API keys (Settings → API)');
+  keys
+    .command('create')
+    .description('Create an API key; its secret is shown once')
+    .requiredOption('--name <name>', 'what the key is for')
+    .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')})`, '*')
+    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working')
+    .action(async (opts: { name: string; scopes: string; expiresAt?: string }, cmd: Command) => {
+      const { createKey } = await import('./keys.js');
+      await createKey(cmd.optsWithGlobals<GlobalOptions>(), opts.name, opts.scopes.split(/[\s,]+/).filter(Boolean), opts.expiresAt);
+    });
+  keys
+    .command('list')
+    .description('List API keys (never their secrets)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { listKeys } = await import('./keys.js');
+      await listKeys(cmd.optsWithGlobals<GlobalOptions>());
+    });
+  keys
+    .command('revoke <id>')
+    .description('Revoke a key; it fails from the next request on')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { revokeKey } = await import('./keys.js');
+      await revokeKey(cmd.optsWithGlobals<GlobalOptions>(), id);
+    });
+
+  program
+    .command('usage')
+    .description("Today's requests by key, endpoint and status, the quota, and the request rate")
+    .option('--watch', 'refresh every second (in place on a terminal)', false)
+    .action(async (opts: { watch: boolean }, cmd: Command) => {
+      const { usageCommand } = await import('./usage.js');
+      await usageCommand({ ...cmd.optsWithGlobals<GlobalOptions>(), watch: opts.watch });
     });
 
   program

@@ -36,3 +36,11 @@ export function printError(error: unknown, json: boolean): number {
   else process.stderr.write(`${red('error', process.stderr)}: ${message}\n`);
   return exitCode;
 }
+
+/** A plain aligned table for people; commands print JSON instead with --json. */
+export function table(headers: string[], rows: (string | number | null | undefined)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '—' : String(c))))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [bold(line(cells[0]!)), ...cells.slice(1).map(line)].join('\n') + '\n';
+}

@@ -1,3 +1,4 @@
+import { withClient, type GlobalOptions } from './api.js';
 import { CliError, bold, cyan, dim, green, printJson } from './output.js';
 
 export interface StartOptions {
@@ -69,24 +70,9 @@ export async function startCommand(options: StartOptions): Promise<void> {
   if (!options.json) process.stderr.write(dim('sandbox stopped\n', process.stderr));
 }
 
-export interface ClientOptions {
-  baseUrl: string;
-  apiKey?: string;
-  json: boolean;
-}
-
 /** `crm sandbox reset`: POST /_sandbox/reset on a running sandbox. */
-export async function resetCommand(options: ClientOptions): Promise<void> {
-  if (!options.apiKey) throw new CliError('An admin API key is needed: pass --api-key or set CRM_API_KEY.', 2);
-  let response: Response;
-  try {
-    response = await fetch(`${options.baseUrl}/_sandbox/reset`, { method: 'POST', headers: { authorization: `Bearer ${options.apiKey}` } });
-  } catch {
-    throw new CliError(`No sandbox answers at ${options.baseUrl}. Start one with \`crm sandbox start\`, or pass --base-url.`);
-  }
-  const body = (await response.json().catch(() => ({}))) as { detail?: string; seeded?: boolean };
-  if (!response.ok) throw new CliError(`Reset failed (${response.status}): ${body.detail ?? response.statusText}`);
+export async function resetCommand(options: GlobalOptions): Promise<void> {
+  const body = await withClient(options, (client) => client.post<{ seeded: boolean }>('/_sandbox/reset'));
   if (options.json) printJson(body);
   else process.stdout.write(`Sandbox at ${options.baseUrl} reset${body.seeded ? ' and seeded again' : ''}.\n`);
 }
-

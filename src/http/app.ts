@@ -10,6 +10,7 @@ import { registerRateLimit } from './plugins/rate-limit.js';
 import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { clientRoutes } from './routes/clients.js';
 import { dealRoutes } from './routes/deals.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -95,6 +96,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   dealRoutes(app, ctx);
   invoiceRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
+  oauthRoutes(app, ctx);
   sandboxRoutes(app, ctx, control);
   usageRoutes(app, meter, limiter);
 

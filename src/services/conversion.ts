@@ -25,8 +25,9 @@ export function convertLead(ctx: Ctx, id: string, input: LeadConvert): { lead: L
     const client = createClient(ctx, {
       name,
       kind,
-      email: lead.email,
-      phone: lead.phone,
+      // A company client gets the person's details on its contact, not as its own.
+      email: kind === 'person' ? lead.email : null,
+      phone: kind === 'person' ? lead.phone : null,
       external_id: input.client?.external_id ?? null,
       tags: lead.tags,
       contacts:

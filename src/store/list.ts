@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor, filterFingerprint, invalidCursor } from '../domain/cursor.js';
 import type { Db } from './db.js';
-import { stmt, type Row } from './rows.js';
+import { allRows, type Row } from './rows.js';
 
 /** One SQL condition of a list, e.g. ['status = ?', ['new']]. */
 export type Condition = [sql: string, params: unknown[]];
@@ -37,7 +37,7 @@ export function listPage(db: Db, req: ListRequest): { rows: Row[]; next_cursor: 
   const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
   const order = req.sort === 'updated_at' ? 'updated_at, id' : 'id';
   const params = conditions.flatMap(([, p]) => p);
-  const rows = stmt(db, `SELECT * FROM ${req.table} ${where} ORDER BY ${order} LIMIT ?`).all(...params, req.limit + 1) as Row[];
+  const rows = allRows(db, `SELECT * FROM ${req.table} ${where} ORDER BY ${order} LIMIT ?`, [...params, req.limit + 1]);
   if (rows.length <= req.limit) return { rows, next_cursor: null };
   rows.length = req.limit;
   const last = rows[rows.length - 1]!;

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope } from '../../domain/scopes.js';
 import { ApiError } from '../../errors.js';
-import { authenticateKey, type Principal } from '../../services/api-keys.js';
+import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
+import { authenticateAccessToken } from '../../services/oauth-tokens.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,9 +39,11 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
         headers: { 'www-authenticate': REALM },
       });
     }
-    const principal = authenticateKey(ctx, token);
+    // API keys are told apart by their prefix; anything else is an OAuth access token, or a key
+    // registered with `--api-key K` in another shape.
+    const principal = token.startsWith(KEY_PREFIX) ? authenticateKey(ctx, token) : (authenticateAccessToken(ctx, token) ?? authenticateKey(ctx, token));
     if (!principal) {
-      throw new ApiError('unauthenticated', 'The API key is unknown, revoked or expired.', {
+      throw new ApiError('unauthenticated', 'The API key or access token is unknown, revoked or expired.', {
         headers: { 'www-authenticate': `${REALM}, error="invalid_token"` },
       });
     }

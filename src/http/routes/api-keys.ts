@@ -5,6 +5,7 @@ import { IdParams, listEnvelope, listQueryFields } from '../../schemas/common.js
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { z } from 'zod';
+import { requireScopes } from '../plugins/auth.js';
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
@@ -17,6 +18,8 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.post('/v1/api_keys', {
     config: { scope: 'keys:write' },
     schema: { ...base, summary: 'Create an API key (the secret is shown once)', body: ApiKeyCreate, response: { 201: ApiKeyWithSecret, ...errorResponses('validation_failed') } },
+    // A key can hand out only what it holds itself: no escalation through key creation.
+    preHandler: async (req) => requireScopes(req.principal, req.body.scopes),
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createApiKey(ctx, req.body)),
   });
   app.get('/v1/api_keys', {

@@ -1,0 +1,36 @@
+import { CrmClient } from '../client/client.js';
+import { CrmApiError, CrmNetworkError } from '../client/errors.js';
+import { CliError } from './output.js';
+
+export interface GlobalOptions {
+  baseUrl: string;
+  apiKey?: string;
+  json: boolean;
+}
+
+/** The client for commands that talk to a server; they all need a key. */
+export function clientFor(options: GlobalOptions): CrmClient {
+  if (!options.apiKey) {
+    throw new CliError('An API key is needed: pass --api-key or set CRM_API_KEY (the sandbox prints its admin key at start).', 2);
+  }
+  return new CrmClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+}
+
+/** Runs a command body with a client and turns API and network failures into messages that say what to do. */
+export async function withClient<T>(options: GlobalOptions, run: (client: CrmClient) => Promise<T>): Promise<T> {
+  const client = clientFor(options);
+  try {
+    return await run(client);
+  } catch (error) {
+    if (error instanceof CrmNetworkError) throw new CliError(error.message);
+    if (error instanceof CrmApiError) {
+      const hint =
+        error.status === 401 ? ' Check --api-key / CRM_API_KEY.' : error.status === 403 ? ' Use a key with that scope.' : '';
+      const fields = error.errors?.map((e) => `\n  ${e.path}: ${e.message}`).join('') ?? '';
+      throw new CliError(`${error.message}${fields}${hint}`);
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}

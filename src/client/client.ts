@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { CrmApiError, CrmNetworkError } from './errors.js';
+import { DEFAULT_RETRY, decideRetry, type RetryPolicy } from './retry.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string | undefined;
+  retry?: Partial<RetryPolicy>;
+  /** Per attempt; the server's own limit is 15–30 s. */
+  timeoutMs?: number;
+  /** Parallel connections kept alive to the server. */
+  connections?: number;
+  /** Told about every retry (progress output shows them). */
+  onRetry?: (info: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** For writes; one is generated when absent, so that every retry of a write is safe. */
+  idempotencyKey?: string;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/**
+ * The typed HTTP client every command uses, for any server speaking API.md: a keep-alive
+ * connection pool, an Idempotency-Key on every write, retries with backoff and jitter on network
+ * errors and 5xx, waits on 429 and on 409 idempotency_key_in_use, and cursor pagination.
+ */
+export class CrmClient {
+  readonly baseUrl: string;
+  private readonly agent: Agent;
+  private readonly policy: RetryPolicy;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    this.agent = new Agent({ connections: options.connections ?? 8, keepAliveTimeout: 30_000, pipelining: 1 });
+  }
+
+  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'crm-cli' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (method !== 'GET') headers['idempotency-key'] = opts.idempotencyKey ?? randomUUID();
+    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+
+    for (let attempt = 0; ; attempt++) {
+      let status: number;
+      let responseHeaders: Headers;
+      let text: string;
+      try {
+        const response = await request(url, {
+          method: method as 'GET',
+          headers,
+          body,
+          dispatcher: this.agent,
+          headersTimeout: this.options.timeoutMs ?? 30_000,
+          bodyTimeout: this.options.timeoutMs ?? 30_000,
+        });
+        status = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+      } catch (cause) {
+        const decision = decideRetry({ networkError: true }, attempt, this.policy);
+        if (!decision.retry) throw new CrmNetworkError(this.baseUrl, cause);
+        this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs: decision.delayMs, reason: (cause as Error).message });
+        await sleep(decision.delayMs);
+        continue;
+      }
+      if (status < 400) return (text ? JSON.parse(text) : undefined) as T;
+      const problem = parseProblem(text);
+      const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);
+      if (!decision.retry) {
+        throw new CrmApiError(status, problem.code ?? `http_${status}`, problem.detail ?? text.slice(0, 200), problem.request_id, problem.errors, responseHeaders);
+      }
+      this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs: decision.delayMs, reason: `${status} ${problem.code ?? ''}`.trim() });
+      await sleep(decision.delayMs);
+    }
+  }
+
+  get<T>(path: string, query?: RequestOptions['query']): Promise<T> {
+    return this.request<T>('GET', path, query ? { query } : {});
+  }
+
+  post<T>(path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    return this.request<T>('POST', path, { body, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  }
+
+  /** Every page of a list, following next_cursor until it is null. */
+  async *pages<T>(path: string, query: RequestOptions['query'] = {}, startCursor?: string): AsyncGenerator<{ data: T[]; next_cursor: string | null }> {
+    let cursor = startCursor;
+    do {
+      const page = await this.get<{ data: T[]; next_cursor: string | null }>(path, { ...query, cursor });
+      yield page;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function parseProblem(text: string): { code?: string; detail?: string; request_id?: string; errors?: CrmApiError['errors'] } {
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    return typeof body === 'object' && body ? (body as ReturnType<typeof parseProblem>) : {};
+  } catch {
+    return {};
+  }
+}

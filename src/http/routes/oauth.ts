@@ -1,0 +1,182 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SCOPES } from '../../schemas/api-key.js';
+import { listEnvelope, listQueryFields } from '../../schemas/common.js';
+import { AuthorizationServerMetadata, OAuthApp, OAuthAppCreate, OAuthAppWithSecret } from '../../schemas/oauth.js';
+import type { Ctx } from '../../services/context.js';
+import { authenticateClient, createOAuthApp, listOAuthApps, OAuthError, type AppRecord } from '../../services/oauth-apps.js';
+import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
+import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
+import { consentPage, errorPage } from '../oauth-pages.js';
+import { respond } from '../plugins/idempotency.js';
+import { toApiError } from '../plugins/errors.js';
+import { BEARER, errorResponses } from '../schema-docs.js';
+
+const AppListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
+
+/** OAuth 2.0 for third-party apps (API.md §3): app registration under /v1, the protocol under /oauth. */
+export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = { tags: ['OAuth'], security: BEARER };
+  app.post('/v1/oauth_apps', {
+    config: { scope: 'keys:write' },
+    schema: { ...base, summary: 'Register an OAuth app (the client_secret is shown once)', body: OAuthAppCreate, response: { 201: OAuthAppWithSecret, ...errorResponses('validation_failed') } },
+    handler: async (req, reply) => respond(ctx, req, reply, 201, () => createOAuthApp(ctx, req.body)),
+  });
+  app.get('/v1/oauth_apps', {
+    config: { scope: 'keys:read' },
+    schema: { ...base, summary: 'List OAuth apps (no secrets)', querystring: AppListQuery, response: { 200: listEnvelope(OAuthApp), ...errorResponses('invalid_cursor') } },
+    handler: async (req) => listOAuthApps(ctx, req.query),
+  });
+  app.get('/.well-known/oauth-authorization-server', {
+    schema: { tags: ['OAuth'], summary: 'Authorization server metadata (RFC 8414)', response: { 200: AuthorizationServerMetadata } },
+    handler: async () => metadata(ctx),
+  });
+
+  // The protocol endpoints speak forms and RFC 6749 errors: their parser and error handler stay
+  // inside this plugin, so /v1 keeps answering 415 to anything but JSON.
+  fastify.register(async (oauth) => {
+    oauth.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+    oauth.setErrorHandler(async (error: FastifyError, request, reply) => {
+      const failure = error instanceof OAuthError ? error : fromOtherError(error);
+      if (failure.status >= 500) request.log.error({ err: error }, 'oauth request failed');
+      reply.header('cache-control', 'no-store');
+      if (request.routeOptions.url === '/oauth/authorize') return html(reply, failure.status, errorPage(failure.error, failure.message));
+      // RFC 6749 §5.2 / RFC 9110: a 401 names the scheme to authenticate with.
+      if (failure.status === 401) reply.header('www-authenticate', 'Basic realm="crm"');
+      return reply.code(failure.status).type('application/json; charset=utf-8').send({ error: failure.error, error_description: failure.message });
+    });
+
+    oauth.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
+      const params = request.query as Record<string, unknown>;
+      const { app: client, redirectUri } = checkAuthorizeClient(ctx, params);
+      let checked;
+      try {
+        checked = checkAuthorizeRequest(client, redirectUri, params);
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        const state = typeof params.state === 'string' ? params.state : undefined;
+        return redirect(reply, redirectWith(ctx, redirectUri, { error: error.error, error_description: error.message, state }));
+      }
+      return html(reply, 200, consentPage({ appName: client.name, redirectUri, scopes: checked.scopes, sealed: sealRequest(ctx, checked) }));
+    });
+
+    oauth.post('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
+      const params = formParams(request.body);
+      const { app: client, request: checked } = openSealedRequest(ctx, oneParam(params, 'request'));
+      const decision = oneParam(params, 'decision');
+      if (decision === 'approve') {
+        const code = issueCode(ctx, client, checked);
+        return redirect(reply, redirectWith(ctx, checked.redirect_uri, { code, state: checked.state }));
+      }
+      if (decision === 'deny') {
+        return redirect(reply, redirectWith(ctx, checked.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state }));
+      }
+      throw new OAuthError('invalid_request', "decision must be 'approve' or 'deny'.");
+    });
+
+    oauth.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
+      const params = formParams(request.body);
+      const client = authenticate(ctx, request, params);
+      const grantType = oneParam(params, 'grant_type');
+      const p = { code: oneParam(params, 'code'), redirect_uri: oneParam(params, 'redirect_uri'), code_verifier: oneParam(params, 'code_verifier'), refresh_token: oneParam(params, 'refresh_token'), scope: oneParam(params, 'scope') };
+      let tokens;
+      if (grantType === 'authorization_code') tokens = exchangeCode(ctx, client, p);
+      else if (grantType === 'refresh_token') tokens = refreshGrant(ctx, client, p);
+      else if (grantType === 'client_credentials') tokens = clientCredentialsGrant(ctx, client, p);
+      else if (!grantType) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
+      else throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code, refresh_token or client_credentials.');
+      // Tokens must never sit in a cache (RFC 6749 §5.1).
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').type('application/json; charset=utf-8').send(tokens);
+    });
+
+    oauth.post('/oauth/revoke', { schema: { hide: true } }, async (request, reply) => {
+      const params = formParams(request.body);
+      const client = authenticate(ctx, request, params);
+      const token = oneParam(params, 'token');
+      if (!token) throw new OAuthError('invalid_request', 'The token parameter is missing.');
+      revokeToken(ctx, client, token);
+      return reply.code(200).header('cache-control', 'no-store').send();
+    });
+  });
+}
+
+function metadata(ctx: Ctx): z.infer<typeof AuthorizationServerMetadata> {
+  const issuer = ctx.baseUrl();
+  const authMethods = ['client_secret_basic', 'client_secret_post'];
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    scopes_supported: [...SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+/** Failures that are not OAuth's own (body too large, bad encoding, bugs) in RFC 6749 terms. */
+function fromOtherError(error: Error): OAuthError {
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) return new OAuthError('server_error', 'Something went wrong on our side. Retry later.', apiError.status);
+  return new OAuthError('invalid_request', apiError.message, apiError.status);
+}
+
+/** A form body as parameters; each may appear once (RFC 6749 §3.1), and empty means absent. */
+function formParams(body: unknown): Record<string, string> {
+  if (typeof body !== 'string') throw new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded.');
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(body)) {
+    if (Object.hasOwn(out, name)) throw new OAuthError('invalid_request', `The parameter '${name}' must be sent once.`);
+    if (value !== '') out[name] = value;
+  }
+  return out;
+}
+
+/** Client authentication by HTTP Basic (form-encoded id and secret, RFC 6749 §2.3.1) or in the body; one method only. */
+function authenticate(ctx: Ctx, request: FastifyRequest, params: Record<string, string>): AppRecord {
+  const header = request.headers.authorization;
+  if (header === undefined) {
+    const clientId = oneParam(params, 'client_id');
+    const secret = oneParam(params, 'client_secret');
+    if (!clientId || !secret) throw new OAuthError('invalid_client', 'Authenticate the client with HTTP Basic, or client_id and client_secret in the body.');
+    return authenticateClient(ctx, clientId, secret);
+  }
+  if (params.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method: HTTP Basic or client_secret in the body, not both.');
+  const match = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError('invalid_client', 'The Authorization header must be HTTP Basic with client_id:client_secret.');
+  const formDecode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      throw new OAuthError('invalid_client', 'The Basic credentials are not form-encoded correctly.');
+    }
+  };
+  const clientId = formDecode(decoded.slice(0, colon));
+  if (params.client_id !== undefined && params.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header.');
+  return authenticateClient(ctx, clientId, formDecode(decoded.slice(colon + 1)));
+}
+
+function redirect(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(302).header('location', location).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+}
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  // The consent page must not be framed: a hidden frame could get a user to click Approve.
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(body);
+}

@@ -1,0 +1,100 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { hasScope } from '../domain/scopes.js';
+import { SCOPES } from '../schemas/api-key.js';
+import type { OAuthApp, OAuthAppCreate } from '../schemas/oauth.js';
+import { listPage } from '../store/list.js';
+import { insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
+import { hashSecret } from './api-keys.js';
+import { nowIso, type Ctx } from './context.js';
+
+/**
+ * OAuth apps (API.md §3): registration, client authentication and scope narrowing. The errors
+ * here are RFC 6749's, not problem+json: OAuth clients and libraries understand only those.
+ */
+export type OAuthErrorCode =
+  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type'
+  | 'invalid_scope' | 'access_denied' | 'unsupported_response_type' | 'server_error';
+
+export class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    description: string,
+    readonly status = error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `prefix` + 43 base62 characters (≈256 bits): unguessable, and safe in URLs, forms and headers. */
+export function randomToken(prefix: string, length = 43): string {
+  let out = prefix;
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+/** An app as stored, with what authorization needs (never leaves the services). */
+export interface AppRecord extends OAuthApp {
+  secret_hash: string;
+}
+
+const codec = rowCodec<AppRecord>({ json: ['redirect_uris', 'scopes'] });
+
+const view = (app: AppRecord): OAuthApp => {
+  const { secret_hash: _hash, ...shown } = app;
+  return shown;
+};
+
+export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate): OAuthApp & { client_secret: string } {
+  const clientSecret = randomToken('crm_cs_');
+  const app: AppRecord = {
+    id: ctx.ids.next('app'),
+    name: input.name,
+    // The client id is public (it is in every authorization URL), so it is short and not secret.
+    client_id: randomToken('crm_client_', 24),
+    secret_hash: hashSecret(clientSecret),
+    redirect_uris: [...new Set(input.redirect_uris)],
+    scopes: [...new Set(input.scopes)],
+    created_at: nowIso(ctx),
+  };
+  insertRow(ctx.db, 'oauth_apps', codec.toRow(app));
+  return { ...view(app), client_secret: clientSecret };
+}
+
+export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
+  const page = listPage(ctx.db, { table: 'oauth_apps', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map((row) => view(codec.fromRow(row))), next_cursor: page.next_cursor };
+}
+
+export function findAppByClientId(ctx: Ctx, clientId: string): AppRecord | undefined {
+  const row = stmt(ctx.db, 'SELECT * FROM oauth_apps WHERE client_id = ?').get(clientId) as Row | undefined;
+  return row ? codec.fromRow(row) : undefined;
+}
+
+/** The app whose credentials these are, or invalid_client (401) without saying which part was wrong. */
+export function authenticateClient(ctx: Ctx, clientId: string, clientSecret: string): AppRecord {
+  const app = findAppByClientId(ctx, clientId);
+  const presented = Buffer.from(hashSecret(clientSecret), 'hex');
+  // Compare hashes in constant time so the answer's timing says nothing about the secret.
+  if (!app || !timingSafeEqual(presented, Buffer.from(app.secret_hash, 'hex'))) {
+    throw new OAuthError('invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.');
+  }
+  return app;
+}
+
+/**
+ * The scopes a request ends up with: the space-separated `requested` ones, each within `allowed`
+ * (`x:write` covers `x:read`), or all of `allowed` when none are named (RFC 6749 §3.3). Asking
+ * for more is invalid_scope, never a silent cut, so an app learns at once what it cannot have.
+ */
+export function narrowScopes(allowed: readonly string[], requested: string | undefined): string[] {
+  if (requested === undefined || requested.trim() === '') return [...allowed];
+  const names = [...new Set(requested.trim().split(/ +/))];
+  const unknown = names.find((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown) throw new OAuthError('invalid_scope', `Unknown scope '${unknown}'.`);
+  const beyond = names.find((s) => !hasScope(allowed, s));
+  if (beyond) throw new OAuthError('invalid_scope', `The scope '${beyond}' is beyond what this client was granted or registered for.`);
+  return names;
+}
