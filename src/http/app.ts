@@ -18,6 +18,7 @@ import { leadRoutes } from './routes/leads.js';
 import { sandboxRoutes, type SandboxControl } from './routes/sandbox.js';
 import { usageRoutes } from './routes/usage.js';
 import { registerUsageMetering } from './plugins/usage.js';
+import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
 
 export const BODY_LIMIT = 10 * 1024 * 1024;
@@ -91,6 +92,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
     transformObject: jsonSchemaTransformObject,
   });
 
+  registerFaults(app); // its hook must precede the routes it can fail
   leadRoutes(app, ctx);
   clientRoutes(app, ctx);
   dealRoutes(app, ctx);
