@@ -1,11 +1,11 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { VERSION } from '../version.js';
 import { parsePolicy } from '../domain/rate-limit.js';
 import { SCOPES } from '../schemas/api-key.js';
 import type { GlobalOptions } from './api.js';
 import { CliError, printError } from './output.js';
+import { registerEventCommands } from './register-events.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 function integerIn(min: number, max: number, hint: string) {
@@ -14,6 +14,12 @@ function integerIn(min: number, max: number, hint: string) {
     if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}${hint}.`);
     return n;
   };
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new InvalidArgumentError('Expected a number above 0, at most 1000.');
+  return n;
 }
 
 /** Checks a policy like 100/1s at parse time, so a typo is a usage error (exit 2). */
@@ -63,6 +69,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_SANDBOX_API_KEY, NO_COLOR.`,
     .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder')
     .option('--rate-limit <n/window>', 'requests per key or token per window, e.g. 100/1s or 600/1m; 0 for none', policyText, '100/1s')
     .option('--quota <n/window>', 'requests per key or token per quota period, e.g. 100000/1d; 0 for none', policyText, '100000/1d')
+    .option('--webhook-time-scale <factor>', 'multiply the webhook retry schedule (0.001 turns 5 min into 0.3 s, for tests)', positiveNumber, 1)
     .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
     .addHelpText(
       'after',
@@ -72,15 +79,27 @@ CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when 
   {"base_url":"http://127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
 SIGINT or SIGTERM stops it cleanly.`,
     )
-    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; rateLimit: string; quota: string; logLevel: string }, cmd: Command) => {
+    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; rateLimit: string; quota: string; logLevel: string; webhookTimeScale: number }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       const { startCommand } = await import('./sandbox.js');
-      const apiKey = globals.apiKey ?? process.env.CRM_SANDBOX_API_KEY;
+      // Only an explicit --api-key or CRM_SANDBOX_API_KEY becomes the admin key: CRM_API_KEY may
+      // hold a key for a real server, which must not be registered in a sandbox by accident.
+      const apiKey = cmd.getOptionValueSourceWithGlobals('apiKey') === 'cli' ? globals.apiKey : process.env.CRM_SANDBOX_API_KEY;
       await startCommand({
         ...opts,
         json: globals.json,
         ...(apiKey ? { apiKey } : {}),
       });
+    });
+
+  sandbox
+    .command('wait')
+    .description('Wait until the sandbox at --base-url answers /healthz (for CI steps)')
+    .option('--timeout <seconds>', 'give up after this long (exit 1)', integerIn(1, 3600, ''), 30)
+    .option('--interval <ms>', 'time between polls', integerIn(10, 10_000, ''), 100)
+    .action(async (opts: { timeout: number; interval: number }, cmd: Command) => {
+      const { waitCommand } = await import('./sandbox.js');
+      await waitCommand({ ...cmd.optsWithGlobals<GlobalOptions>(), ...opts });
     });
 
   sandbox
@@ -127,12 +146,30 @@ SIGINT or SIGTERM stops it cleanly.`,
     });
 
   program
+    .command('mcp')
+    .description('Run the MCP server over stdio against --base-url (for AI assistants)')
+    .addHelpText(
+      'after',
+      `
+Configure your assistant to run it, for example:
+  {"mcpServers": {"crm": {"command": "npx", "args": ["crm", "mcp"],
+    "env": {"CRM_BASE_URL": "http://127.0.0.1:4010", "CRM_API_KEY": "crm_test_…"}}}}
+Only the protocol is written to stdout; messages go to stderr.`,
+    )
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { mcpCommand } = await import('./mcp.js');
+      await mcpCommand(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  program
     .command('openapi')
     .description('Print the OpenAPI 3.1 document (the same as GET /v1/openapi.json)')
     .action(async (_opts: unknown, cmd: Command) => {
       const { openapiCommand } = await import('./openapi.js');
       await openapiCommand(cmd.optsWithGlobals<GlobalOptions>());
     });
+
+  registerEventCommands(program);
 
   return program;
 }

@@ -12,6 +12,7 @@ export interface StartOptions {
   quota: string;
   json: boolean;
   logLevel?: string;
+  webhookTimeScale?: number;
 }
 
 /** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
@@ -29,6 +30,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+      ...(options.webhookTimeScale ? { webhookTimeScale: options.webhookTimeScale } : {}),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -75,4 +77,27 @@ export async function resetCommand(options: GlobalOptions): Promise<void> {
   const body = await withClient(options, (client) => client.post<{ seeded: boolean }>('/_sandbox/reset'));
   if (options.json) printJson(body);
   else process.stdout.write(`Sandbox at ${options.baseUrl} reset${body.seeded ? ' and seeded again' : ''}.\n`);
+}
+
+/** `crm sandbox wait`: polls /healthz until it answers 200, for CI steps that start the sandbox in the background. */
+export async function waitCommand(options: { baseUrl: string; json: boolean; timeout: number; interval: number }): Promise<void> {
+  const started = Date.now();
+  const deadline = started + options.timeout * 1000;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${options.baseUrl}/healthz`, { signal: AbortSignal.timeout(Math.max(200, options.interval * 4)) });
+      if (response.ok) {
+        const waited = Date.now() - started;
+        if (options.json) printJson({ status: 'ok', base_url: options.baseUrl, waited_ms: waited });
+        else process.stdout.write(`${green('●')} ${options.baseUrl} is ready ${dim(`(after ${waited} ms)`)}\n`);
+        return;
+      }
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, options.interval));
+  }
+  throw new CliError(`${options.baseUrl} was not ready after ${options.timeout} s (${last}). Is the sandbox starting? Check its output, or raise --timeout.`);
 }

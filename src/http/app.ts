@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
 import { RateLimiter } from '../domain/rate-limit.js';
+import { registerJsonBody } from './json-body.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
@@ -15,8 +16,13 @@ import { clientRoutes } from './routes/clients.js';
 import { dealRoutes } from './routes/deals.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { leadRoutes } from './routes/leads.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { sandboxRoutes, type SandboxControl } from './routes/sandbox.js';
 import { usageRoutes } from './routes/usage.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { eventRoutes } from './routes/events.js';
+import { eventStreamRoutes } from './routes/event-stream.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
@@ -50,6 +56,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   // JSON in (API.md §1): Fastify's built-in text/plain parser would hand a string body to the
   // validator (422); without it, a text/plain body is 415 unsupported_media_type like any other.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
 
   // zod validates every request part; query and path problems are 400, body problems 422.
   app.setValidatorCompiler(({ schema, httpPart }) => (data) => {
@@ -94,6 +101,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
 
   registerFaults(app); // its hook must precede the routes it can fail
   leadRoutes(app, ctx);
+  bulkRoutes(app, ctx); // POST /v1/{leads,clients,deals}/bulk
   clientRoutes(app, ctx);
   dealRoutes(app, ctx);
   invoiceRoutes(app, ctx);
@@ -101,6 +109,10 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   oauthRoutes(app, ctx);
   sandboxRoutes(app, ctx, control);
   usageRoutes(app, meter, limiter);
+  mcpRoutes(app);
+  eventRoutes(app, ctx);
+  eventStreamRoutes(app, ctx);
+  webhookRoutes(app, ctx);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 

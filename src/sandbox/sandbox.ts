@@ -5,6 +5,8 @@ import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
 import { createContext, type Ctx } from '../services/context.js';
 import { purgeExpired } from '../services/idempotency.js';
+import { purgeExpiredEvents } from '../services/event-log.js';
+import { WebhookWorker } from '../webhooks/worker.js';
 import { openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { loadFixtures } from './fixtures.js';
@@ -25,6 +27,8 @@ export interface SandboxOptions {
   /** Per key or token: "100000/1d" (default), "0" for none. */
   quota?: string;
   logLevel?: string;
+  /** Multiplies the webhook retry schedule (0.001 for tests); 1 by default. */
+  webhookTimeScale?: number;
 }
 
 export interface Sandbox {
@@ -97,12 +101,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     );
     const app = await buildApp({ ctx, control: { reset }, limiter, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
     // Idempotency keys are kept 24 h: purge at start and hourly (unref: never keeps the process up).
-    purgeExpired(ctx);
-    const purgeTimer = setInterval(() => purgeExpired(ctx), 60 * 60 * 1000).unref();
+    // Events are kept 30 days, on the same rhythm.
+    const purge = () => {
+      purgeExpired(ctx);
+      purgeExpiredEvents(ctx);
+    };
+    purge();
+    const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref();
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
     const address = app.server.address() as AddressInfo;
     const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
     baseUrl = `http://${host}:${address.port}`;
+    // Pending deliveries left by an earlier run (even a killed one) are sent from here on.
+    const worker = new WebhookWorker(ctx, { timeScale: options.webhookTimeScale ?? 1 });
+    worker.start();
     let stopped = false;
     return {
       baseUrl,
@@ -115,7 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (stopped) return;
         stopped = true;
         clearInterval(purgeTimer);
-        await app.close();
+        await Promise.all([worker.stop(), app.close()]);
         db.close();
       },
     };

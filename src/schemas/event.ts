@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listEnvelope, listQueryFields } from './common.js';
 
 export const EVENT_TYPES = [
   'lead.created', 'lead.updated', 'lead.deleted', 'lead.converted',
@@ -19,3 +20,32 @@ export const Event = z
   .meta({ id: 'Event' });
 
 export type Event = z.infer<typeof Event>;
+
+/** An event id, or the bare prefix `evt_`, which sorts before every id ("from the beginning"). */
+export const EventPosition = z.string().regex(/^evt_[0-9A-Z]{0,26}$/, 'Expected an event id (evt_…).');
+
+/** `type` takes one type or several, comma-separated. */
+const TypeFilter = z
+  .string()
+  .max(500)
+  .refine((v) => v.split(',').every((t) => (EVENT_TYPES as readonly string[]).includes(t)), { message: `Expected event types, comma-separated: ${EVENT_TYPES.join(', ')}.` })
+  .describe('One event type, or several comma-separated');
+
+export const EventListQuery = z.strictObject({
+  limit: listQueryFields.limit,
+  cursor: listQueryFields.cursor,
+  type: TypeFilter.optional(),
+  created_after: listQueryFields.created_after,
+});
+export type EventListQuery = z.infer<typeof EventListQuery>;
+
+export const EventList = listEnvelope(Event).meta({ id: 'EventList' });
+
+export const EventStreamQuery = z.strictObject({
+  after: EventPosition.optional().describe('Start after this event (as the Last-Event-ID header does); `evt_` for from the beginning'),
+  type: TypeFilter.optional(),
+});
+
+export const EventStreamHeaders = z.looseObject({
+  'last-event-id': EventPosition.optional().describe('Resume after this event (sent by EventSource on reconnect)'),
+});

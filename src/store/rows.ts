@@ -35,8 +35,11 @@ export function allRows(db: Db, sql: string, params: unknown[]): Row[] {
     const statement = db.prepare(sql).raw(true);
     statements.set(sql, (entry = { statement, columns: statement.columns().map((c) => c.name) }));
   }
-  const { statement, columns } = entry;
+  const { statement } = entry;
   const arrays = statement.all(...params) as (string | number | null)[][];
+  // SQLite re-prepares a statement after a schema change, so `SELECT *` may widen: re-read names.
+  if (arrays.length && arrays[0]!.length !== entry.columns.length) entry.columns = statement.columns().map((c) => c.name);
+  const { columns } = entry;
   const rows: Row[] = new Array(arrays.length);
   for (let i = 0; i < arrays.length; i++) {
     const values = arrays[i]!;

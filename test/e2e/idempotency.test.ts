@@ -154,3 +154,19 @@ describe('Idempotency-Key across a restart', () => {
     }
   });
 });
+
+describe('Idempotency-Key and secrets', () => {
+  it('never stores a secret for replay: the replay redacts it, the database holds no copy', async () => {
+    const key = freshKey();
+    const first = await api.post('/v1/api_keys', { name: 'retry me', scopes: ['leads:read'] }, withKey(key));
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^crm_test_/);
+    const replay = await api.post('/v1/api_keys', { name: 'retry me', scopes: ['leads:read'] }, withKey(key));
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(replay.body.secret).not.toBe(first.body.secret);
+    expect(replay.body.secret).toMatch(/^redacted/);
+    expect(countRows('SELECT count(*) FROM idempotency_keys WHERE instr(response_body, ?) > 0', first.body.secret)).toBe(0);
+    expect((await api.get('/v1/leads', { key: first.body.secret })).status).toBe(200);
+  });
+});

@@ -17,6 +17,9 @@ declare module 'fastify' {
 
 const REALM = 'Bearer realm="crm"';
 
+/** For routes that need a valid key or token but check scopes further in (the MCP endpoint). */
+export const ANY_SCOPE = 'any';
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -47,7 +50,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
         headers: { 'www-authenticate': `${REALM}, error="invalid_token"` },
       });
     }
-    requireScopes(principal, [scope]);
+    if (scope !== ANY_SCOPE) requireScopes(principal, [scope]);
     request.principal = principal;
   });
 }

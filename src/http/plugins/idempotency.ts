@@ -74,10 +74,25 @@ export function respond(ctx: Ctx, request: FastifyRequest, reply: FastifyReply, 
   const idem = request.idempotency;
   if (!idem) return reply.code(status).send(run());
   const text = ctx.db.transaction(() => {
-    const body = JSON.stringify(run());
-    finish(ctx, idem.claim, status, body);
-    return body;
+    const result = run();
+    finish(ctx, idem.claim, status, JSON.stringify(withoutSecrets(result)));
+    return JSON.stringify(result);
   })();
   idem.settled = true;
   return reply.code(status).type('application/json; charset=utf-8').send(text);
+}
+
+/** Fields that hold a secret shown once (API keys, OAuth client secrets, webhook signing secrets). */
+const SECRET_FIELDS = ['secret', 'client_secret'];
+export const REDACTED = 'redacted: a secret is shown only in the first response, never in a replay';
+
+/**
+ * The copy kept for replays never holds a secret: the database stores keys only as hashes, and
+ * the idempotency table must not become a second, plain-text copy. A replay says so instead.
+ */
+function withoutSecrets(result: unknown): unknown {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const copy: Record<string, unknown> = { ...result };
+  for (const field of SECRET_FIELDS) if (typeof copy[field] === 'string') copy[field] = REDACTED;
+  return copy;
 }

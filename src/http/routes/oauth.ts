@@ -9,6 +9,7 @@ import { authenticateClient, createOAuthApp, listOAuthApps, OAuthError, type App
 import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
 import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
 import { consentPage, errorPage } from '../oauth-pages.js';
+import { requireScopes } from '../plugins/auth.js';
 import { respond } from '../plugins/idempotency.js';
 import { toApiError } from '../plugins/errors.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
@@ -22,6 +23,9 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.post('/v1/oauth_apps', {
     config: { scope: 'keys:write' },
     schema: { ...base, summary: 'Register an OAuth app (the client_secret is shown once)', body: OAuthAppCreate, response: { 201: OAuthAppWithSecret, ...errorResponses('validation_failed') } },
+    // The sandbox's consent page has no login, so whoever registers an app can approve it: it may
+    // ask only for what the registering key holds (as with POST /v1/api_keys), or that is escalation.
+    preHandler: async (req) => requireScopes(req.principal, req.body.scopes),
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createOAuthApp(ctx, req.body)),
   });
   app.get('/v1/oauth_apps', {

@@ -50,6 +50,8 @@ export function usageRoutes(fastify: FastifyInstance, meter: UsageMeter, limiter
     handler: async (req, reply) => {
       reply.hijack();
       const raw = reply.raw;
+      // Hijacked: Fastify no longer sends the headers hooks set (X-Request-Id, RateLimit fields).
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
       raw.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',

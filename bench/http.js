@@ -1,0 +1,101 @@
+// Benchmark "http": throughput and latency of the sandbox's list and create endpoints, and of the
+// reference server (bench/reference-server.js) answering the same list from the same file.
+// The servers run one at a time, so neither competes with the other for the two cores.
+import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
+import { measure } from './load.js';
+import { UNLIMITED, get, startReference, startSandbox } from './servers.js';
+import { medianRow, round } from './stats.js';
+
+const LIST = '/v1/deals?limit=50';
+const MIN_RATIO = 0.7;
+const MAX_P99_MS = 25;
+
+async function page(url, headers) {
+  const { status, body } = await get(url, headers);
+  if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${body.slice(0, 200)}`);
+  return JSON.parse(body);
+}
+
+// The admin key is printed only by the start that creates it; later rounds restart on the same file.
+let apiKey = null;
+
+async function measureSandbox(db, options) {
+  const sandbox = await startSandbox(db, UNLIMITED);
+  apiKey = sandbox.api_key ?? apiKey;
+  const load = { ...options, pid: sandbox.pid };
+  try {
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const sample = await page(sandbox.base_url + LIST, auth);
+    const list = await measure(`sandbox GET ${LIST}`, { url: sandbox.base_url + LIST, headers: auth }, load);
+    // Creates after the list, so the list is measured on the seeded data only (leads are
+    // another table anyway). The same body every time: leads have no unique email.
+    const create = await measure(
+      'sandbox POST /v1/leads',
+      {
+        url: `${sandbox.base_url}/v1/leads`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ first_name: 'Bench', email: 'b@example.com' }),
+      },
+      load,
+    );
+    return { sample, list, create };
+  } finally {
+    // SIGTERM: the sandbox closes the database, which checkpoints the WAL into the file.
+    await sandbox.stop();
+  }
+}
+
+async function measureReference(db, options) {
+  const reference = await startReference(db);
+  const load = { ...options, pid: reference.pid };
+  try {
+    const sample = await page(reference.base_url + LIST);
+    const list = await measure(`reference GET ${LIST}`, { url: reference.base_url + LIST }, load);
+    return { sample, list };
+  } finally {
+    await reference.stop();
+  }
+}
+
+/** The reference is only a fair floor if it does the same work: the same page of deals. */
+function assertSameWork(sandboxPage, referencePage) {
+  if (!isDeepStrictEqual(sandboxPage.data, referencePage.data)) {
+    throw new Error('the reference server answers other deals than the sandbox; fix bench/reference-server.js');
+  }
+  if (Boolean(sandboxPage.next_cursor) !== Boolean(referencePage.next_cursor)) {
+    throw new Error('the reference server disagrees with the sandbox about next_cursor');
+  }
+}
+
+export async function run(ctx) {
+  // A fresh file: the sandbox migrates and seeds it; the reference then reads the same rows.
+  const db = join(ctx.tmp, 'http.db');
+  const load = { duration: ctx.duration };
+  // BENCH_ROUNDS > 1 alternates sandbox and reference runs and keeps medians, so that drift in
+  // background load on a shared machine hits both sides alike. Restarts reuse the seeded file.
+  const rounds = [];
+  for (let i = 0; i < ctx.rounds; i++) {
+    const pair = { sandbox: await measureSandbox(db, load), reference: await measureReference(db, load) };
+    if (i === 0) assertSameWork(pair.sandbox.sample, pair.reference.sample);
+    rounds.push(pair);
+  }
+
+  const sandbox = { list: medianRow(rounds.map((r) => r.sandbox.list)), create: medianRow(rounds.map((r) => r.sandbox.create)) };
+  const reference = { list: medianRow(rounds.map((r) => r.reference.list)) };
+  const ratio = sandbox.list.rps / reference.list.rps;
+  // CPU per request compares the two servers' work even when other load skews requests/s.
+  const cpuRatio = sandbox.list.server_cpu_us_per_req / reference.list.server_cpu_us_per_req;
+  const failures = sandbox.list.failures + sandbox.create.failures + reference.list.failures;
+  return {
+    rows: [sandbox.list, reference.list, sandbox.create],
+    figures: { list_rps_ratio: round(ratio, 3), list_cpu_per_req_ratio: Number.isFinite(cpuRatio) ? round(cpuRatio, 3) : null },
+    checks: [
+      { name: `list >= ${MIN_RATIO * 100}% of reference req/s`, actual: `${round(ratio * 100, 1)}%`, pass: ratio >= MIN_RATIO },
+      { name: `list p99 < ${MAX_P99_MS} ms`, actual: `${sandbox.list.p99_ms} ms`, pass: sandbox.list.p99_ms < MAX_P99_MS },
+      // A 401/429/5xx answers fast: figures from failing requests would flatter the server.
+      { name: 'no failed requests under load', actual: String(failures), pass: failures === 0 },
+    ],
+  };
+}

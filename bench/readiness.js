@@ -1,0 +1,55 @@
+// Benchmark "readiness": how long a fresh `crm sandbox start` takes until it serves requests,
+// next to the cost of starting Node at all (`node -e 0`), which no change in src/ can remove.
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { firstJsonLine, stop, track } from './processes.js';
+import { sandboxArgs, spawnNode, waitFor200 } from './servers.js';
+import { median, round } from './stats.js';
+
+const REPEAT = 5;
+const TARGET_MS = 1000;
+
+/** Spawn to first 200 from /healthz, on a new file each time (so it migrates and seeds). */
+async function sandboxOnce(db) {
+  const started = performance.now();
+  const child = spawnNode(sandboxArgs(db));
+  try {
+    const { base_url: baseUrl } = await firstJsonLine(child);
+    const line = performance.now() - started;
+    await waitFor200(`${baseUrl}/healthz`, 5);
+    return { line, ready: performance.now() - started };
+  } finally {
+    await stop(child);
+  }
+}
+
+async function nodeFloorOnce() {
+  const started = performance.now();
+  const child = track(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
+  return performance.now() - started;
+}
+
+export async function run(ctx) {
+  const ready = [];
+  const line = [];
+  const floor = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const t = await sandboxOnce(join(ctx.tmp, `ready-${i}.db`));
+    ready.push(t.ready);
+    line.push(t.line);
+    floor.push(await nodeFloorOnce());
+  }
+  const row = (name, values) => ({ name, median_ms: round(median(values), 1), min_ms: round(Math.min(...values), 1), max_ms: round(Math.max(...values), 1), runs: values.length });
+  const readyMedian = median(ready);
+  return {
+    rows: [
+      row('sandbox start -> JSON line', line),
+      row('sandbox start -> first 200 /healthz', ready),
+      row('node -e 0 (spawn -> exit)', floor),
+    ],
+    checks: [{ name: `ready within ${TARGET_MS} ms`, actual: `${round(readyMedian, 1)} ms`, pass: readyMedian < TARGET_MS }],
+  };
+}

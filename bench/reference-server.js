@@ -1,0 +1,65 @@
+// The floor for GET /v1/deals?limit=50: bare node:http, one prepared statement, the same rows
+// turned into the same JSON the sandbox sends. No framework, no auth, no validation, no logging:
+// whatever the sandbox spends above this is the cost of those layers.
+//
+// Usage: node bench/reference-server.js <sqlite file>  -> prints {"base_url": ...} when listening.
+import Database from 'better-sqlite3';
+import http from 'node:http';
+// The same money conversion as the sandbox, so both answer byte-for-byte the same deals.
+import { toMajor } from '../dist/domain/money.js';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node bench/reference-server.js <sqlite file>');
+  process.exit(2);
+}
+
+// Read-only: the sandbox owns the file; the reference only ever reads what it seeded.
+const db = new Database(file, { readonly: true, fileMustExist: true });
+const page = db.prepare('SELECT * FROM deals ORDER BY id LIMIT ?');
+
+/** A row as the API shows it: value in major units, JSON columns parsed (same key order). */
+function deal(row) {
+  const { value_minor, id, external_id, title, ...rest } = row;
+  rest.tags = JSON.parse(rest.tags);
+  rest.custom_fields = JSON.parse(rest.custom_fields);
+  return { id, external_id, title, value: toMajor(value_minor, rest.currency), ...rest };
+}
+
+function listDeals(limit) {
+  const rows = page.all(limit + 1);
+  // limit + 1 rows tell whether another page exists, as in the sandbox's keyset pagination.
+  // The cursor here is unsigned (the sandbox signs its cursors with an HMAC; that is its cost).
+  const more = rows.length > limit;
+  if (more) rows.length = limit;
+  const next = more ? Buffer.from(JSON.stringify({ a: [rows[limit - 1].id] })).toString('base64url') : null;
+  return { data: rows.map(deal), next_cursor: next };
+}
+
+function send(res, status, value) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://localhost');
+  if (req.method !== 'GET' || url.pathname !== '/v1/deals') return send(res, 404, { title: 'Not Found' });
+  const limit = Number(url.searchParams.get('limit') ?? 50);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return send(res, 400, { title: 'Bad limit' });
+  send(res, 200, listDeals(limit));
+});
+
+// keepAliveTimeout above autocannon's idle gaps, like Fastify's default of 72 s.
+server.keepAliveTimeout = 72_000;
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address();
+  process.stdout.write(JSON.stringify({ base_url: `http://127.0.0.1:${port}`, pid: process.pid }) + '\n');
+});
+
+const shutdown = () => {
+  server.close(() => (db.close(), process.exit(0)));
+  server.closeAllConnections(); // the load generator is done; do not wait for keep-alive timeouts
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

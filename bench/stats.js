@@ -1,0 +1,26 @@
+// Small number helpers shared by the benchmark modules.
+
+export const round = (n, digits = 2) => Number(n.toFixed(digits));
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * One row from the rows of several rounds of the same case: the median of each figure, counts
+ * summed. Medians, because on a shared machine one round can be hit by unrelated work.
+ */
+export function medianRow(rows) {
+  const [first] = rows;
+  const out = { name: first.name };
+  for (const key of Object.keys(first)) {
+    if (key === 'name') continue;
+    const values = rows.map((r) => r[key]);
+    if (values.some((v) => typeof v !== 'number')) out[key] = null;
+    else out[key] = key === 'requests' || key === 'failures' ? values.reduce((a, b) => a + b, 0) : round(median(values));
+  }
+  if (rows.length > 1) out.rounds = rows.length;
+  return out;
+}

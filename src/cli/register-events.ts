@@ -1,0 +1,156 @@
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import { EVENT_TYPES, type EventType } from '../schemas/event.js';
+import type { GlobalOptions } from './api.js';
+import { DEFAULT_STATE_FILE } from './listen-state.js';
+import { sinceArg } from './since.js';
+
+/**
+ * The commands around events (API.md §9): `crm webhooks …`, `crm events …`, `crm trigger`,
+ * `crm listen`. Definitions only; each command's code is imported when it runs, so --help stays fast.
+ */
+function count(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}.`);
+    return n;
+  };
+}
+
+const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
+const STATE_HELP = 'where crm listen keeps its secret and position';
+
+export function registerEventCommands(program: Command): void {
+  const webhooks = program.command('webhooks').description('Manage webhook endpoints and their deliveries');
+  webhooks
+    .command('create')
+    .description('Create an endpoint; its signing secret is shown once')
+    .requiredOption('--url <url>', 'where deliveries are POSTed')
+    .option('--events <types>', 'comma-separated event types, or * for all', '*')
+    .option('--description <text>', 'what the endpoint is for')
+    .action(async (opts: { url: string; events: string; description?: string }, cmd: Command) => {
+      const { createWebhook } = await import('./webhooks.js');
+      await createWebhook(globals(cmd), opts);
+    });
+  webhooks
+    .command('list')
+    .description('List endpoints')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { listWebhooks } = await import('./webhooks.js');
+      await listWebhooks(globals(cmd));
+    });
+  webhooks
+    .command('update <id>')
+    .description('Change an endpoint; --enable sends the deliveries held while it was disabled')
+    .option('--url <url>', 'new URL')
+    .option('--events <types>', 'comma-separated event types, or *')
+    .option('--description <text>', 'new description')
+    .option('--enable', 'enable it')
+    .option('--disable', 'disable it (deliveries wait)')
+    .action(async (id: string, opts: { url?: string; events?: string; description?: string; enable?: boolean; disable?: boolean }, cmd: Command) => {
+      const { updateWebhook } = await import('./webhooks.js');
+      await updateWebhook(globals(cmd), id, opts);
+    });
+  webhooks
+    .command('delete <id>')
+    .description('Delete an endpoint and its delivery history')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { deleteWebhook } = await import('./webhooks.js');
+      await deleteWebhook(globals(cmd), id);
+    });
+  webhooks
+    .command('rotate-secret <id>')
+    .description('New signing secret; the old one keeps signing beside it for 24 h')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { rotateWebhookSecret } = await import('./webhooks.js');
+      await rotateWebhookSecret(globals(cmd), id);
+    });
+  webhooks
+    .command('deliveries <id>')
+    .description('Delivery attempts to an endpoint: status, HTTP code, duration, error, next attempt')
+    .option('--event <id>', 'only for this event')
+    .addOption(new Option('--status <status>', 'only attempts in this state').choices(['pending', 'succeeded', 'failed']))
+    .option('--limit <n>', 'at most this many', count(1, 100_000), 100)
+    .action(async (id: string, opts: { event?: string; status?: string; limit: number }, cmd: Command) => {
+      const { listWebhookDeliveries } = await import('./webhooks.js');
+      await listWebhookDeliveries(globals(cmd), id, opts);
+    });
+  webhooks
+    .command('recover <id>')
+    .description('Re-queue the deliveries that failed for good since a time')
+    .requiredOption('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg)
+    .action(async (id: string, opts: { since: string }, cmd: Command) => {
+      const { recoverWebhook } = await import('./webhooks.js');
+      await recoverWebhook(globals(cmd), id, opts.since);
+    });
+
+  const events = program.command('events').description('The event log: list, inspect, resend, replay');
+  events
+    .command('list')
+    .description('Events, oldest first')
+    .option('--type <types>', 'only these types (comma-separated)')
+    .option('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg, sinceArg('24h'))
+    .option('--limit <n>', 'at most this many', count(1, 100_000), 100)
+    .action(async (opts: { type?: string; since: string; limit: number }, cmd: Command) => {
+      const { listEventsCommand } = await import('./events.js');
+      await listEventsCommand({ ...globals(cmd), ...opts });
+    });
+  events
+    .command('get <id>')
+    .description('One event, as JSON')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { getEventCommand } = await import('./events.js');
+      await getEventCommand(globals(cmd), id);
+    });
+  events
+    .command('resend <id>')
+    .description('Deliver an event again to the webhook endpoints, or with --forward-to to a local URL (signed with the listen secret)')
+    .option('--endpoint <id>', 'only to this webhook endpoint')
+    .option('--forward-to <url>', 'POST it here instead, signed as crm listen signs')
+    .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)
+    .action(async (id: string, opts: { endpoint?: string; forwardTo?: string; state: string }, cmd: Command) => {
+      const { resendCommand } = await import('./events.js');
+      await resendCommand({ ...globals(cmd), ...opts }, id);
+    });
+  events
+    .command('replay')
+    .description('Every event since a time, in order: resent to the endpoints, or with --forward-to POSTed to a local URL')
+    .requiredOption('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg)
+    .option('--type <types>', 'only these types (comma-separated)')
+    .option('--endpoint <id>', 'only to this webhook endpoint')
+    .option('--forward-to <url>', 'POST them here instead, signed as crm listen signs')
+    .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)
+    .action(async (opts: { since: string; type?: string; endpoint?: string; forwardTo?: string; state: string }, cmd: Command) => {
+      const { replayCommand } = await import('./events.js');
+      await replayCommand({ ...globals(cmd), ...opts });
+    });
+
+  program
+    .command('trigger')
+    .description('Make the API calls that cause an event (e.g. deal.won creates a deal and wins it)')
+    .addArgument(new Argument('<event-type>', 'the event to cause').choices(EVENT_TYPES))
+    .action(async (type: EventType, _opts: unknown, cmd: Command) => {
+      const { triggerCommand } = await import('./trigger.js');
+      await triggerCommand(globals(cmd), type);
+    });
+
+  program
+    .command('listen')
+    .description('Forward the event stream of --base-url to a local URL, signed, in order, resuming after restarts')
+    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+    .option('--events <types>', 'only these types (comma-separated)')
+    .option('--from <position>', 'now, or an event id to start after (default: where the last run stopped, else now)')
+    .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)
+    .option('--retries <n>', 'further tries of a failed forward, with backoff, before moving on', count(0, 100), 5)
+    .addHelpText(
+      'after',
+      `
+Each event is POSTed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature)
+signed with the listen secret printed at start; it stays the same across runs (kept in --state).
+Events are forwarded one at a time, in order: the next goes only after the previous succeeded (2xx)
+or used up its retries. A restart first forwards the events made while it was down.`,
+    )
+    .action(async (opts: { forwardTo: string; events?: string; from?: string; state: string; retries: number }, cmd: Command) => {
+      const { listenCommand } = await import('./listen.js');
+      await listenCommand({ ...globals(cmd), ...opts });
+    });
+}

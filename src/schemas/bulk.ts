@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ClientCreate } from './client.js';
+import { DealCreate } from './deal.js';
+import { LeadCreate } from './lead.js';
+
+/**
+ * Bulk upsert (API.md §8), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
+ * call, each validated with its resource's create schema, each failing on its own.
+ */
+export const BULK_MAX_RECORDS = 1000;
+export const BULK_MODES = ['upsert', 'create'] as const;
+export const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
+export type BulkMode = (typeof BULK_MODES)[number];
+export type BulkStatus = (typeof BULK_STATUSES)[number];
+
+const RecordId = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('Upsert only: the id of the record to update (an export carries it). Matched before match_on.');
+
+/**
+ * A bulk record is the resource's create body plus an optional `id`, so that an export (which has
+ * ids, and records without external_id) imports back onto the same records.
+ */
+export const LeadBulkRecord = LeadCreate.safeExtend({ id: RecordId }).meta({ id: 'LeadBulkRecord' });
+export const ClientBulkRecord = ClientCreate.safeExtend({ id: RecordId }).meta({ id: 'ClientBulkRecord' });
+export const DealBulkRecord = DealCreate.safeExtend({ id: RecordId }).meta({ id: 'DealBulkRecord' });
+export type LeadBulkRecord = z.output<typeof LeadBulkRecord>;
+export type ClientBulkRecord = z.output<typeof ClientBulkRecord>;
+export type DealBulkRecord = z.output<typeof DealBulkRecord>;
+
+/** One record after validation: its parsed value, or the zod issues that make it fail alone. */
+export type RecordOutcome<T> = { ok: true; value: T } | { ok: false; issues: z.core.$ZodIssue[] };
+
+/**
+ * Parses each record on its own, so a bad one becomes { ok: false } instead of a 422 for the whole
+ * request. The OpenAPI generator cannot represent the fallback (the callback throws when called
+ * without a failure) and documents the record schema itself, which is what a caller should send.
+ */
+function eachOnItsOwn<T extends z.ZodType>(record: T) {
+  return record
+    .transform((value): RecordOutcome<z.output<T>> => ({ ok: true, value }))
+    .catch((ctx): RecordOutcome<z.output<T>> => ({ ok: false, issues: ctx.error.issues }));
+}
+
+function bulkRequest<T extends z.ZodType, M extends readonly [string, ...string[]]>(record: T, matchOn: M) {
+  return z.strictObject({
+    mode: z.enum(BULK_MODES).describe('upsert: update the record that matches, else create; create: always create'),
+    match_on: z.enum(matchOn).default(matchOn[0]).describe('How upsert finds the existing record (email: case-insensitive)'),
+    records: z.array(eachOnItsOwn(record)).min(1).max(BULK_MAX_RECORDS).describe(`1..${BULK_MAX_RECORDS} records`),
+  });
+}
+
+export const LeadBulkRequest = bulkRequest(LeadBulkRecord, ['external_id', 'email'] as const);
+export const ClientBulkRequest = bulkRequest(ClientBulkRecord, ['external_id', 'email'] as const);
+/** Deals have no email, so they match on external_id only. */
+export const DealBulkRequest = bulkRequest(DealBulkRecord, ['external_id'] as const);
+
+export interface BulkRequest<R> {
+  mode: BulkMode;
+  match_on: 'external_id' | 'email';
+  records: RecordOutcome<R>[];
+}
+
+export const BulkError = z.object({
+  code: z.string().describe('An API.md §5 error code, e.g. validation_failed or conflict'),
+  message: z.string(),
+  path: z.string().optional().describe('The field at fault, dotted (contacts.0.email)'),
+});
+
+export const BulkResult = z.object({
+  index: z.number().int().describe('Position of the record in the request'),
+  status: z.enum(BULK_STATUSES),
+  id: z.string().optional(),
+  error: BulkError.optional(),
+});
+
+export const BulkSummary = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  failed: z.number().int(),
+});
+
+export const BulkResponse = z.object({ results: z.array(BulkResult), summary: BulkSummary }).meta({ id: 'BulkResponse' });
+
+export type BulkError = z.infer<typeof BulkError>;
+export type BulkResult = z.infer<typeof BulkResult>;
+export type BulkSummary = z.infer<typeof BulkSummary>;
+export type BulkResponse = z.infer<typeof BulkResponse>;

@@ -1,0 +1,62 @@
+import { ApiError } from '../errors.js';
+import type { ClientBulkRecord, DealBulkRecord, LeadBulkRecord } from '../schemas/bulk.js';
+import type { Contact, ContactCreate } from '../schemas/client.js';
+import { createClient, updateClient } from './clients.js';
+import { contactsOf, createContact, updateContact } from './contacts.js';
+import type { Ctx } from './context.js';
+import { createDeal, updateDeal } from './deals.js';
+import { createLead, updateLead } from './leads.js';
+import type { BulkTarget } from './bulk.js';
+
+/**
+ * What bulk does with each resource: the same create and update use cases as POST and PATCH, so
+ * a bulk write and a single write can never differ in rules or events.
+ */
+export const leadTarget: BulkTarget<Omit<LeadBulkRecord, 'id'>> = {
+  table: 'leads',
+  noun: 'lead',
+  create: createLead,
+  update: (ctx, id, record) => void updateLead(ctx, id, record),
+};
+
+export const dealTarget: BulkTarget<Omit<DealBulkRecord, 'id'>> = {
+  table: 'deals',
+  noun: 'deal',
+  create: createDeal,
+  update: (ctx, id, record) => void updateDeal(ctx, id, record),
+};
+
+export const clientTarget: BulkTarget<Omit<ClientBulkRecord, 'id'>> = {
+  table: 'clients',
+  noun: 'client',
+  create: createClient,
+  update(ctx, id, { contacts, ...fields }) {
+    updateClient(ctx, id, fields);
+    if (contacts) mergeContacts(ctx, id, contacts);
+  },
+};
+
+/**
+ * A client record's contacts, on an existing client: each is matched to a contact person by email
+ * (case-insensitive), or by first and last name when it has no email; a match is updated with the
+ * fields sent, anything else is added. Contact persons the record does not mention are kept:
+ * bulk never deletes. Each change emits client.updated, as the contacts endpoints do.
+ */
+function mergeContacts(ctx: Ctx, clientId: string, contacts: ContactCreate[]): void {
+  if (contacts.filter((c) => c.is_primary).length > 1) {
+    throw new ApiError('validation_failed', 'At most one contact person can be primary.', {
+      errors: [{ path: 'contacts', code: 'too_many_primary', message: 'At most one contact person can be primary.' }],
+    });
+  }
+  const existing = contactsOf(ctx, clientId);
+  for (const contact of contacts) {
+    const match = existing.find((e) => sameContact(e, contact));
+    if (match) updateContact(ctx, clientId, match.id, contact);
+    else existing.push(createContact(ctx, clientId, contact));
+  }
+}
+
+function sameContact(existing: Contact, incoming: ContactCreate): boolean {
+  if (incoming.email) return existing.email?.toLowerCase() === incoming.email.toLowerCase();
+  return existing.first_name === (incoming.first_name ?? null) && existing.last_name === (incoming.last_name ?? null);
+}

@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import { ApiError, fieldError, notFound } from '../errors.js';
+import type { BulkError, BulkRequest, BulkResponse, BulkResult, BulkSummary, RecordOutcome } from '../schemas/bulk.js';
+import { stmt } from '../store/rows.js';
+import { inTransaction, type Ctx } from './context.js';
+
+/**
+ * Bulk upsert (API.md §8) over the resource services, so each record is created or updated exactly
+ * as a single POST or PATCH would be, with the same rules and events. The whole batch is one
+ * transaction (one commit instead of a thousand); each record runs in its own savepoint, so a
+ * record that fails leaves nothing behind and the others still commit.
+ *
+ * Records are applied in order, so duplicates inside one batch are not special: a later record with
+ * the same match key finds the one an earlier record created and updates it (or is unchanged).
+ */
+export interface BulkTarget<R> {
+  table: 'leads' | 'clients' | 'deals';
+  noun: string;
+  create(ctx: Ctx, record: R): { id: string };
+  update(ctx: Ctx, id: string, record: R): void;
+}
+
+export type Matchable = { id?: string | undefined; external_id?: string | null | undefined; email?: string | null | undefined };
+
+export function runBulk<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>): BulkResponse {
+  return inTransaction(ctx, () => {
+    const summary: BulkSummary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
+    const results = request.records.map((outcome, index) => {
+      const result = applyOne(ctx, target, request, outcome, index);
+      summary[result.status]++;
+      return result;
+    });
+    return { results, summary };
+  });
+}
+
+function applyOne<R extends Matchable>(
+  ctx: Ctx,
+  target: BulkTarget<Omit<R, 'id'>>,
+  request: BulkRequest<R>,
+  outcome: RecordOutcome<R>,
+  index: number,
+): BulkResult {
+  if (!outcome.ok) return { index, status: 'failed', error: issuesError(outcome.issues) };
+  const { id, ...fields } = outcome.value;
+  try {
+    return inTransaction(ctx, (): BulkResult => {
+      const existing = findExisting(ctx, target, request, id, fields);
+      if (existing === undefined) return { index, status: 'created', id: target.create(ctx, fields).id };
+      // The services return before writing when nothing changes; SQLite counts every row written,
+      // so "no row written" is exactly the contract's "unchanged" (no write, no event).
+      const writesBefore = totalChanges(ctx);
+      target.update(ctx, existing, fields);
+      return { index, status: totalChanges(ctx) === writesBefore ? 'unchanged' : 'updated', id: existing };
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error; // a bug fails the whole batch (500), never half of it silently
+    return { index, status: 'failed', error: apiErrorOf(error) };
+  }
+}
+
+/** The record to update: named by id, else found by the match key; undefined means create. */
+function findExisting<R extends Matchable>(
+  ctx: Ctx,
+  target: BulkTarget<unknown>,
+  request: BulkRequest<R>,
+  id: string | undefined,
+  fields: Omit<R, 'id'>,
+): string | undefined {
+  if (id !== undefined) {
+    if (request.mode === 'create') throw fieldError('id', 'not_allowed', 'id names a record to update; it is accepted in upsert mode only.');
+    if (!stmt(ctx.db, `SELECT 1 FROM ${target.table} WHERE id = ?`).get(id)) throw notFound(target.noun, id);
+    return id;
+  }
+  if (request.mode === 'create') return undefined;
+  const key = request.match_on === 'email' ? fields.email : fields.external_id;
+  if (key === undefined || key === null) return undefined; // nothing to match on: a new record
+  if (request.match_on === 'external_id') {
+    return stmt(ctx.db, `SELECT id FROM ${target.table} WHERE external_id = ?`).pluck().get(key) as string | undefined;
+  }
+  const ids = stmt(ctx.db, `SELECT id FROM ${target.table} WHERE email = ? COLLATE NOCASE LIMIT 2`).pluck().all(key) as string[];
+  if (ids.length > 1) {
+    throw new ApiError('conflict', `More than one ${target.noun} has the email '${key}', so the record matches none of them; match on external_id or give an id.`);
+  }
+  return ids[0];
+}
+
+const totalChanges = (ctx: Ctx): number => stmt(ctx.db, 'SELECT total_changes()').pluck().get() as number;
+
+function apiErrorOf(error: ApiError): BulkError {
+  const path = error.errors?.[0]?.path;
+  return { code: error.code, message: error.message, ...(path ? { path } : {}) };
+}
+
+/** zod issues as one bulk error: the first field at fault as path, every problem in the message. */
+export function issuesError(issues: z.core.$ZodIssue[]): BulkError {
+  const problems = issues.flatMap((issue) => {
+    const path = issue.path.map(String).join('.');
+    if (issue.code !== 'unrecognized_keys') return [{ path, message: `${path || '(record)'}: ${issue.message}` }];
+    return issue.keys.map((key) => {
+      const field = path ? `${path}.${key}` : key;
+      return { path: field, message: `${field}: unknown field` };
+    });
+  });
+  const path = problems[0]?.path;
+  return { code: 'validation_failed', message: problems.map((p) => p.message).join('; '), ...(path ? { path } : {}) };
+}

@@ -1,0 +1,64 @@
+import { notFound } from '../errors.js';
+import type { Event, EventListQuery } from '../schemas/event.js';
+import type { Db } from '../store/db.js';
+import { listPage, type Condition } from '../store/list.js';
+import { allRows, parseJson, stmt, type Row } from '../store/rows.js';
+import type { Ctx } from './context.js';
+
+/**
+ * Reading the event log (API.md §7): one event, a filtered cursor list, the events after a
+ * position for the stream, and the 30-day retention. Events are written by recordEvent only.
+ */
+export const RETENTION_MS = 30 * 24 * 3_600_000;
+
+const cutoff = (ctx: Ctx): string => new Date(ctx.clock() - RETENTION_MS).toISOString();
+
+export function eventFromRow(row: Row): Event {
+  const previous = parseJson<Record<string, unknown> | null>(row.previous_attributes as string | null, null);
+  return {
+    id: String(row.id),
+    type: row.type as Event['type'],
+    created_at: String(row.created_at),
+    data: { object: parseJson<Record<string, unknown>>(row.data as string, {}) },
+    ...(previous ? { previous_attributes: previous } : {}),
+  };
+}
+
+/**
+ * An event is readable until it is 30 days old, whether or not the hourly purge has removed it
+ * yet, so that the retention is exact. (The seed's history is backdated and falls outside it.)
+ */
+export function getEvent(ctx: Ctx, id: string): Event {
+  const row = stmt(ctx.db, 'SELECT * FROM events WHERE id = ? AND created_at >= ?').get(id, cutoff(ctx)) as Row | undefined;
+  if (!row) throw notFound('event', id);
+  return eventFromRow(row);
+}
+
+export function listEvents(ctx: Ctx, q: EventListQuery): { data: Event[]; next_cursor: string | null } {
+  const conditions: Condition[] = [['created_at >= ?', [cutoff(ctx)]]];
+  const types = q.type?.split(',');
+  if (types) conditions.push([`type IN (${types.map(() => '?').join(', ')})`, types]);
+  if (q.created_after) conditions.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
+  const { limit, cursor, ...filters } = q;
+  const page = listPage(ctx.db, { table: 'events', conditions, filters, sort: 'created', limit, cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map(eventFromRow), next_cursor: page.next_cursor };
+}
+
+/**
+ * The events after a position, oldest first. Ids grow in commit order (one process writes, and
+ * its id generator is monotonic inside synchronous transactions), so "id > position" never skips
+ * an event that commits later.
+ */
+export function eventsAfter(ctx: Ctx, after: string, limit: number): Row[] {
+  return allRows(ctx.db, 'SELECT * FROM events WHERE id > ? AND created_at >= ? ORDER BY id LIMIT ?', [after, cutoff(ctx), limit]);
+}
+
+/** The newest event's id, or `evt_` (which sorts before every id) when there are none. */
+export function latestEventId(db: Db): string {
+  return (stmt(db, 'SELECT max(id) FROM events').pluck().get() as string | null) ?? 'evt_';
+}
+
+/** Deletes events past retention; their delivery attempts go with them (ON DELETE CASCADE). */
+export function purgeExpiredEvents(ctx: Ctx): number {
+  return stmt(ctx.db, 'DELETE FROM events WHERE created_at < ?').run(cutoff(ctx)).changes;
+}

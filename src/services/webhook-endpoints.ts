@@ -1,0 +1,119 @@
+import { notFound } from '../errors.js';
+import type { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate } from '../schemas/webhook.js';
+import { listPage } from '../store/list.js';
+import { deleteRow, getRow, insertRow, json, parseJson, stmt, updateRow, type Row } from '../store/rows.js';
+import { generateWebhookSecret } from '../webhooks/sign.js';
+import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { signalOutbox } from './outbox-signal.js';
+
+/** After a rotation the old secret keeps signing beside the new one this long (API.md §7). */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+type EndpointRecord = WebhookEndpoint & { secret: string; previous_secret: string | null };
+
+function fromRow(row: Row): EndpointRecord {
+  return {
+    id: String(row.id),
+    url: String(row.url),
+    description: row.description as string | null,
+    enabled_events: parseJson<string[]>(row.enabled_events as string, ['*']),
+    status: row.status as WebhookEndpoint['status'],
+    disabled_reason: row.disabled_reason as string | null,
+    previous_secret_expires_at: row.previous_secret_expires_at as string | null,
+    created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
+    secret: String(row.secret),
+    previous_secret: row.previous_secret as string | null,
+  };
+}
+
+function toRow(e: EndpointRecord): Row {
+  return { ...e, enabled_events: json(e.enabled_events) };
+}
+
+/** The endpoint as the API shows it: secrets only at creation and rotation. */
+function view(e: EndpointRecord): WebhookEndpoint {
+  const { secret: _s, previous_secret: _p, ...shown } = e;
+  return shown;
+}
+
+function getRecord(ctx: Ctx, id: string): EndpointRecord {
+  const row = getRow(ctx.db, 'webhook_endpoints', id);
+  if (!row) throw notFound('webhook endpoint', id);
+  return fromRow(row);
+}
+
+export const getWebhookEndpoint = (ctx: Ctx, id: string): WebhookEndpoint => view(getRecord(ctx, id));
+
+/** The secrets a delivery is signed with right now: the current one, and the previous one within 24 h of a rotation. */
+export function signingSecrets(e: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }, now: number): string[] {
+  const previousValid = e.previous_secret && e.previous_secret_expires_at && Date.parse(e.previous_secret_expires_at) > now;
+  return previousValid ? [e.secret, e.previous_secret!] : [e.secret];
+}
+
+export function createWebhookEndpoint(ctx: Ctx, input: WebhookEndpointCreate): WebhookEndpoint & { secret: string } {
+  const now = nowIso(ctx);
+  const record: EndpointRecord = {
+    id: ctx.ids.next('we'),
+    url: input.url,
+    description: input.description ?? null,
+    enabled_events: input.enabled_events,
+    status: 'enabled',
+    disabled_reason: null,
+    previous_secret_expires_at: null,
+    created_at: now,
+    updated_at: now,
+    secret: generateWebhookSecret(),
+    previous_secret: null,
+  };
+  insertRow(ctx.db, 'webhook_endpoints', toRow(record));
+  return { ...view(record), secret: record.secret };
+}
+
+export function listWebhookEndpoints(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
+  const page = listPage(ctx.db, { table: 'webhook_endpoints', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: ctx.cursorSecret });
+  return { data: page.rows.map((r) => view(fromRow(r))), next_cursor: page.next_cursor };
+}
+
+export function updateWebhookEndpoint(ctx: Ctx, id: string, patch: WebhookEndpointUpdate): WebhookEndpoint {
+  return inTransaction(ctx, () => {
+    const before = getRecord(ctx, id);
+    const after: EndpointRecord = { ...before, ...sentFields(patch), updated_at: nowIso(ctx) };
+    if (patch.status === 'enabled') after.disabled_reason = null;
+    updateRow(ctx.db, 'webhook_endpoints', toRow(after));
+    // Re-enabled: deliveries held while it was disabled are due again.
+    if (before.status === 'disabled' && after.status === 'enabled') signalOutbox(ctx.db);
+    return view(after);
+  });
+}
+
+export function deleteWebhookEndpoint(ctx: Ctx, id: string): { id: string; deleted: true } {
+  getRecord(ctx, id);
+  deleteRow(ctx.db, 'webhook_endpoints', id); // its delivery attempts go with it (ON DELETE CASCADE)
+  return { id, deleted: true as const };
+}
+
+/** A new secret, shown once; the old one keeps signing beside it for 24 h so receivers can switch without losing a delivery. */
+export function rotateWebhookSecret(ctx: Ctx, id: string): WebhookEndpoint & { secret: string } {
+  return inTransaction(ctx, () => {
+    const before = getRecord(ctx, id);
+    const after: EndpointRecord = {
+      ...before,
+      secret: generateWebhookSecret(),
+      previous_secret: before.secret,
+      previous_secret_expires_at: new Date(ctx.clock() + ROTATION_OVERLAP_MS).toISOString(),
+      updated_at: nowIso(ctx),
+    };
+    updateRow(ctx.db, 'webhook_endpoints', toRow(after));
+    return { ...view(after), secret: after.secret };
+  });
+}
+
+/** Called by the worker when an endpoint answers 410 Gone: it asked to receive nothing more. */
+export function disableGoneEndpoint(ctx: Ctx, id: string): void {
+  stmt(ctx.db, "UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?").run(
+    'The endpoint answered 410 Gone.',
+    nowIso(ctx),
+    id,
+  );
+}

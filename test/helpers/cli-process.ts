@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { CRM_BIN } from './sandbox.js';
+
+/** Runs `bin/crm …` to completion: exit code and output. */
+export function runCrm(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * Starts a long-running `bin/crm …` (e.g. listen) and collects its stdout lines; `waitForLine`
+ * resolves with the first line (from `from` on) that matches.
+ */
+export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child: ChildProcess = spawn(process.execPath, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr += c));
+  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    exited,
+    async waitForLine(match: (line: string) => boolean, timeoutMs = 20_000, from = 0): Promise<string> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = lines.slice(from).find(match);
+        if (found !== undefined) return found;
+        if (child.exitCode !== null || Date.now() > deadline) {
+          throw new Error(`No matching line from crm ${args.join(' ')} (exit ${child.exitCode}).\nstdout:\n${lines.join('\n')}\nstderr:\n${stderr}`);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
