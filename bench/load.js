@@ -1,7 +1,7 @@
 // Load runs with autocannon, in this process. On a 2-core machine the load generator takes
 // about one core; that is the same for every server measured, so the comparison stays fair.
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
+import { cpuMs } from './processes.js';
 import { round } from './stats.js';
 
 export const CONNECTIONS = 50;
@@ -11,23 +11,6 @@ function fire(options) {
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
-}
-
-// Linux's clock ticks per second for /proc/<pid>/stat (USER_HZ is 100 on every common build).
-const TICKS_PER_S = 100;
-
-/**
- * CPU time (user + system, ms) a process has used so far, or null off Linux. Requests/s on a
- * shared machine moves with whatever else runs; CPU time per request hardly does.
- */
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
-  } catch {
-    return null;
-  }
 }
 
 /**

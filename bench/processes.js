@@ -1,6 +1,7 @@
 // Child processes of the benchmark: every spawn goes through here, so that a normal exit, an
 // error or Ctrl+C never leaves a sandbox or reference server running in the background.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
@@ -96,4 +97,21 @@ export function firstJsonLine(child, timeoutMs = 15000) {
       resolve(value);
     });
   });
+}
+
+// Linux's clock ticks per second for /proc/<pid>/stat (USER_HZ is 100 on every common build).
+const TICKS_PER_S = 100;
+
+/**
+ * CPU time (user + system, ms) a process has used so far, or null off Linux. Requests/s on a
+ * shared machine moves with whatever else runs; CPU time per request hardly does.
+ */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  } catch {
+    return null;
+  }
 }

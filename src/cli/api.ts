@@ -1,4 +1,4 @@
-import { CrmClient } from '../client/client.js';
+import { CrmClient, type ClientOptions } from '../client/client.js';
 import { CrmApiError, CrmNetworkError } from '../client/errors.js';
 import { CliError } from './output.js';
 
@@ -8,17 +8,21 @@ export interface GlobalOptions {
   json: boolean;
 }
 
-/** The client for commands that talk to a server; they all need a key. */
-export function clientFor(options: GlobalOptions): CrmClient {
+/** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
+export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
   if (!options.apiKey) {
     throw new CliError('An API key is needed: pass --api-key or set CRM_API_KEY (the sandbox prints its admin key at start).', 2);
   }
-  return new CrmClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+  return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
 }
 
 /** Runs a command body with a client and turns API and network failures into messages that say what to do. */
-export async function withClient<T>(options: GlobalOptions, run: (client: CrmClient) => Promise<T>): Promise<T> {
-  const client = clientFor(options);
+export async function withClient<T>(
+  options: GlobalOptions,
+  run: (client: CrmClient) => Promise<T>,
+  tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {},
+): Promise<T> {
+  const client = clientFor(options, tuning);
   try {
     return await run(client);
   } catch (error) {

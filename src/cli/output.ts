@@ -29,7 +29,15 @@ export class CliError extends Error {
   }
 }
 
+/** Ends a command with an exit code after it has reported everything itself (e.g. some rows failed). */
+export class ExitCode extends CliError {
+  constructor(exitCode: number) {
+    super('', exitCode);
+  }
+}
+
 export function printError(error: unknown, json: boolean): number {
+  if (error instanceof ExitCode) return error.exitCode;
   const exitCode = error instanceof CliError ? error.exitCode : 1;
   const message = error instanceof Error ? error.message : String(error);
   if (json) process.stdout.write(`${JSON.stringify({ error: { message, exit_code: exitCode } })}\n`);

@@ -19,6 +19,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** The body already serialised as JSON, instead of `body` (sync hashes the exact bytes it sends). */
+  bodyText?: string;
   /** For writes; one is generated when absent, so that every retry of a write is safe. */
   idempotencyKey?: string;
 }
@@ -47,7 +49,7 @@ export class CrmClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'crm-cli' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (method !== 'GET') headers['idempotency-key'] = opts.idempotencyKey ?? randomUUID();
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const body = opts.bodyText ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     if (body !== undefined) headers['content-type'] = 'application/json';
 
     for (let attempt = 0; ; attempt++) {

@@ -90,3 +90,20 @@ export type BulkError = z.infer<typeof BulkError>;
 export type BulkResult = z.infer<typeof BulkResult>;
 export type BulkSummary = z.infer<typeof BulkSummary>;
 export type BulkResponse = z.infer<typeof BulkResponse>;
+
+/**
+ * zod issues as one bulk error: the first field at fault as path, every problem in the message.
+ * The sync client uses it too, so a row refused locally reads the same as one refused by the server.
+ */
+export function issuesError(issues: z.core.$ZodIssue[]): BulkError {
+  const problems = issues.flatMap((issue) => {
+    const path = issue.path.map(String).join('.');
+    if (issue.code !== 'unrecognized_keys') return [{ path, message: `${path || '(record)'}: ${issue.message}` }];
+    return issue.keys.map((key) => {
+      const field = path ? `${path}.${key}` : key;
+      return { path: field, message: `${field}: unknown field` };
+    });
+  });
+  const path = problems[0]?.path;
+  return { code: 'validation_failed', message: problems.map((p) => p.message).join('; '), ...(path ? { path } : {}) };
+}

@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import type { BulkError, BulkRequest, BulkResponse, BulkResult, BulkSummary, RecordOutcome } from '../schemas/bulk.js';
+import { issuesError, type BulkError, type BulkRequest, type BulkResponse, type BulkResult, type BulkSummary, type RecordOutcome } from '../schemas/bulk.js';
 import { stmt } from '../store/rows.js';
 import { inTransaction, type Ctx } from './context.js';
 
@@ -90,18 +89,4 @@ const totalChanges = (ctx: Ctx): number => stmt(ctx.db, 'SELECT total_changes()'
 function apiErrorOf(error: ApiError): BulkError {
   const path = error.errors?.[0]?.path;
   return { code: error.code, message: error.message, ...(path ? { path } : {}) };
-}
-
-/** zod issues as one bulk error: the first field at fault as path, every problem in the message. */
-export function issuesError(issues: z.core.$ZodIssue[]): BulkError {
-  const problems = issues.flatMap((issue) => {
-    const path = issue.path.map(String).join('.');
-    if (issue.code !== 'unrecognized_keys') return [{ path, message: `${path || '(record)'}: ${issue.message}` }];
-    return issue.keys.map((key) => {
-      const field = path ? `${path}.${key}` : key;
-      return { path: field, message: `${field}: unknown field` };
-    });
-  });
-  const path = problems[0]?.path;
-  return { code: 'validation_failed', message: problems.map((p) => p.message).join('; '), ...(path ? { path } : {}) };
 }

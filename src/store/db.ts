@@ -3,10 +3,26 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IN_SEA, seaText, sqliteAddon } from '../sea.js';
 
 export type Db = Database.Database;
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+/**
+ * The migrations, in order: each file name, and its SQL on demand. From the folder beside this module, or, in the
+ * single binary (scripts/build-binary.mjs), from its assets: 'migrations/index' lists the names
+ * and each is the asset 'migrations/<name>'. The SQL is read only for a migration not yet applied.
+ */
+function migrationFiles(): { file: string; sql: () => string }[] {
+  const pattern = /^\d{3}-.+\.sql$/;
+  if (IN_SEA) {
+    const names = seaText('migrations/index').split('\n').filter((f) => pattern.test(f)).sort();
+    return names.map((file) => ({ file, sql: () => seaText(`migrations/${file}`) }));
+  }
+  // Resolved here, not at load time: in the bundle import.meta.url is empty.
+  const dir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+  const names = readdirSync(dir).filter((f) => pattern.test(f)).sort();
+  return names.map((file) => ({ file, sql: () => readFileSync(join(dir, file), 'utf8') }));
+}
 
 /**
  * Opens (creating if needed) the sandbox database: WAL so readers never wait for the writer,
@@ -14,7 +30,10 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
  */
 export function openDb(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  // In the single binary, its embedded addon (better-sqlite3 takes the loaded object too, though
+  // @types/better-sqlite3 declares only the path form); otherwise undefined: node_modules' addon.
+  const addon = sqliteAddon();
+  const db = new Database(path, addon ? { nativeBinding: addon as unknown as string } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL'); // WAL + NORMAL: durable across app crashes, fast commits
   db.pragma('foreign_keys = ON');
@@ -26,11 +45,10 @@ export function openDb(path: string): Db {
 export function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}-.+\.sql$/.test(f)).sort();
-  for (const file of files) {
+  for (const { file, sql: readSql } of migrationFiles()) {
     const version = Number(file.slice(0, 3));
     if (applied.has(version)) continue;
-    const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+    const sql = readSql();
     db.transaction(() => {
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());

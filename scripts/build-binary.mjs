@@ -1,0 +1,97 @@
+// Builds build/crm: the whole CLI as one executable file (Node's single executable application),
+// for the OS, CPU and glibc of this machine. Run after `npm run build` (`npm run build:binary`).
+//
+// 1. esbuild bundles dist/cli/main.js and everything it imports (the lazy `import()`s of the
+//    commands too) into one CommonJS script, the only form a Node 20 SEA runs.
+// 2. A sea-config.json names that script and the files the CLI reads at run time as assets:
+//    better-sqlite3's native addon and the SQL migrations (src/sea.ts reads them back).
+// 3. `node --experimental-sea-config` turns it into a blob, which postject injects into a copy of
+//    this node binary, flipping the fuse that makes it run the blob instead of acting as node.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { build } from 'esbuild';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT_DIR = join(ROOT, 'build');
+const WORK = join(OUT_DIR, 'sea'); // intermediate files: bundle, config, blob
+const BINARY = join(OUT_DIR, 'crm');
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'; // the same in every Node build
+const require = createRequire(import.meta.url);
+
+const started = performance.now();
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 12)) throw new Error(`SEA assets need Node >= 20.12, this is ${process.version}`);
+// macOS and Windows also need the copied node's signature removed and the result signed again.
+if (process.platform !== 'linux') throw new Error(`build:binary is written for Linux; this is ${process.platform}`);
+try {
+  statSync(join(ROOT, 'dist/cli/main.js'));
+} catch {
+  throw new Error('dist/ is missing: run `npm run build` first (or `npm run build:binary`)');
+}
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(WORK, { recursive: true });
+
+// 1. The bundle. Its entry runs the CLI as bin/crm.js does; in a SEA process.argv[1] is the
+// binary's own path, so commander sees the usual [node, script, ...args].
+const bundle = join(WORK, 'crm.cjs');
+await build({
+  stdin: {
+    contents: "import { main } from './dist/cli/main.js';\nmain(process.argv).then((code) => { process.exitCode = code; });\n",
+    resolveDir: ROOT,
+    sourcefile: 'sea-entry.js',
+  },
+  outfile: bundle,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minifySyntax: true, // drops the branches `define` made dead (e.g. reading package.json)
+  legalComments: 'none',
+  define: { __CRM_VERSION__: JSON.stringify(version) },
+  logLevel: 'warning',
+  // import.meta is empty in a CJS bundle; the two modules that use it (src/version.ts,
+  // src/store/db.ts) only do so outside the binary, so esbuild's warning is expected.
+  logOverride: { 'empty-import-meta': 'silent' },
+});
+
+// 2. The assets and the config. Migrations: one asset each, plus 'migrations/index' naming them
+// (a SEA cannot list its assets).
+const addon = join(resolve(require.resolve('better-sqlite3/package.json'), '..'), 'build/Release/better_sqlite3.node');
+const migrationsDir = join(ROOT, 'dist/store/migrations');
+const migrations = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort();
+writeFileSync(join(WORK, 'migrations-index.txt'), `${migrations.join('\n')}\n`);
+const blob = join(WORK, 'crm.blob');
+const config = {
+  main: bundle,
+  output: blob,
+  disableExperimentalSEAWarning: true,
+  useCodeCache: true, // V8's compiled code in the blob: a faster start, same Node version only
+  assets: {
+    'better_sqlite3.node': addon,
+    'migrations/index': join(WORK, 'migrations-index.txt'),
+    ...Object.fromEntries(migrations.map((f) => [`migrations/${f}`, join(migrationsDir, f)])),
+  },
+};
+writeFileSync(join(WORK, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);
+execFileSync(process.execPath, ['--experimental-sea-config', join(WORK, 'sea-config.json')], { stdio: 'inherit' });
+
+// 3. A copy of this node with the blob injected.
+rmSync(BINARY, { force: true });
+copyFileSync(process.execPath, BINARY);
+chmodSync(BINARY, 0o755);
+const postject = join(resolve(require.resolve('postject/package.json'), '..'), 'dist/cli.js');
+const injected = spawnSync(process.execPath, [postject, BINARY, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE], { encoding: 'utf8' });
+// LIEF, which postject uses, warns about node's ELF notes on every run; harmless, so not shown.
+const noise = /^warning: Can't find string offset for section name/;
+process.stderr.write(injected.stderr.split('\n').filter((l) => l && !noise.test(l)).map((l) => `${l}\n`).join(''));
+if (injected.status !== 0) throw new Error(`postject failed (exit ${injected.status}): ${injected.stdout}`);
+
+const mb = (file) => (statSync(file).size / 1e6).toFixed(1);
+process.stderr.write(
+  `build-binary: ${BINARY} (${mb(BINARY)} MB: node ${process.version} ${mb(process.execPath)} MB + bundle ${mb(bundle)} MB` +
+    ` + addon ${mb(addon)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { issuesError, type BulkMode } from '../schemas/bulk.js';
+import type { ColumnMap } from './mapping.js';
+import type { SourceRow } from './source.js';
+import { rowToRecord } from './to-record.js';
+
+/**
+ * The file cut into chunks of --batch-size consecutive rows. Cutting by rows (not by valid
+ * records) makes the chunks, and so their Idempotency-Keys, the same on every run over the same
+ * file and options, which is what lets a rerun replay batches instead of writing them twice.
+ */
+export interface Chunk {
+  index: number;
+  firstLine: number;
+  lastLine: number;
+  rows: SourceRow[];
+}
+
+export async function* chunksOf(rows: AsyncIterable<SourceRow>, size: number): AsyncGenerator<Chunk> {
+  let index = 0;
+  let current: SourceRow[] = [];
+  const cut = (): Chunk => {
+    const chunk = { index: index++, firstLine: current[0]!.line, lastLine: current[current.length - 1]!.line, rows: current };
+    current = [];
+    return chunk;
+  };
+  for await (const row of rows) {
+    current.push(row);
+    if (current.length === size) yield cut();
+  }
+  if (current.length) yield cut();
+}
+
+export interface RowFailure {
+  row: SourceRow;
+  code: string;
+  message: string;
+}
+
+/** A chunk ready to send: the request body of its valid rows and its key, and the rows refused locally. */
+export interface Batch extends Chunk {
+  /** The rows whose records are in the body, in the body's order (results come back by index). */
+  sent: SourceRow[];
+  invalid: RowFailure[];
+  /** Absent when no row of the chunk is valid: nothing to send. */
+  request?: { body: string; key: string };
+}
+
+export interface BatchSpec {
+  resource: string;
+  mode: BulkMode;
+  matchOn: 'external_id' | 'email';
+  map: ColumnMap;
+  /** The same schema the server validates each record with. */
+  schema: z.ZodType;
+}
+
+/**
+ * Validates each row with the server's own record schema, so a row the server would refuse for
+ * its shape is never sent, and builds the body once: its bytes are hashed for the Idempotency-Key.
+ */
+export function toBatch(chunk: Chunk, spec: BatchSpec): Batch {
+  const sent: SourceRow[] = [];
+  const invalid: RowFailure[] = [];
+  const records: unknown[] = [];
+  for (const row of chunk.rows) {
+    const converted = rowToRecord(spec.map, row.values);
+    if (!converted.ok) {
+      invalid.push({ row, code: converted.code, message: converted.message });
+      continue;
+    }
+    const parsed = spec.schema.safeParse(converted.record);
+    if (!parsed.success) {
+      const error = issuesError(parsed.error.issues);
+      invalid.push({ row, code: error.code, message: error.message });
+      continue;
+    }
+    sent.push(row);
+    records.push(converted.record); // as read, not as parsed: the server applies its own defaults
+  }
+  if (records.length === 0) return { ...chunk, sent, invalid };
+  const body = JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records });
+  return { ...chunk, sent, invalid, request: { body, key: batchKey(spec.resource, body) } };
+}
+
+/** SHA-256 of what the batch does (resource, mode, match_on, records): the same rows, the same key. */
+export function batchKey(resource: string, body: string): string {
+  return `crm-sync-${createHash('sha256').update(`${resource}\n`).update(body).digest('hex')}`;
+}

@@ -1,0 +1,106 @@
+import type { z } from 'zod';
+import { LeadCreate } from '../schemas/lead.js';
+import { Address, ClientCreate, ContactCreate } from '../schemas/client.js';
+
+/**
+ * The CSV columns of each resource, derived from the zod create schemas so that the CSV speaks
+ * exactly the API's vocabulary. A column is one of:
+ *   - a field of the create body (`first_name`, `status`, `tags`, …);
+ *   - `address.<field>` (clients) and `contact.<field>` (clients: one contact person, the primary);
+ *   - `custom.<key>`: one custom field; `custom_fields`: the rest of them as a JSON object;
+ *   - `id`: names the record to update (upsert); the read-only fields an export also writes
+ *     (`created_at`, `updated_at`, `converted_client_id`) are accepted and ignored on import.
+ */
+export const SYNC_RESOURCES = ['leads', 'clients'] as const;
+export type SyncResource = (typeof SYNC_RESOURCES)[number];
+
+export type Target =
+  | { kind: 'id' }
+  | { kind: 'field'; field: string; nullable: boolean }
+  | { kind: 'tags' }
+  | { kind: 'custom'; key: string }
+  | { kind: 'custom_json' }
+  | { kind: 'address'; field: string }
+  | { kind: 'contact'; field: string }
+  | { kind: 'readonly'; field: string }
+  | { kind: 'ignored' };
+
+export interface Catalogue {
+  /** Every column an export writes by default, in order (custom.<key> columns are added per file). */
+  columns: string[];
+  /** Fixed column name -> what it holds. */
+  targets: Map<string, Target>;
+}
+
+const READ_ONLY: Record<SyncResource, string[]> = {
+  leads: ['converted_client_id', 'created_at', 'updated_at'],
+  clients: ['created_at', 'updated_at'],
+};
+
+const nullable = (schema: z.ZodType) => schema.safeParse(null).success;
+
+function plainFields(shape: Record<string, z.ZodType>, skip: string[]): [string, Target][] {
+  return Object.entries(shape)
+    .filter(([name]) => !skip.includes(name))
+    .map(([name, schema]): [string, Target] => [name, { kind: 'field', field: name, nullable: nullable(schema) }]);
+}
+
+function build(resource: SyncResource): Catalogue {
+  const entries: [string, Target][] = [['id', { kind: 'id' }]];
+  if (resource === 'leads') {
+    const shape = LeadCreate.shape as unknown as Record<string, z.ZodType>;
+    entries.push(['external_id', { kind: 'field', field: 'external_id', nullable: true }]);
+    entries.push(...plainFields(shape, ['external_id', 'tags', 'custom_fields']));
+  } else {
+    const shape = ClientCreate.shape as unknown as Record<string, z.ZodType>;
+    entries.push(['external_id', { kind: 'field', field: 'external_id', nullable: true }]);
+    entries.push(...plainFields(shape, ['external_id', 'tags', 'custom_fields', 'address', 'contacts']));
+    for (const field of Object.keys(Address.shape)) entries.push([`address.${field}`, { kind: 'address', field }]);
+    for (const field of Object.keys(ContactCreate.shape)) {
+      if (field !== 'is_primary') entries.push([`contact.${field}`, { kind: 'contact', field }]);
+    }
+  }
+  entries.push(['tags', { kind: 'tags' }], ['custom_fields', { kind: 'custom_json' }]);
+  for (const field of READ_ONLY[resource]) entries.push([field, { kind: 'readonly', field }]);
+  return { columns: entries.map(([name]) => name), targets: new Map(entries) };
+}
+
+export const CATALOGUES: Record<SyncResource, Catalogue> = { leads: build('leads'), clients: build('clients') };
+
+/** Header names match ignoring case, spaces, underscores and dashes: "First Name" is first_name. */
+export const normaliseName = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '');
+
+const CUSTOM_PREFIX = /^\s*custom\s*\.(.+)$/i;
+
+/** What a column name (a header, or the right side of --map) holds, or undefined if nothing. */
+export function targetOf(catalogue: Catalogue, name: string): Target | undefined {
+  const custom = CUSTOM_PREFIX.exec(name);
+  if (custom) return { kind: 'custom', key: custom[1]! };
+  const wanted = normaliseName(name);
+  for (const [column, target] of catalogue.targets) if (normaliseName(column) === wanted) return target;
+  return undefined;
+}
+
+/** The canonical column name of a target, for messages and for duplicate detection. */
+export function columnName(target: Target): string {
+  switch (target.kind) {
+    case 'id':
+      return 'id';
+    case 'field':
+      return target.field;
+    case 'tags':
+      return 'tags';
+    case 'custom':
+      return `custom.${target.key}`;
+    case 'custom_json':
+      return 'custom_fields';
+    case 'address':
+      return `address.${target.field}`;
+    case 'contact':
+      return `contact.${target.field}`;
+    case 'readonly':
+      return target.field;
+    case 'ignored':
+      return '(ignored)';
+  }
+}

@@ -1,0 +1,103 @@
+import { stringify } from 'csv-stringify/sync';
+import { createWriteStream, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { CrmClient } from '../client/client.js';
+import type { SyncResource } from './columns.js';
+import { SyncUsageError } from './errors.js';
+import { exportColumns, rowMaker } from './flatten.js';
+
+/**
+ * `crm sync export`: every record, page by page (limit 1000, keyset cursors), as CSV to a file or
+ * stdout. The next page is fetched while the current one is written. For a file, a small state
+ * file beside it (FILE.state.json) holds the cursor after the last page written and the file's
+ * size then, so --resume cuts off a half-written page and goes on from that cursor.
+ */
+export interface ExportOptions {
+  resource: SyncResource;
+  /** A file path, or '-' for stdout. */
+  out: string;
+  fields?: string[] | undefined;
+  /** RFC 3339: only records updated after it, oldest change first (incremental sync). */
+  since?: string | undefined;
+  resume: boolean;
+}
+
+export interface ExportReport {
+  rows: number;
+  out: string;
+  durationMs: number;
+  /** True when --resume found the export already complete. */
+  alreadyComplete: boolean;
+}
+
+interface ExportState {
+  resource: SyncResource;
+  query: Record<string, string | number>;
+  fields: string[] | null;
+  columns: string[];
+  cursor: string | null;
+  rows: number;
+  bytes: number;
+  done: boolean;
+}
+
+export const PAGE_SIZE = 1000;
+export const statePath = (out: string): string => `${out}.state.json`;
+
+export async function exportCsv(options: ExportOptions, client: CrmClient, onProgress: (rows: number) => void = () => {}): Promise<ExportReport> {
+  const started = Date.now();
+  const toStdout = options.out === '-';
+  if (toStdout && options.resume) throw new SyncUsageError('--resume needs --out FILE: stdout cannot be continued.');
+
+  let state: ExportState | undefined;
+  if (options.resume) {
+    state = readState(options);
+    if (state.done) return { rows: state.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: true };
+    truncateSync(options.out, state.bytes); // drops a page written after the state was last saved
+  }
+
+  const query = state?.query ?? { limit: PAGE_SIZE, ...(options.since ? { sort: 'updated_at', updated_after: options.since } : {}) };
+  const pages = client.pages<Record<string, unknown>>(`/v1/${options.resource}`, query, state?.cursor ?? undefined)[Symbol.asyncIterator]();
+  let next = pages.next();
+  let first = await next;
+  const columns = state?.columns ?? exportColumns(options.resource, first.done ? [] : first.value.data, options.fields);
+  const toRow = rowMaker(options.resource, columns);
+  const output: Writable = toStdout ? process.stdout : createWriteStream(options.out, { flags: state ? 'a' : 'w' });
+  const saved: ExportState = state ?? { resource: options.resource, query, fields: options.fields ?? null, columns, cursor: null, rows: 0, bytes: 0, done: false };
+
+  try {
+    if (!state) saved.bytes += await write(output, stringify([columns]));
+    while (!first.done) {
+      const page = first.value;
+      next = pages.next(); // fetch the next page while this one is written
+      next.catch(() => {}); // its failure is reported where it is awaited, below
+      saved.bytes += await write(output, stringify(page.data.map(toRow)));
+      saved.rows += page.data.length;
+      saved.cursor = page.next_cursor;
+      saved.done = page.next_cursor === null;
+      if (!toStdout) writeFileSync(statePath(options.out), JSON.stringify(saved));
+      onProgress(saved.rows);
+      first = await next;
+    }
+  } finally {
+    if (!toStdout) await new Promise<void>((resolve) => output.end(resolve));
+  }
+  if (!toStdout) writeFileSync(statePath(options.out), JSON.stringify({ ...saved, done: true }));
+  return { rows: saved.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: false };
+}
+
+/** The state of the export that wrote FILE; --resume continues it as it was started (its --since and --fields). */
+function readState(options: ExportOptions): ExportState {
+  const path = statePath(options.out);
+  if (!existsSync(path) || !existsSync(options.out)) throw new SyncUsageError(`Nothing to resume: ${path} or ${options.out} does not exist. Run without --resume to start.`);
+  const state = JSON.parse(readFileSync(path, 'utf8')) as ExportState;
+  if (state.resource !== options.resource) throw new SyncUsageError(`${options.out} is an export of ${state.resource}, not ${options.resource}. Run without --resume to start over.`);
+  return state;
+}
+
+/** Writes text and waits until the stream took it (backpressure); returns its size in bytes. */
+function write(stream: Writable, text: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve(Buffer.byteLength(text))));
+  });
+}

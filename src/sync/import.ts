@@ -1,0 +1,203 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ClientBulkRecord, LeadBulkRecord, type BulkMode, type BulkResponse, type BulkSummary } from '../schemas/bulk.js';
+import { chunksOf, toBatch, type Batch, type Chunk, type RowFailure } from './chunks.js';
+import type { SyncResource } from './columns.js';
+import { SyncUsageError } from './errors.js';
+import { Journal, type JournalHeader, type ResumePoint } from './journal.js';
+import { mapHeader, parseMapOption } from './mapping.js';
+import { ResultsFolder } from './results.js';
+import { classifyFailure } from './send-failure.js';
+import { openCsv, type Encoding } from './source.js';
+
+/**
+ * `crm sync import`: CSV stream → map and validate rows → batches → POST /v1/{resource}/bulk, with
+ * --concurrency batches in flight and the file read only as fast as batches finish (flat memory).
+ * Every finished batch lands in the results files and then in the journal. A batch the server
+ * cannot take (down past the client's retries) stops the import: every row not finished by then
+ * goes to unprocessed.csv, and a rerun with --resume sends exactly those.
+ */
+export interface ImportOptions {
+  resource: SyncResource;
+  file: string;
+  mode: BulkMode;
+  matchOn: 'external_id' | 'email';
+  map?: string | undefined;
+  batchSize: number;
+  concurrency: number;
+  dryRun: boolean;
+  resume: boolean;
+  resultsDir?: string | undefined;
+  delimiter?: string | undefined;
+  encoding?: Encoding | undefined;
+}
+
+export interface ImportReport {
+  /** For the whole file, including batches finished by earlier runs when resuming. */
+  summary: BulkSummary;
+  /** Data rows read from the file. */
+  rows: number;
+  unprocessed: number;
+  resultsDir: string;
+  durationMs: number;
+  /** Why the import stopped before the end of the file. */
+  stopped?: string;
+  dryRun: boolean;
+}
+
+export interface ImportProgress {
+  rows: number;
+  bytes: number;
+  size: number;
+}
+
+/** Sends one bulk request; the CLI passes the typed client (retries, Retry-After, backoff). */
+export type SendBatch = (path: string, body: string, idempotencyKey: string) => Promise<BulkResponse>;
+
+const SCHEMAS = { leads: LeadBulkRecord, clients: ClientBulkRecord };
+
+/** --results default: beside the file, one folder per file, so that --resume finds its journal. */
+export const defaultResultsDir = (file: string, dryRun: boolean): string => `${file}.${dryRun ? 'dry-run' : 'results'}`;
+
+export async function importCsv(options: ImportOptions, send: SendBatch, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
+  const started = Date.now();
+  const source = await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
+  const map = mapHeader(options.resource, source.header, parseMapOption(options.map), options.mode);
+  const dir = options.resultsDir ?? defaultResultsDir(options.file, options.dryRun);
+  const header = journalHeader(options, source.header, source.delimiter, source.encoding);
+
+  let journal: Journal | undefined;
+  let point: ResumePoint | undefined;
+  if (options.resume) ({ journal, point } = Journal.resume(dir, header)); // before the results files are touched
+  const results = new ResultsFolder(dir, source.header, point?.sizes);
+  if (!options.resume && !options.dryRun) journal = Journal.create(dir, header);
+
+  const run = new ImportRun(options, send, results, journal, () => onProgress({ rows: run.finished, bytes: source.bytesRead(), size: source.size }));
+  const spec = { resource: options.resource, mode: options.mode, matchOn: options.matchOn, map, schema: SCHEMAS[options.resource] };
+  const inFlight = new Set<Promise<void>>();
+  try {
+    for await (const chunk of chunksOf(source.rows, options.batchSize)) {
+      run.rows += chunk.rows.length;
+      if (run.stopped) run.leaveUnprocessed(chunk);
+      else if (point?.done.has(chunk.index)) run.skipDone(chunk, point);
+      else if (options.dryRun) run.validateOnly(toBatch(chunk, spec));
+      else {
+        const task = run.send(toBatch(chunk, spec)).finally(() => inFlight.delete(task));
+        inFlight.add(task);
+        if (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+      }
+    }
+  } finally {
+    await Promise.all(inFlight); // send() never rejects: every outcome is written down
+    results.close();
+    journal?.close();
+  }
+  const { summary, rows, unprocessed, stopped } = run;
+  return { summary, rows, unprocessed, resultsDir: dir, durationMs: Date.now() - started, dryRun: options.dryRun, ...(stopped ? { stopped } : {}) };
+}
+
+/** What a journal is valid for: the same file (by size and time), options and columns cut the same chunks. */
+function journalHeader(options: ImportOptions, columns: string[], delimiter: string, encoding: string): JournalHeader {
+  const stat = statSync(options.file);
+  return {
+    file: resolve(options.file),
+    size: stat.size,
+    mtime_ms: Math.trunc(stat.mtimeMs),
+    resource: options.resource,
+    mode: options.mode,
+    match_on: options.matchOn,
+    batch_size: options.batchSize,
+    map: options.map ?? '',
+    delimiter,
+    encoding,
+    columns,
+  };
+}
+
+/** The state of one import run and what it does with each chunk. */
+class ImportRun {
+  summary: BulkSummary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
+  rows = 0;
+  finished = 0;
+  unprocessed = 0;
+  stopped: string | undefined;
+
+  constructor(
+    private readonly options: ImportOptions,
+    private readonly post: SendBatch,
+    private readonly results: ResultsFolder,
+    private readonly journal: Journal | undefined,
+    private readonly progress: () => void,
+  ) {}
+
+  async send(batch: Batch): Promise<void> {
+    if (!batch.request) return this.finish(batch, []);
+    let response: BulkResponse;
+    try {
+      response = await this.post(`/v1/${this.options.resource}/bulk`, batch.request.body, batch.request.key);
+      if (response.results.length !== batch.sent.length) throw new Error(`The server answered ${response.results.length} results for ${batch.sent.length} records.`);
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.stops) {
+        this.stopped ??= failure.message;
+        return this.leaveUnprocessed(batch);
+      }
+      // The server refused the request as a whole (e.g. 413): each of its rows failed with that reason.
+      return this.finish(batch, batch.sent.map((row) => ({ row, code: failure.code, message: failure.message })));
+    }
+    const failed: RowFailure[] = [];
+    const succeeded: [number, string, string][] = [];
+    for (const result of response.results) {
+      const row = batch.sent[result.index]!;
+      if (result.status === 'failed') failed.push({ row, code: result.error?.code ?? 'failed', message: result.error?.message ?? '' });
+      else {
+        succeeded.push([row.line, result.id ?? '', result.status]);
+        this.summary[result.status]++;
+      }
+    }
+    this.finish(batch, failed, succeeded);
+  }
+
+  validateOnly(batch: Batch): void {
+    this.results.failed(batch.invalid);
+    this.summary.failed += batch.invalid.length;
+    this.finished += batch.rows.length;
+    this.progress();
+  }
+
+  /** A chunk an earlier run finished: its results are already in the files. */
+  skipDone(chunk: Chunk, point: ResumePoint): void {
+    const entry = point.done.get(chunk.index)!;
+    if (entry.first_line !== chunk.firstLine || entry.last_line !== chunk.lastLine) {
+      throw new SyncUsageError(`The file no longer matches the journal (batch ${chunk.index} was lines ${entry.first_line}-${entry.last_line}). Rerun without --resume.`);
+    }
+    for (const status of ['created', 'updated', 'unchanged', 'failed'] as const) this.summary[status] += entry.summary[status];
+    this.finished += chunk.rows.length;
+  }
+
+  leaveUnprocessed(chunk: Chunk): void {
+    this.results.unprocessed(chunk.rows);
+    this.unprocessed += chunk.rows.length;
+  }
+
+  private finish(batch: Batch, serverFailed: RowFailure[], succeeded: [number, string, string][] = []): void {
+    const failed = [...batch.invalid, ...serverFailed];
+    this.summary.failed += failed.length;
+    this.results.succeeded(succeeded);
+    this.results.failed(failed);
+    const counts = { created: 0, updated: 0, unchanged: 0, failed: failed.length };
+    for (const [, , status] of succeeded) counts[status as 'created' | 'updated' | 'unchanged']++;
+    const sizes = this.results.sizes();
+    this.journal?.record({
+      chunk: batch.index,
+      first_line: batch.firstLine,
+      last_line: batch.lastLine,
+      key: batch.request?.key ?? null,
+      summary: counts,
+      succeeded_bytes: sizes.succeeded,
+      failed_bytes: sizes.failed,
+    });
+    this.finished += batch.rows.length;
+    this.progress();
+  }
+}

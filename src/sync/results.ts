@@ -1,0 +1,76 @@
+import { stringify } from 'csv-stringify/sync';
+import { closeSync, ftruncateSync, fstatSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceRow } from './source.js';
+
+/**
+ * The results folder of an import, after Salesforce Bulk's result files:
+ *   succeeded.csv   line, id, status (created, updated or unchanged)
+ *   failed.csv      the row's own columns, then line, error_code, error_message
+ *   unprocessed.csv the row's own columns, then line: rows never sent (the import stopped early)
+ * Rows appear in the order their batches finished; `line` is the row's first line in the file.
+ * Writes are synchronous and whole-batch, so the journal can record the files' sizes after them.
+ */
+export class ResultsFolder {
+  private readonly succeededFd: number;
+  private readonly failedFd: number;
+  private unprocessedFd: number | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly header: string[],
+    /** Sizes to cut the files back to, when resuming; fresh files otherwise. */
+    resumeAt?: { succeeded: number; failed: number } | undefined,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    rmSync(this.path('unprocessed.csv'), { force: true }); // only ever about the last run
+    this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, ['line', 'id', 'status']);
+    this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, [...header, 'line', 'error_code', 'error_message']);
+  }
+
+  path(name: string): string {
+    return join(this.dir, name);
+  }
+
+  succeeded(rows: [line: number, id: string, status: string][]): void {
+    if (rows.length) writeSync(this.succeededFd, stringify(rows));
+  }
+
+  failed(rows: { row: SourceRow; code: string; message: string }[]): void {
+    if (rows.length) writeSync(this.failedFd, stringify(rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message])));
+  }
+
+  unprocessed(rows: SourceRow[]): void {
+    if (!rows.length) return;
+    this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, [...this.header, 'line']);
+    writeSync(this.unprocessedFd, stringify(rows.map((row) => [...this.fit(row.values), row.line])));
+  }
+
+  get hasUnprocessed(): boolean {
+    return this.unprocessedFd !== undefined;
+  }
+
+  sizes(): { succeeded: number; failed: number } {
+    return { succeeded: fstatSync(this.succeededFd).size, failed: fstatSync(this.failedFd).size };
+  }
+
+  close(): void {
+    for (const fd of [this.succeededFd, this.failedFd, this.unprocessedFd]) if (fd !== undefined) closeSync(fd);
+  }
+
+  /** A row with too few or too many cells still lines up under the header. */
+  private fit(values: string[]): string[] {
+    return values.length === this.header.length ? values : this.header.map((_, i) => values[i] ?? '');
+  }
+}
+
+function reopen(path: string, size: number | undefined, header: string[]): number {
+  if (size === undefined) {
+    const fd = openSync(path, 'w');
+    writeSync(fd, stringify([header]));
+    return fd;
+  }
+  const fd = openSync(path, 'a');
+  ftruncateSync(fd, size); // appends land at the (new) end of the file
+  return fd;
+}

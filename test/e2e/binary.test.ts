@@ -1,0 +1,106 @@
+// The single-file executable (scripts/build-binary.mjs): built from the current dist/, copied
+// into a fresh temporary folder outside the repository and run from there, with no node on the
+// PATH, no NODE_PATH and no node_modules anywhere above it, as on a machine that only has the file.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/sandbox.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+// Building injects ~100 MB with postject: seconds on an idle machine, far more on a busy one.
+const BUILD_TIMEOUT_MS = 300_000;
+
+const dir = tempDir('crm-binary-');
+const binary = join(dir.path, 'crm');
+/** The only environment the binary gets: its own TMPDIR (where it unpacks the SQLite addon). */
+const env: Record<string, string> = { PATH: dir.path, HOME: dir.path, TMPDIR: join(dir.path, 'tmp'), NO_COLOR: '1' };
+
+function run(args: string[], extraEnv: Record<string, string> = {}) {
+  const result = spawnSync(binary, args, { cwd: dir.path, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let sandbox: { baseUrl: string; apiKey: string; stop(): Promise<void>; stderr(): string };
+
+beforeAll(async () => {
+  const started = Date.now();
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
+  if (build.status !== 0) throw new Error(`build-binary failed (exit ${build.status}):\n${build.stderr}`);
+  process.stderr.write(`binary.test: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  copyFileSync(join(ROOT, 'build', 'crm'), binary);
+  mkdirSync(env.TMPDIR!);
+}, BUILD_TIMEOUT_MS);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  dir.remove();
+});
+
+describe('the single binary, run from a folder outside the repository', () => {
+  it('knows its version', () => {
+    const { code, stdout, stderr } = run(['--version']);
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toBe(VERSION);
+  });
+
+  it('starts the sandbox: migrations and the SQLite addon come from inside the binary', async () => {
+    const child = spawn(binary, ['sandbox', 'start', '--port', '0', '--json', '--db', './sandbox.db'], { cwd: dir.path, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      exited.then(() => reject(new Error(`sandbox exited before it was ready:\n${stderr}`)));
+    });
+    const ready = JSON.parse(line) as { base_url: string; api_key: string; db: string };
+    sandbox = {
+      baseUrl: ready.base_url,
+      apiKey: ready.api_key,
+      stderr: () => stderr,
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      },
+    };
+
+    const health = await fetch(`${sandbox.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const deals = await fetch(`${sandbox.baseUrl}/v1/deals?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+    expect(deals.status, stderr).toBe(200);
+    expect(((await deals.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0); // seeded
+
+    expect(existsSync(join(dir.path, 'sandbox.db'))).toBe(true);
+    // The embedded addon was written to a cache folder under TMPDIR, and loaded from there.
+    const cache = readdirSync(env.TMPDIR!).filter((f) => f.startsWith(`crm-${VERSION}-`));
+    expect(cache).toHaveLength(1);
+    expect(readdirSync(join(env.TMPDIR!, cache[0]!))).toEqual(['better_sqlite3.node']);
+  });
+
+  it('serves MCP over stdio against that sandbox', async () => {
+    const transport = new StdioClientTransport({
+      command: binary,
+      args: ['mcp'],
+      cwd: dir.path,
+      env: { ...env, CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'crm-binary-test', version: '1.0.0' });
+    await client.connect(transport); // initialize + initialized
+    try {
+      expect(client.getServerVersion()?.version).toBe(VERSION);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_deals', 'create_lead', 'list_events']));
+      // One call through the CLI's HTTP client to the sandbox, inside the same binary.
+      const result = (await client.callTool({ name: 'list_deals', arguments: {} })) as { isError?: boolean; structuredContent?: { data: unknown[] } };
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent!.data.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/schemas/event.js';
+import { runCrm } from '../helpers/cli-process.js';
+import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+
+let sandbox: RunningSandbox;
+let api: ApiClient;
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess(['--no-seed']);
+  api = apiClient(sandbox);
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+const crm = (...args: string[]) => runCrm([...args, '--base-url', sandbox.baseUrl, '--api-key', sandbox.apiKey]);
+
+describe.concurrent('crm trigger', () => {
+  // Each type, as its own process, as a user runs it; the event it reports must exist and be that type.
+  it.each(EVENT_TYPES.map((t) => [t]))('%s makes the API calls that cause it', async (type) => {
+    const { code, stdout, stderr } = await crm('trigger', type, '--json');
+    expect(code, stderr).toBe(0);
+    const out = JSON.parse(stdout) as { type: string; object_id: string; event_id: string };
+    expect(out.type).toBe(type);
+    expect(out.event_id).toMatch(/^evt_/);
+    const event = await api.get(`/v1/events/${out.event_id}`);
+    expect(event.status).toBe(200);
+    expect(event.body.type).toBe(type);
+    expect(event.body.data.object.id).toBe(out.object_id);
+  });
+
+  it('says what it did, for people', async () => {
+    const { code, stdout } = await crm('trigger', 'deal.won');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Triggered deal\.won: created a deal and won it \(deal_\w+\) → evt_\w+\n$/);
+  });
+
+  it('refuses an unknown event type as a usage error', async () => {
+    const { code, stderr } = await crm('trigger', 'deal.exploded');
+    expect(code).toBe(2);
+    expect(stderr).toContain('deal.won');
+  });
+});
