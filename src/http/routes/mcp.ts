@@ -1,7 +1,4 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
-import { injectBackend } from '../../mcp/backend.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { VERSION } from '../../version.js';
 import { ANY_SCOPE } from '../plugins/auth.js';
 
@@ -12,6 +9,12 @@ import { ANY_SCOPE } from '../plugins/auth.js';
  */
 export function mcpRoutes(app: FastifyInstance): void {
   app.post('/mcp', { config: { scope: ANY_SCOPE }, schema: { hide: true } }, async (request, reply) => {
+    // Loaded on first use: the MCP SDK is big, and most sandbox runs never need it at start.
+    const [{ StreamableHTTPServerTransport }, { injectBackend }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('../../mcp/backend.js'),
+      import('../../mcp/server.js'),
+    ]);
     const server = createMcpServer(injectBackend(app, request.headers.authorization!), VERSION);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
