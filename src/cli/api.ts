@@ -16,11 +16,14 @@ export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'b
   return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
 }
 
+/** A person waits at the prompt: two quick retries, then say what is wrong. Long jobs pass their own tuning. */
+const INTERACTIVE: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = { retry: { maxRetries: 2 } };
+
 /** Runs a command body with a client and turns API and network failures into messages that say what to do. */
 export async function withClient<T>(
   options: GlobalOptions,
   run: (client: CrmClient) => Promise<T>,
-  tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {},
+  tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = INTERACTIVE,
 ): Promise<T> {
   const client = clientFor(options, tuning);
   try {

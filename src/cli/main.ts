@@ -5,6 +5,7 @@ import { SCOPES } from '../schemas/api-key.js';
 import type { GlobalOptions } from './api.js';
 import { CliError, printError } from './output.js';
 import { registerEventCommands } from './register-events.js';
+import { registerSyncCommands } from './register-sync.js';
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
@@ -170,11 +171,17 @@ Only the protocol is written to stdout; messages go to stderr.`,
     });
 
   registerEventCommands(program);
+  registerSyncCommands(program);
 
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `crm … | head` closes the pipe early: that is the reader's choice, not our failure.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const program = buildProgram();
   // Subcommands copy their settings when they are made, so each needs its own override;
   // otherwise commander exits with 1 from `crm sandbox start --port abc` instead of our 2.
