@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
-import { listPage } from '../store/list.js';
+import { listTable } from '../store/list.js';
 import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { nowIso, type Ctx } from './context.js';
 
@@ -56,8 +56,7 @@ export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSec
 }
 
 export function listApiKeys(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
-  const page = listPage(ctx.db, { table: 'api_keys', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map(view), next_cursor: page.next_cursor };
+  return listTable(ctx.db, ctx.cursorSecret, 'api_keys', q, [], (rows) => rows.map(view));
 }
 
 export function getApiKey(ctx: Ctx, id: string): ApiKey {

@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Contact } from '../schemas/client.js';
-import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { commonConditions, listTable, type Condition } from '../store/list.js';
 import { clientCodec } from '../store/clients.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
 import { contactsOf, contactsOfMany, insertContact } from './contacts.js';
@@ -99,13 +99,10 @@ export function listClients(ctx: Ctx, q: ClientListQuery): { data: Client[]; nex
   if (q.q !== undefined) {
     conditions.push(['id IN (SELECT client_id FROM client_search WHERE client_search MATCH ?)', [ftsQuery(q.q)]]);
   }
-  const { limit, cursor, ...filters } = q;
-  const page = listPage(ctx.db, { table: 'clients', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
-  const contacts = contactsOfMany(ctx, page.rows.map((r) => String(r.id)));
-  return {
-    data: page.rows.map((row) => ({ ...codec.fromRow(row), contacts: contacts.get(String(row.id)) ?? [] })),
-    next_cursor: page.next_cursor,
-  };
+  return listTable(ctx.db, ctx.cursorSecret, 'clients', q, conditions, (rows) => {
+    const contacts = contactsOfMany(ctx, rows.map((r) => String(r.id)));
+    return rows.map((row) => ({ ...codec.fromRow(row), contacts: contacts.get(String(row.id)) ?? [] }));
+  });
 }
 
 /**

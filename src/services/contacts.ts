@@ -1,7 +1,7 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Client, Contact, ContactCreate, ContactUpdate } from '../schemas/client.js';
 import { clientCodec } from '../store/clients.js';
-import { listPage } from '../store/list.js';
+import { listTable } from '../store/list.js';
 import { deleteRow, getRow, insertRow, rowCodec, stmt, updateRow, type Row } from '../store/rows.js';
 import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -76,16 +76,9 @@ export function getContact(ctx: Ctx, clientId: string, contactId: string): Conta
 
 export function listContacts(ctx: Ctx, clientId: string, q: { limit: number; cursor?: string | undefined }) {
   clientRow(ctx, clientId);
-  const page = listPage(ctx.db, {
-    table: 'contacts',
-    conditions: [['client_id = ?', [clientId]]],
-    filters: { client_id: clientId },
-    sort: 'created',
-    limit: q.limit,
-    cursor: q.cursor,
-    secret: ctx.cursorSecret,
-  });
-  return { data: page.rows.map(codec.fromRow), next_cursor: page.next_cursor };
+  return listTable(ctx.db, ctx.cursorSecret, 'contacts', { ...q, client_id: clientId }, [['client_id = ?', [clientId]]], (rows) =>
+    rows.map(codec.fromRow),
+  );
 }
 
 /** Runs a contact change and reports it on the client, with the contacts as they were. */

@@ -4,7 +4,7 @@ import { fieldError, notFound } from '../errors.js';
 import type { Deal, DealCreate, DealListQuery, DealUpdate } from '../schemas/deal.js';
 import type { EventType } from '../schemas/event.js';
 import { dealFromRow, dealToRow } from '../store/deals.js';
-import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { commonConditions, listTable, type Condition } from '../store/list.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -113,7 +113,5 @@ export function listDeals(ctx: Ctx, q: DealListQuery): { data: Deal[]; next_curs
   const conditions: Condition[] = commonConditions(q);
   if (q.stage) conditions.push(['stage = ?', [q.stage]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
-  const { limit, cursor, ...filters } = q;
-  const page = listPage(ctx.db, { table: 'deals', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map(dealFromRow), next_cursor: page.next_cursor };
+  return listTable(ctx.db, ctx.cursorSecret, 'deals', q, conditions, (rows) => rows.map(dealFromRow));
 }

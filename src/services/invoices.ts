@@ -3,7 +3,7 @@ import { toMinor } from '../domain/money.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from '../schemas/invoice.js';
 import { invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
-import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { commonConditions, listTable, type Condition } from '../store/list.js';
 import { getRow, insertRow, stmt, updateRow } from '../store/rows.js';
 import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -151,7 +151,5 @@ export function listInvoices(ctx: Ctx, q: InvoiceListQuery): { data: Invoice[]; 
   const conditions: Condition[] = commonConditions(q);
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
-  const { limit, cursor, ...filters } = q;
-  const page = listPage(ctx.db, { table: 'invoices', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map((row) => view(ctx, invoiceRecordFromRow(row))), next_cursor: page.next_cursor };
+  return listTable(ctx.db, ctx.cursorSecret, 'invoices', q, conditions, (rows) => rows.map((row) => view(ctx, invoiceRecordFromRow(row))));
 }

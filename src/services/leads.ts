@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
-import { commonConditions, listPage, type Condition } from '../store/list.js';
+import { commonConditions, listTable, type Condition } from '../store/list.js';
 import { deleteRow, getRow, insertRow, rowCodec, updateRow, type Row } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -83,9 +83,7 @@ export function listLeads(ctx: Ctx, q: LeadListQuery): { data: Lead[]; next_curs
   const conditions: Condition[] = commonConditions(q);
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.source) conditions.push(['source = ?', [q.source]]);
-  const { limit, cursor, ...filters } = q;
-  const page = listPage(ctx.db, { table: 'leads', conditions, filters, sort: q.sort, limit, cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map(leadFromRow), next_cursor: page.next_cursor };
+  return listTable(ctx.db, ctx.cursorSecret, 'leads', q, conditions, (rows) => rows.map(leadFromRow));
 }
 
 /** Marks a lead converted (called by the conversion use case, inside its transaction). */

@@ -2,7 +2,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import { hasScope } from '../domain/scopes.js';
 import { SCOPES } from '../schemas/api-key.js';
 import type { OAuthApp, OAuthAppCreate } from '../schemas/oauth.js';
-import { listPage } from '../store/list.js';
+import { listTable } from '../store/list.js';
 import { insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { hashSecret } from './api-keys.js';
 import { nowIso, type Ctx } from './context.js';
@@ -64,8 +64,7 @@ export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate): OAuthApp & { cl
 }
 
 export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
-  const page = listPage(ctx.db, { table: 'oauth_apps', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map((row) => view(codec.fromRow(row))), next_cursor: page.next_cursor };
+  return listTable(ctx.db, ctx.cursorSecret, 'oauth_apps', q, [], (rows) => rows.map((row) => view(codec.fromRow(row))));
 }
 
 export function findAppByClientId(ctx: Ctx, clientId: string): AppRecord | undefined {

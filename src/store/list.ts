@@ -61,3 +61,28 @@ export function commonConditions(q: {
   if (q.tag !== undefined) out.push(['EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)', [q.tag]]);
   return out;
 }
+
+/** A list request as the routes parse it: limit and cursor, maybe a sort, and the filters. */
+export interface ListQuery {
+  limit: number;
+  cursor?: string | undefined;
+  sort?: 'created' | 'updated_at';
+  [filter: string]: unknown;
+}
+
+/**
+ * One page of a table as the API returns it. Every field of `query` beyond limit and cursor
+ * binds the cursor, so a cursor only continues the list it came from.
+ */
+export function listTable<T>(
+  db: Db,
+  secret: string,
+  table: string,
+  query: ListQuery,
+  conditions: Condition[],
+  map: (rows: Row[]) => T[],
+): { data: T[]; next_cursor: string | null } {
+  const { limit, cursor, sort = 'created', ...filters } = query;
+  const page = listPage(db, { table, conditions, filters, sort, limit, cursor, secret });
+  return { data: map(page.rows), next_cursor: page.next_cursor };
+}
