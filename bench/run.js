@@ -18,7 +18,10 @@ import { report } from './report.js';
 
 const BENCHMARKS = {
   readiness: () => import('./readiness.js'),
+  startup: () => import('./startup.js'), // builds build/crm first (scripts/build-binary.mjs)
   http: () => import('./http.js'),
+  sync: () => import('./sync.js'),
+  webhooks: () => import('./webhooks.js'),
 };
 
 function positive(name, fallback, integer = false) {

@@ -88,11 +88,11 @@ export function registerEventCommands(program: Command): void {
     .command('list')
     .description('Events, oldest first')
     .option('--type <types>', 'only these types (comma-separated)')
-    .option('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg, sinceArg('24h'))
+    .option('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time (default: 24h)', sinceArg)
     .option('--limit <n>', 'at most this many', count(1, 100_000), 100)
-    .action(async (opts: { type?: string; since: string; limit: number }, cmd: Command) => {
+    .action(async (opts: { type?: string; since?: string; limit: number }, cmd: Command) => {
       const { listEventsCommand } = await import('./events.js');
-      await listEventsCommand({ ...globals(cmd), ...opts });
+      await listEventsCommand({ ...globals(cmd), ...opts, since: opts.since ?? sinceArg('24h') });
     });
   events
     .command('get <id>')

@@ -3,7 +3,7 @@ import type { ClientBulkRecord, DealBulkRecord, LeadBulkRecord } from '../schema
 import type { Contact, ContactCreate } from '../schemas/client.js';
 import { createClient, updateClient } from './clients.js';
 import { contactsOf, createContact, updateContact } from './contacts.js';
-import type { Ctx } from './context.js';
+import { inTransaction, type Ctx } from './context.js';
 import { createDeal, updateDeal } from './deals.js';
 import { createLead, updateLead } from './leads.js';
 import type { BulkTarget } from './bulk.js';
@@ -31,8 +31,11 @@ export const clientTarget: BulkTarget<Omit<ClientBulkRecord, 'id'>> = {
   noun: 'client',
   create: createClient,
   update(ctx, id, { contacts, ...fields }) {
-    updateClient(ctx, id, fields);
-    if (contacts) mergeContacts(ctx, id, contacts);
+    // Several writes: one savepoint around them, so a contact that fails undoes the client's change too.
+    inTransaction(ctx, () => {
+      updateClient(ctx, id, fields);
+      if (contacts) mergeContacts(ctx, id, contacts);
+    });
   },
 };
 

@@ -6,8 +6,9 @@ import { inTransaction, type Ctx } from './context.js';
 /**
  * Bulk upsert (API.md §8) over the resource services, so each record is created or updated exactly
  * as a single POST or PATCH would be, with the same rules and events. The whole batch is one
- * transaction (one commit instead of a thousand); each record runs in its own savepoint, so a
- * record that fails leaves nothing behind and the others still commit.
+ * transaction (one commit instead of a thousand); each record's write is a savepoint inside it
+ * (the services' own transactions nest), so a record that fails leaves nothing behind and the
+ * others still commit.
  *
  * Records are applied in order, so duplicates inside one batch are not special: a later record with
  * the same match key finds the one an earlier record created and updates it (or is unchanged).
@@ -15,6 +16,7 @@ import { inTransaction, type Ctx } from './context.js';
 export interface BulkTarget<R> {
   table: 'leads' | 'clients' | 'deals';
   noun: string;
+  /** Each must be all-or-nothing (its own transaction), as the service functions are. */
   create(ctx: Ctx, record: R): { id: string };
   update(ctx: Ctx, id: string, record: R): void;
 }
@@ -43,15 +45,13 @@ function applyOne<R extends Matchable>(
   if (!outcome.ok) return { index, status: 'failed', error: issuesError(outcome.issues) };
   const { id, ...fields } = outcome.value;
   try {
-    return inTransaction(ctx, (): BulkResult => {
-      const existing = findExisting(ctx, target, request, id, fields);
-      if (existing === undefined) return { index, status: 'created', id: target.create(ctx, fields).id };
-      // The services return before writing when nothing changes; SQLite counts every row written,
-      // so "no row written" is exactly the contract's "unchanged" (no write, no event).
-      const writesBefore = totalChanges(ctx);
-      target.update(ctx, existing, fields);
-      return { index, status: totalChanges(ctx) === writesBefore ? 'unchanged' : 'updated', id: existing };
-    });
+    const existing = findExisting(ctx, target, request, id, fields);
+    if (existing === undefined) return { index, status: 'created', id: target.create(ctx, fields).id };
+    // The services return before writing when nothing changes; SQLite counts every row written,
+    // so "no row written" is exactly the contract's "unchanged" (no write, no event).
+    const writesBefore = totalChanges(ctx);
+    target.update(ctx, existing, fields);
+    return { index, status: totalChanges(ctx) === writesBefore ? 'unchanged' : 'updated', id: existing };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error; // a bug fails the whole batch (500), never half of it silently
     return { index, status: 'failed', error: apiErrorOf(error) };

@@ -45,7 +45,10 @@ export function changedAttributes<T extends object>(before: T, after: T): Partia
   const changed: Record<string, unknown> = {};
   for (const key of Object.keys(after) as (keyof T & string)[]) {
     if (key === 'updated_at') continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = before[key];
+    const [was, is] = [before[key], after[key]];
+    if (was === is) continue; // most fields are strings: no need to serialise them (bulk compares thousands)
+    if (typeof was === 'object' && typeof is === 'object' && JSON.stringify(was) === JSON.stringify(is)) continue;
+    changed[key] = was;
   }
   return Object.keys(changed).length ? (changed as Partial<T>) : undefined;
 }

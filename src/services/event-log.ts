@@ -25,6 +25,16 @@ export function eventFromRow(row: Row): Event {
 }
 
 /**
+ * The event's JSON text, straight from its row: `data` and `previous_attributes` are stored as
+ * JSON already, so they are spliced in rather than parsed and serialised again (deliveries and the
+ * stream send every event, so this is on the hot path). Same text as JSON.stringify(eventFromRow(row)).
+ */
+export function eventJson(row: Row): string {
+  const previous = row.previous_attributes === null ? '' : `,"previous_attributes":${row.previous_attributes}`;
+  return `{"id":${JSON.stringify(row.id)},"type":${JSON.stringify(row.type)},"created_at":${JSON.stringify(row.created_at)},"data":{"object":${row.data}}${previous}}`;
+}
+
+/**
  * An event is readable until it is 30 days old, whether or not the hourly purge has removed it
  * yet, so that the retention is exact. (The seed's history is backdated and falls outside it.)
  */

@@ -5,7 +5,7 @@ import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from '..
 import { invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
 import { commonConditions, listTable, type Condition } from '../store/list.js';
 import { getRow, insertRow, stmt, updateRow } from '../store/rows.js';
-import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
 import { deliverInvoiceMail } from './mailbox.js';
 
@@ -105,7 +105,10 @@ export function updateInvoice(ctx: Ctx, id: string, patch: InvoiceUpdate): Invoi
   });
 }
 
-/** Moves an invoice between states; `from` lists the states the move is allowed from. */
+/**
+ * Moves an invoice between states; `from` lists the states the move is allowed from. Returns the
+ * invoice after, and the changed fields' old values for the event's previous_attributes.
+ */
 function transition(ctx: Ctx, id: string, from: InvoiceRecord['status'][], to: InvoiceRecord['status'], apply: (r: InvoiceRecord, now: string) => void) {
   const record = getRecord(ctx, id);
   if (!from.includes(record.status)) {
@@ -115,34 +118,34 @@ function transition(ctx: Ctx, id: string, from: InvoiceRecord['status'][], to: I
   const after: InvoiceRecord = { ...record, status: to, updated_at: now };
   apply(after, now);
   updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
-  return after;
+  const invoice = view(ctx, after);
+  return { invoice, previous: changedAttributes(view(ctx, record), invoice) };
 }
 
 export function sendInvoice(ctx: Ctx, id: string): Invoice {
   return inTransaction(ctx, () => {
-    const record = transition(ctx, id, ['draft'], 'open', (r, now) => {
+    const { invoice, previous } = transition(ctx, id, ['draft'], 'open', (r, now) => {
       r.sent_at = now;
       r.payment_token = randomBytes(24).toString('base64url');
     });
-    const invoice = view(ctx, record);
     deliverInvoiceMail(ctx, invoice);
-    recordEvent(ctx, 'invoice.sent', invoice);
+    recordEvent(ctx, 'invoice.sent', invoice, previous);
     return invoice;
   });
 }
 
 export function payInvoice(ctx: Ctx, id: string): Invoice {
   return inTransaction(ctx, () => {
-    const invoice = view(ctx, transition(ctx, id, ['open'], 'paid', (r, now) => (r.paid_at = now)));
-    recordEvent(ctx, 'invoice.paid', invoice);
+    const { invoice, previous } = transition(ctx, id, ['open'], 'paid', (r, now) => (r.paid_at = now));
+    recordEvent(ctx, 'invoice.paid', invoice, previous);
     return invoice;
   });
 }
 
 export function voidInvoice(ctx: Ctx, id: string): Invoice {
   return inTransaction(ctx, () => {
-    const invoice = view(ctx, transition(ctx, id, ['draft', 'open'], 'void', (r, now) => (r.voided_at = now)));
-    recordEvent(ctx, 'invoice.voided', invoice);
+    const { invoice, previous } = transition(ctx, id, ['draft', 'open'], 'void', (r, now) => (r.voided_at = now));
+    recordEvent(ctx, 'invoice.voided', invoice, previous);
     return invoice;
   });
 }

@@ -38,6 +38,9 @@ export function openDb(path: string): Db {
   db.pragma('synchronous = NORMAL'); // WAL + NORMAL: durable across app crashes, fast commits
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Every write runs in a savepoint nested in the request's transaction; their undo journals
+  // go to temporary files unless kept in memory, which doubled the cost of a bulk insert.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
 }

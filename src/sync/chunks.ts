@@ -17,7 +17,7 @@ export interface Chunk {
   rows: SourceRow[];
 }
 
-export async function* chunksOf(rows: AsyncIterable<SourceRow>, size: number): AsyncGenerator<Chunk> {
+export async function* chunksOf(runs: AsyncIterable<SourceRow[]>, size: number): AsyncGenerator<Chunk> {
   let index = 0;
   let current: SourceRow[] = [];
   const cut = (): Chunk => {
@@ -25,9 +25,11 @@ export async function* chunksOf(rows: AsyncIterable<SourceRow>, size: number): A
     current = [];
     return chunk;
   };
-  for await (const row of rows) {
-    current.push(row);
-    if (current.length === size) yield cut();
+  for await (const run of runs) {
+    for (const row of run) {
+      current.push(row);
+      if (current.length === size) yield cut();
+    }
   }
   if (current.length) yield cut();
 }
@@ -59,8 +61,9 @@ export interface BatchSpec {
 /**
  * Validates each row with the server's own record schema, so a row the server would refuse for
  * its shape is never sent, and builds the body once: its bytes are hashed for the Idempotency-Key.
+ * A dry run (withRequest false) only validates.
  */
-export function toBatch(chunk: Chunk, spec: BatchSpec): Batch {
+export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batch {
   const sent: SourceRow[] = [];
   const invalid: RowFailure[] = [];
   const records: unknown[] = [];
@@ -79,7 +82,7 @@ export function toBatch(chunk: Chunk, spec: BatchSpec): Batch {
     sent.push(row);
     records.push(converted.record); // as read, not as parsed: the server applies its own defaults
   }
-  if (records.length === 0) return { ...chunk, sent, invalid };
+  if (records.length === 0 || !withRequest) return { ...chunk, sent, invalid };
   const body = JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records });
   return { ...chunk, sent, invalid, request: { body, key: batchKey(spec.resource, body) } };
 }

@@ -67,8 +67,8 @@ function build(resource: SyncResource): Catalogue {
 
 export const CATALOGUES: Record<SyncResource, Catalogue> = { leads: build('leads'), clients: build('clients') };
 
-/** Header names match ignoring case, spaces, underscores and dashes: "First Name" is first_name. */
-export const normaliseName = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '');
+/** Header names match ignoring case, spaces, underscores, dashes and dots: "First Name" is first_name, "Address City" address.city. */
+export const normaliseName = (name: string): string => name.toLowerCase().replace(/[\s_.-]+/g, '');
 
 const CUSTOM_PREFIX = /^\s*custom\s*\.(.+)$/i;
 

@@ -42,6 +42,7 @@ interface ExportState {
 }
 
 export const PAGE_SIZE = 1000;
+const STATE_EVERY_MS = 500;
 export const statePath = (out: string): string => `${out}.state.json`;
 
 export async function exportCsv(options: ExportOptions, client: CrmClient, onProgress: (rows: number) => void = () => {}): Promise<ExportReport> {
@@ -59,30 +60,37 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   const query = state?.query ?? { limit: PAGE_SIZE, ...(options.since ? { sort: 'updated_at', updated_after: options.since } : {}) };
   const pages = client.pages<Record<string, unknown>>(`/v1/${options.resource}`, query, state?.cursor ?? undefined)[Symbol.asyncIterator]();
   let next = pages.next();
-  let first = await next;
-  const columns = state?.columns ?? exportColumns(options.resource, first.done ? [] : first.value.data, options.fields);
+  let current = await next;
+  const columns = state?.columns ?? exportColumns(options.resource, current.done ? [] : current.value.data, options.fields);
   const toRow = rowMaker(options.resource, columns);
   const output: Writable = toStdout ? process.stdout : createWriteStream(options.out, { flags: state ? 'a' : 'w' });
   const saved: ExportState = state ?? { resource: options.resource, query, fields: options.fields ?? null, columns, cursor: null, rows: 0, bytes: 0, done: false };
 
+  let savedAt = 0;
   try {
     if (!state) saved.bytes += await write(output, stringify([columns]));
-    while (!first.done) {
-      const page = first.value;
+    while (!current.done) {
+      const page = current.value;
       next = pages.next(); // fetch the next page while this one is written
       next.catch(() => {}); // its failure is reported where it is awaited, below
       saved.bytes += await write(output, stringify(page.data.map(toRow)));
       saved.rows += page.data.length;
       saved.cursor = page.next_cursor;
       saved.done = page.next_cursor === null;
-      if (!toStdout) writeFileSync(statePath(options.out), JSON.stringify(saved));
+      // At most twice a second: --resume only needs a cursor and the file size that go together.
+      if (!toStdout && Date.now() - savedAt >= STATE_EVERY_MS) {
+        writeFileSync(statePath(options.out), JSON.stringify(saved));
+        savedAt = Date.now();
+      }
       onProgress(saved.rows);
-      first = await next;
+      current = await next;
     }
   } finally {
-    if (!toStdout) await new Promise<void>((resolve) => output.end(resolve));
+    if (!toStdout) {
+      await new Promise<void>((resolve) => output.end(resolve));
+      writeFileSync(statePath(options.out), JSON.stringify(saved)); // also after a failure: resume from the last page written
+    }
   }
-  if (!toStdout) writeFileSync(statePath(options.out), JSON.stringify({ ...saved, done: true }));
   return { rows: saved.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: false };
 }
 

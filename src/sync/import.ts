@@ -80,7 +80,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
       run.rows += chunk.rows.length;
       if (run.stopped) run.leaveUnprocessed(chunk);
       else if (point?.done.has(chunk.index)) run.skipDone(chunk, point);
-      else if (options.dryRun) run.validateOnly(toBatch(chunk, spec));
+      else if (options.dryRun) run.validateOnly(toBatch(chunk, spec, false));
       else {
         const task = run.send(toBatch(chunk, spec)).finally(() => inFlight.delete(task));
         inFlight.add(task);

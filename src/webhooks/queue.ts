@@ -1,7 +1,7 @@
 import type { Ctx } from '../services/context.js';
 import { disableGoneEndpoint, signingSecrets } from '../services/webhook-endpoints.js';
 import { insertPendingAttempt } from '../services/webhook-deliveries.js';
-import { eventFromRow } from '../services/event-log.js';
+import { eventJson } from '../services/event-log.js';
 import { allRows, stmt, type Row } from '../store/rows.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './schedule.js';
 
@@ -27,9 +27,9 @@ export interface AttemptOutcome {
 }
 
 /**
- * Pending attempts whose time has come, on enabled endpoints, oldest due first. `skip` are the
- * ids already in flight in this process. The body is built from the event row, which never
- * changes, so every retry sends the same bytes.
+ * Pending attempts whose time has come, on enabled endpoints, oldest due first, leaving out
+ * `skip` (the ids already in flight in this process). The body is built from the event row,
+ * which never changes, so every retry sends the same bytes.
  */
 export function dueAttempts(ctx: Ctx, now: number, limit: number, skip: ReadonlySet<string>): DueAttempt[] {
   const rows = allRows(
@@ -39,36 +39,33 @@ export function dueAttempts(ctx: Ctx, now: number, limit: number, skip: Readonly
        FROM webhook_deliveries d
        JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
        JOIN events e ON e.id = d.event_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.id NOT IN (SELECT value FROM json_each(?))
       ORDER BY d.next_attempt_at, d.id
       LIMIT ?`,
-    [new Date(now).toISOString(), limit + skip.size],
+    [new Date(now).toISOString(), JSON.stringify([...skip]), limit],
   );
-  return rows
-    .filter((r) => !skip.has(String(r.delivery_id)))
-    .slice(0, limit)
-    .map((r: Row) => ({
-      id: String(r.delivery_id),
-      endpointId: String(r.endpoint_id),
-      eventId: String(r.event_id),
-      eventType: String(r.event_type),
-      attempt: Number(r.attempt),
-      url: String(r.url),
-      secrets: signingSecrets(r as { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }, now),
-      body: JSON.stringify(eventFromRow(r)),
-    }));
+  return rows.map((r: Row) => ({
+    id: String(r.delivery_id),
+    endpointId: String(r.endpoint_id),
+    eventId: String(r.event_id),
+    eventType: String(r.event_type),
+    attempt: Number(r.attempt),
+    url: String(r.url),
+    secrets: signingSecrets(r as { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }, now),
+    body: eventJson(r),
+  }));
 }
 
-/** When the next pending attempt not already in flight is due (on an enabled endpoint), or undefined when none is. */
-export function nextDueAt(ctx: Ctx, skip: ReadonlySet<string>): number | undefined {
+/** When the next pending attempt after `now` is due (on an enabled endpoint), or undefined when none is. */
+export function nextDueAfter(ctx: Ctx, now: number): number | undefined {
   const next = stmt(
     ctx.db,
-    `SELECT min(d.next_attempt_at) FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
-      WHERE d.status = 'pending' AND d.id NOT IN (SELECT value FROM json_each(?))`,
+    `SELECT d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
+      WHERE d.status = 'pending' AND d.next_attempt_at > ? ORDER BY d.next_attempt_at LIMIT 1`,
   )
     .pluck()
-    .get(JSON.stringify([...skip])) as string | null;
-  return next === null ? undefined : Date.parse(next);
+    .get(new Date(now).toISOString()) as string | undefined;
+  return next === undefined ? undefined : Date.parse(next);
 }
 
 const succeeded = (code: number | null) => code !== null && code >= 200 && code < 300;
@@ -78,31 +75,26 @@ const succeeded = (code: number | null) => code !== null && code >= 200 && code 
  * leaves either the pending attempt (to be made again) or its settlement with its successor,
  * never a failed attempt with nothing after it. A 2xx ends the delivery; a 410 ends it and
  * disables the endpoint; otherwise the schedule (and Retry-After) decide, until 8 attempts.
+ * Returns whether a retry was scheduled.
  */
-export function settleAttempt(ctx: Ctx, due: DueAttempt, outcome: AttemptOutcome, timeScale: number): void {
-  ctx.db.transaction(() => {
-    // Gone meanwhile: its endpoint was deleted or its event purged while the request ran.
-    if (!stmt(ctx.db, "SELECT 1 FROM webhook_deliveries WHERE id = ? AND status = 'pending'").get(due.id)) return;
+export function settleAttempt(ctx: Ctx, due: DueAttempt, outcome: AttemptOutcome, timeScale: number): boolean {
+  return ctx.db.transaction(() => {
     const now = ctx.clock();
-    let nextAt: string | null = null;
     const ok = succeeded(outcome.statusCode);
     let error = outcome.error ?? (ok ? null : `The endpoint answered HTTP ${outcome.statusCode}.`);
-    if (!ok && outcome.statusCode === 410) {
-      disableGoneEndpoint(ctx, due.endpointId);
-      error = 'The endpoint answered 410 Gone: it is now disabled and gets no more deliveries.';
-    } else if (!ok) {
-      const delay = retryDelayMs(due.attempt, timeScale, outcome.retryAfterMs);
-      if (delay !== null) {
-        nextAt = new Date(now + delay).toISOString();
-        insertPendingAttempt(ctx, due.endpointId, { id: due.eventId, type: due.eventType }, due.attempt + 1, nextAt);
-      } else {
-        error = `${error} Gave up after ${MAX_ATTEMPTS} attempts.`;
-      }
-    }
-    stmt(
+    const delay = ok || outcome.statusCode === 410 ? null : retryDelayMs(due.attempt, timeScale, outcome.retryAfterMs);
+    const nextAt = delay === null ? null : new Date(now + delay).toISOString();
+    if (outcome.statusCode === 410) error = 'The endpoint answered 410 Gone: it is now disabled and gets no more deliveries.';
+    else if (!ok && nextAt === null) error = `${error} Gave up after ${MAX_ATTEMPTS} attempts.`;
+    const updated = stmt(
       ctx.db,
       `UPDATE webhook_deliveries SET status = ?, status_code = ?, duration_ms = ?, error = ?, next_attempt_at = ?, attempted_at = ?
         WHERE id = ? AND status = 'pending'`,
     ).run(ok ? 'succeeded' : 'failed', outcome.statusCode, Math.round(outcome.durationMs), error, nextAt, new Date(outcome.startedAt).toISOString(), due.id);
+    // Gone meanwhile: its endpoint was deleted or its event purged while the request ran.
+    if (updated.changes === 0) return false;
+    if (outcome.statusCode === 410) disableGoneEndpoint(ctx, due.endpointId);
+    if (nextAt !== null) insertPendingAttempt(ctx, due.endpointId, { id: due.eventId, type: due.eventType }, due.attempt + 1, nextAt);
+    return nextAt !== null;
   })();
 }

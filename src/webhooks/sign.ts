@@ -27,11 +27,12 @@ export function signature(secret: string, id: string, timestamp: number, body: s
   return `v1,${mac}`;
 }
 
-export interface SignedHeaders {
+// A type alias, not an interface, so that it passes where any header record is taken.
+export type SignedHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 /**
  * The three headers of a signed request. With several secrets (during a rotation) the signature

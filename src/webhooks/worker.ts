@@ -1,8 +1,9 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { Ctx } from '../services/context.js';
 import { onOutbox } from '../services/outbox-signal.js';
-import { dueAttempts, nextDueAt, settleAttempt, type DueAttempt } from './queue.js';
+import { dueAttempts, nextDueAfter, settleAttempt, type AttemptOutcome, type DueAttempt } from './queue.js';
 import { postSigned } from './send.js';
 
 export interface WorkerOptions {
@@ -22,9 +23,9 @@ const STOP_GRACE_MS = 2000;
  *
  * Guarantees. The attempt rows are written with the event (no loss: a committed event always has
  * its pending deliveries, and a crash at any later point leaves them pending, so a restart sends
- * them). An attempt's outcome is committed synchronously the moment the status line arrives,
- * before its body is read, so "2xx received but not recorded" shrinks to the microseconds between
- * the response and that commit — only a SIGKILL landing in that window can repeat a 2xx'd
+ * them). An attempt's outcome is committed as soon as the status line arrives (before its body
+ * is read; batched with others of the same event-loop turn), so "2xx received but not recorded"
+ * shrinks to well under a millisecond — only a SIGKILL landing in that window can repeat a 2xx'd
  * delivery, which is the unavoidable at-least-once edge; receivers deduplicate by webhook-id,
  * which is the same on every attempt. Attempts aborted by a clean stop stay pending.
  *
@@ -39,8 +40,11 @@ export class WebhookWorker {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
+  /** The last pump filled every free slot: more is probably due. */
+  private backlogged = false;
   private stopping = false;
   private unsubscribe: () => void = () => undefined;
+  private unsettled: { due: DueAttempt; result: AttemptOutcome; resolve: (retryScheduled: boolean) => void }[] = [];
 
   constructor(
     private readonly ctx: Ctx,
@@ -48,6 +52,8 @@ export class WebhookWorker {
   ) {
     this.timeScale = options.timeScale ?? 1;
     this.concurrency = options.concurrency ?? 64;
+    // One signal aborts every attempt in flight on stop: each holds a listener on it.
+    setMaxListeners(this.concurrency + 10, this.abort.signal);
   }
 
   start(): void {
@@ -55,14 +61,19 @@ export class WebhookWorker {
     this.pump();
   }
 
+  /**
+   * Starts what is due, up to the concurrency. Called on the outbox signal (new work), by the
+   * timer (retries coming due), and, while a backlog lasts, whenever half the slots are free
+   * again — in batches, so that a long queue costs one query per batch, not per delivery.
+   */
   private pump(): void {
     if (this.stopping || this.pumping) return;
     this.pumping = true;
     try {
       const capacity = this.concurrency - this.inFlight.size;
-      const skip = new Set(this.inFlight.keys());
-      const due = capacity > 0 ? dueAttempts(this.ctx, Date.now(), capacity, skip) : [];
+      const due = capacity > 0 ? dueAttempts(this.ctx, Date.now(), capacity, new Set(this.inFlight.keys())) : [];
       for (const attempt of due) this.run(attempt);
+      this.backlogged = capacity <= 0 || due.length === capacity;
       this.armTimer();
     } catch (error) {
       process.stderr.write(`webhooks: the worker could not read its queue: ${(error as Error).message}\n`);
@@ -72,27 +83,56 @@ export class WebhookWorker {
     }
   }
 
+  /** Wakes at the next attempt due later than now (a retry), or after MAX_IDLE_MS at most. */
   private armTimer(): void {
     clearTimeout(this.timer);
-    const next = nextDueAt(this.ctx, new Set(this.inFlight.keys()));
-    const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
+    const now = Date.now();
+    const next = nextDueAfter(this.ctx, now);
+    const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - now));
     this.timer = setTimeout(() => this.pump(), wait).unref();
   }
 
   private run(due: DueAttempt): void {
-    const settle = (result: Parameters<typeof settleAttempt>[2]) => {
+    let settled = Promise.resolve(false);
+    const onStatus = (result: AttemptOutcome) => {
       if (this.stopping && result.statusCode === null) return; // aborted by stop(): stays pending
-      try {
-        settleAttempt(this.ctx, due, result, this.timeScale);
-      } catch (error) {
-        process.stderr.write(`webhooks: could not record attempt ${due.id}: ${(error as Error).message}\n`);
-      }
+      settled = this.settleSoon(due, result);
     };
-    const done = postSigned(this.agent, { url: due.url, id: due.eventId, body: due.body, secrets: due.secrets }, settle, this.abort.signal).finally(() => {
-      this.inFlight.delete(due.id);
-      this.pump();
-    });
+    const post = { url: due.url, id: due.eventId, body: due.body, secrets: due.secrets };
+    // Leaves the in-flight set only once its outcome is committed, so no pump can pick it again.
+    const done = postSigned(this.agent, post, onStatus, this.abort.signal)
+      .then(() => settled)
+      .then((retryScheduled) => {
+        this.inFlight.delete(due.id);
+        if (this.stopping) return;
+        if (this.backlogged && this.inFlight.size <= this.concurrency / 2) this.pump();
+        else if (retryScheduled) this.armTimer(); // the retry may be due before the timer
+      });
     this.inFlight.set(due.id, done);
+  }
+
+  /**
+   * Outcomes are committed together, one transaction per turn of the event loop instead of one
+   * each: under load that takes a good share of the worker's database time. An outcome waits at
+   * most until the next turn (setImmediate), so "answered 2xx but not yet recorded" stays a
+   * window of well under a millisecond. Resolves with whether a retry was scheduled.
+   */
+  private settleSoon(due: DueAttempt, result: AttemptOutcome): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (this.unsettled.push({ due, result, resolve }) === 1) setImmediate(() => this.commitOutcomes());
+    });
+  }
+
+  private commitOutcomes(): void {
+    const batch = this.unsettled.splice(0);
+    let retries: boolean[] = [];
+    try {
+      retries = this.ctx.db.transaction(() => batch.map(({ due, result }) => settleAttempt(this.ctx, due, result, this.timeScale)))();
+    } catch (error) {
+      // Rolled back: those attempts stay pending and are made again (at-least-once).
+      process.stderr.write(`webhooks: could not record ${batch.length} attempt(s): ${(error as Error).message}\n`);
+    }
+    batch.forEach((item, i) => item.resolve(retries[i] ?? false));
   }
 
   /** Stops taking work; attempts under way get a moment, then are aborted and stay pending for the next start. */

@@ -1,7 +1,9 @@
 // The single-file executable (scripts/build-binary.mjs): built from the current dist/, copied
 // into a fresh temporary folder outside the repository and run from there, with no node on the
 // PATH, no NODE_PATH and no node_modules anywhere above it, as on a machine that only has the file.
+// The tests share one sandbox started by the binary, so they run in order.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { parse } from 'csv-parse/sync';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -101,6 +103,23 @@ describe('the single binary, run from a folder outside the repository', () => {
       expect(result.structuredContent!.data.length).toBeGreaterThan(0);
     } finally {
       await client.close();
+    }
+  });
+
+  it('imports a CSV fixture into that sandbox with sync import', async () => {
+    copyFileSync(join(ROOT, 'fixtures/sync/leads-good.csv'), join(dir.path, 'leads.csv'));
+    const rows = parse(readFileSync(join(dir.path, 'leads.csv')), { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(0);
+
+    const { code, stdout, stderr } = run(['sync', 'import', 'leads', './leads.csv'], { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+
+    for (const row of rows) {
+      const found = await fetch(`${sandbox.baseUrl}/v1/leads?external_id=${encodeURIComponent(row['External ID']!)}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+      const { data } = (await found.json()) as { data: { first_name: string | null; company: string | null }[] };
+      expect(data, row['External ID']).toHaveLength(1);
+      // An empty cell is no value (null) in the API.
+      expect(data[0]).toMatchObject({ first_name: row['First Name'] || null, company: row.Company || null });
     }
   });
 });

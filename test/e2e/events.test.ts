@@ -21,7 +21,7 @@ async function allEvents(query = ''): Promise<Ev[]> {
   const out: Ev[] = [];
   let cursor: string | null = null;
   do {
-    const res = await api.get(`/v1/events?limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; text: string; body: { data: Ev[]; next_cursor: string | null } } = await api.get(`/v1/events?limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(res.status, res.text).toBe(200);
     out.push(...res.body.data);
     cursor = res.body.next_cursor;
@@ -108,8 +108,13 @@ describe('events of every type, with previous_attributes on changes', () => {
     expect(one(deal.id, 'deal.updated').previous_attributes).toMatchObject({ stage: 'lead_in', win_probability: 0.1 });
     expect(one(deal.id, 'deal.won').previous_attributes).toMatchObject({ stage: 'proposal', won_at: null });
     expect(one(lost.id, 'deal.lost').previous_attributes).toMatchObject({ stage: 'proposal', lost_at: null, lost_reason: null });
+    expect(one(sent.id, 'invoice.sent').previous_attributes).toEqual({ status: 'draft', sent_at: null, payment_link: null });
+    expect(one(sent.id, 'invoice.paid').previous_attributes).toEqual({ status: 'open', paid_at: null });
+    expect(one(draft.id, 'invoice.voided').previous_attributes).toEqual({ status: 'draft', voided_at: null });
     // Creations and deletions carry the object, no previous_attributes.
-    for (const e of [one(lead.id, 'lead.created'), one(gone.id, 'lead.deleted'), one(sent.id, 'invoice.paid')]) expect(e).not.toHaveProperty('previous_attributes');
+    for (const e of [one(lead.id, 'lead.created'), one(gone.id, 'lead.deleted'), one(sent.id, 'invoice.created'), one(lost.id, 'deal.deleted')]) {
+      expect(e).not.toHaveProperty('previous_attributes');
+    }
     expect(one(deal.id, 'deal.won').data.object).toMatchObject({ id: deal.id, stage: 'won' });
     expect(one(sent.id, 'invoice.paid').data.object).toMatchObject({ status: 'paid' });
   });
@@ -122,7 +127,7 @@ describe('GET /v1/events', () => {
     const paged: Ev[] = [];
     let cursor: string | null = null;
     do {
-      const res = await api.get(`/v1/events?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: { body: { data: Ev[]; next_cursor: string | null } } = await api.get(`/v1/events?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(res.body.data.length).toBeGreaterThan(0);
       paged.push(...res.body.data);
       cursor = res.body.next_cursor;

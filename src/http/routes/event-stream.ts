@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Event, EventStreamHeaders, EventStreamQuery } from '../../schemas/event.js';
 import type { Ctx } from '../../services/context.js';
-import { eventFromRow, eventsAfter, latestEventId } from '../../services/event-log.js';
+import { eventJson, eventsAfter, latestEventId } from '../../services/event-log.js';
 import { onOutbox } from '../../services/outbox-signal.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
@@ -61,7 +61,7 @@ export function eventStreamRoutes(fastify: FastifyInstance, ctx: Ctx): void {
           for (const row of rows) {
             position = String(row.id);
             if (types && !types.has(String(row.type))) continue;
-            text += `id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventFromRow(row))}\n\n`;
+            text += `id: ${row.id}\nevent: ${row.type}\ndata: ${eventJson(row)}\n\n`;
           }
           if (text && !raw.write(text)) {
             waitingForDrain = true;
@@ -78,14 +78,20 @@ export function eventStreamRoutes(fastify: FastifyInstance, ctx: Ctx): void {
       const unsubscribe = onOutbox(ctx.db, flush);
       const poll = setInterval(flush, SAFETY_POLL_MS);
       const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
-      const stream = { end: () => raw.end() };
-      streams.add(stream);
-      req.raw.once('close', () => {
+      const stop = () => {
         unsubscribe();
         clearInterval(poll);
         clearInterval(heartbeat);
         streams.delete(stream);
-      });
+      };
+      const stream = {
+        end: () => {
+          stop();
+          raw.end();
+        },
+      };
+      streams.add(stream);
+      req.raw.once('close', stop);
       flush();
     },
   });

@@ -1,0 +1,160 @@
+// Benchmark "sync": `crm sync import` and `crm sync export` of a generated leads CSV (100k and
+// 1M rows) against a sandbox without limits, next to the physical floor on the same machine in
+// the same run: the sqlite3 CLI's `.import` of the same file into a fresh table (no indexes, no
+// validation, no events, no HTTP) and `sqlite3 -csv` of that table. Reports durations (median of
+// BENCH_SYNC_REPEAT runs for 100k; one run at 1M, which takes minutes), the ratios to the floor,
+// and the CLIENT's peak RSS (/usr/bin/time -f %M), which must stay flat in the file's size.
+// BENCH_SYNC_ROWS=100000,1000000 picks the sizes.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from './servers.js';
+import { median, round } from './stats.js';
+import { track } from './processes.js';
+
+const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
+const SQLITE = '/usr/bin/sqlite3';
+const TIME = '/usr/bin/time'; // -f %M: the peak RSS of the command it runs, in KB
+const SIZES = (process.env.BENCH_SYNC_ROWS ?? '100000,1000000').split(',').map(Number);
+const REPEAT = Number(process.env.BENCH_SYNC_REPEAT ?? 3);
+const TARGETS = { import: 4, export: 8, rssMb: 200 };
+
+/** A leads file as an integration would send it: every column, unique external ids and emails. */
+async function writeLeads(path, rows) {
+  const out = createWriteStream(path);
+  out.write('external_id,first_name,last_name,email,phone,company,title,source,status,tags,custom.score,notes\n');
+  const sources = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'];
+  for (let i = 1; i <= rows; i++) {
+    const line = `ext-${i},First${i},Last${i % 1000},lead${i}@example.com,+49 30 ${1000000 + i},Company ${i % 5000},Head of ${i % 7 ? 'Sales' : 'IT'},${sources[i % 6]},new,${i % 3 ? 'a|b' : ''},${i % 100},Note for lead ${i}\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/** Runs a command to its end; returns its wall time. */
+async function timed(command, args, stdout = 'ignore') {
+  const started = performance.now();
+  const child = track(command, args, { stdio: ['ignore', stdout, 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
+  return { ms: performance.now() - started };
+}
+
+async function sqliteImport(tmp, csv, i) {
+  const db = join(tmp, `floor-${i}.db`);
+  rmSync(db, { force: true });
+  return { db, ...(await timed(SQLITE, [db, '-cmd', '.mode csv', `.import ${csv} leads`])) };
+}
+
+async function sqliteExport(db, out) {
+  const file = createWriteStream(out);
+  await once(file, 'open');
+  const result = await timed(SQLITE, ['-csv', '-header', db, 'SELECT * FROM leads'], file);
+  file.close();
+  return result;
+}
+
+async function crmImport(tmp, csv, i) {
+  const db = join(tmp, `sandbox-${i}.db`);
+  const sandbox = await startSandbox(db, ['--no-seed', '--rate-limit', '0', '--quota', '0']);
+  const env = { ...process.env, CRM_BASE_URL: sandbox.base_url, CRM_API_KEY: sandbox.api_key };
+  const results = join(tmp, `results-${i}`);
+  const args = [CRM, 'sync', 'import', 'leads', csv, '--results', results, '--json'];
+  const started = performance.now();
+  const child = track(TIME, ['-f', '%M', '-o', `${results}.rss`, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  const [code] = await once(child, 'exit');
+  const ms = performance.now() - started;
+  const report = JSON.parse(stdout.trim().split('\n').pop());
+  if (code !== 0 || report.summary.created !== report.rows) throw new Error(`import failed (${code}): ${stdout}`);
+  const peakMb = Number(readFileSync(`${results}.rss`, 'utf8').trim().split('\n').pop()) / 1024;
+  return { ms, peakMb, sandbox, env };
+}
+
+async function crmExport(sandbox, env, out) {
+  const started = performance.now();
+  const child = track(TIME, ['-f', '%M', '-o', `${out}.rss`, process.execPath, CRM, 'sync', 'export', 'leads', '--out', out], { env, stdio: 'ignore' });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`export exited ${code}`);
+  return { ms: performance.now() - started, peakMb: Number(readFileSync(`${out}.rss`, 'utf8').trim().split('\n').pop()) / 1024 };
+}
+
+async function measure(tmp, rows) {
+  const csv = join(tmp, `leads-${rows}.csv`);
+  await writeLeads(csv, rows);
+  const runs = rows > 200_000 ? 1 : REPEAT;
+  const floorImport = [], floorExport = [], imports = [], exports = [], importRss = [], exportRss = [];
+  for (let i = 0; i < runs; i++) {
+    const tag = `${rows}-${i}`;
+    const floor = await sqliteImport(tmp, csv, tag);
+    floorImport.push(floor.ms);
+    floorExport.push((await sqliteExport(floor.db, join(tmp, `floor-${tag}.csv`))).ms);
+    rmSync(floor.db, { force: true });
+
+    const imported = await crmImport(tmp, csv, tag);
+    imports.push(imported.ms);
+    importRss.push(imported.peakMb);
+    try {
+      const exported = await crmExport(imported.sandbox, imported.env, join(tmp, `export-${tag}.csv`));
+      exports.push(exported.ms);
+      exportRss.push(exported.peakMb);
+    } finally {
+      await imported.sandbox.stop();
+    }
+    for (const f of [`sandbox-${tag}.db`, `sandbox-${tag}.db-wal`, `export-${tag}.csv`, `floor-${tag}.csv`]) rmSync(join(tmp, f), { force: true });
+  }
+  const mb = statSync(csv).size / 1e6;
+  rmSync(csv, { force: true });
+  const row = (name, values, rss) => ({
+    name: `${name} ${rows.toLocaleString('en')} rows`,
+    median_s: round(median(values) / 1000, 2),
+    runs: values.length,
+    rows_per_s: Math.round(rows / (median(values) / 1000)),
+    client_peak_rss_mb: rss ? round(Math.max(...rss), 1) : null,
+  });
+  return {
+    rows: [
+      row('sqlite3 .import', floorImport),
+      row('crm sync import', imports, importRss),
+      row('sqlite3 -csv export', floorExport),
+      row('crm sync export', exports, exportRss),
+    ],
+    importRatio: median(imports) / median(floorImport),
+    exportRatio: median(exports) / median(floorExport),
+    importRss: Math.max(...importRss),
+    exportRss: Math.max(...exportRss),
+    fileMb: mb,
+  };
+}
+
+export async function run(ctx) {
+  const rows = [];
+  const figures = {};
+  const checks = [];
+  const rss = [];
+  for (const size of SIZES) {
+    process.stderr.write(`bench sync: ${size.toLocaleString('en')} rows...\n`);
+    const m = await measure(ctx.tmp, size);
+    rows.push(...m.rows);
+    const label = size.toLocaleString('en');
+    figures[`file ${label} rows`] = `${round(m.fileMb, 1)} MB`;
+    figures[`import / sqlite3 .import (${label})`] = `${round(m.importRatio, 1)}x`;
+    figures[`export / sqlite3 -csv (${label})`] = `${round(m.exportRatio, 1)}x`;
+    checks.push({ name: `import <= ${TARGETS.import}x sqlite3 .import (${label} rows)`, actual: `${round(m.importRatio, 1)}x`, pass: m.importRatio <= TARGETS.import });
+    checks.push({ name: `export <= ${TARGETS.export}x sqlite3 -csv (${label} rows)`, actual: `${round(m.exportRatio, 1)}x`, pass: m.exportRatio <= TARGETS.export });
+    checks.push({ name: `client peak RSS < ${TARGETS.rssMb} MB (${label} rows, import / export)`, actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`, pass: Math.max(m.importRss, m.exportRss) < TARGETS.rssMb });
+    rss.push(m.importRss);
+  }
+  if (rss.length > 1) {
+    const growth = Math.max(...rss) / Math.min(...rss);
+    checks.push({ name: 'client import RSS flat in the file size (largest / smallest < 1.5)', actual: `${round(growth, 2)}x`, pass: growth < 1.5 });
+  }
+  return { rows, figures, checks };
+}

@@ -1,0 +1,88 @@
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import { BULK_MAX_RECORDS } from '../schemas/bulk.js';
+import type { GlobalOptions } from './api.js';
+import { sinceArg } from './since.js';
+
+/**
+ * `crm sync import|export` (API.md §9). Definitions only; the code is imported when a command
+ * runs, so --help stays fast.
+ */
+function count(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}.`);
+    return n;
+  };
+}
+
+const resource = () => new Argument('<resource>', 'leads or clients').choices(['leads', 'clients']);
+const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
+
+export function registerSyncCommands(program: Command): void {
+  const sync = program.command('sync').description('Bulk import and export of leads and clients as CSV');
+
+  sync
+    .command('import')
+    .description('Create or update records from a CSV file, in bulk batches')
+    .addArgument(resource())
+    .argument('<file>', 'the CSV file')
+    .addOption(new Option('--mode <mode>', 'upsert: update matching records, create the rest; create: always create').choices(['upsert', 'create']).default('upsert'))
+    .addOption(new Option('--match-on <field>', 'how upsert finds existing records').choices(['external_id', 'email']).default('external_id'))
+    .option('--map <pairs>', 'column mapping, "CSV Column=field,Other=custom.name,Unwanted="')
+    .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
+    .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
+    .option('--dry-run', 'validate only: nothing is sent', false)
+    .option('--resume', 'continue an interrupted import from its journal (same file and options)', false)
+    .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
+    .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
+    .addOption(new Option('--encoding <encoding>', 'the file encoding (a UTF-8 or UTF-16LE BOM is detected)').choices(['utf8', 'latin1', 'utf16le']))
+    .option('--retries <n>', 'retries of a failing request before the import stops', count(0, 20), 6)
+    .addHelpText(
+      'after',
+      `
+Columns match the API's field names, ignoring case, spaces, underscores and dashes ("First Name"
+is first_name). custom.<name> columns are custom fields; clients take address.<field> and one
+primary contact person as contact.first_name, contact.last_name, contact.email, contact.phone,
+contact.role. An id column (as exported) updates that record. Empty cells clear a field.
+Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
+    )
+    .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
+      const { importCommand } = await import('./sync.js');
+      await importCommand(globals(cmd), {
+        resource: res,
+        file,
+        mode: opts.mode as 'upsert' | 'create',
+        matchOn: opts.matchOn as 'external_id' | 'email',
+        map: opts.map as string | undefined,
+        batchSize: opts.batchSize as number,
+        concurrency: opts.concurrency as number,
+        dryRun: opts.dryRun as boolean,
+        resume: opts.resume as boolean,
+        results: opts.results as string | undefined,
+        delimiter: opts.delimiter as string,
+        encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
+        retries: opts.retries as number,
+      });
+    });
+
+  sync
+    .command('export')
+    .description('Write every record as CSV, page by page')
+    .addArgument(resource())
+    .option('--out <file>', 'the CSV file, or - for stdout', '-')
+    .option('--fields <list>', 'columns to write, comma-separated (default: all)')
+    .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
+    .option('--resume', 'continue an interrupted export into the same --out file', false)
+    .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
+    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number }, cmd: Command) => {
+      const { exportCommand } = await import('./sync.js');
+      await exportCommand(globals(cmd), {
+        resource: res,
+        out: opts.out,
+        fields: opts.fields?.split(',').map((f) => f.trim()).filter(Boolean),
+        since: opts.since,
+        resume: opts.resume,
+        retries: opts.retries,
+      });
+    });
+}

@@ -1,0 +1,81 @@
+import type { BulkResponse } from '../schemas/bulk.js';
+import { SyncUsageError } from '../sync/errors.js';
+import { exportCsv, type ExportOptions } from '../sync/export.js';
+import { importCsv, type ImportOptions, type ImportReport } from '../sync/import.js';
+import { clientFor, withClient, type GlobalOptions } from './api.js';
+import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
+import { duration, startProgress, type Progress } from './progress.js';
+
+/** `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). */
+/** Retries are worth seeing: a server that struggles shows up before the command gives up. */
+const noteRetries = (progress: Progress) => (info: { attempt: number; delayMs: number; reason: string }) =>
+  progress.note(`retry ${info.attempt} in ${duration(info.delayMs / 1000)} (${info.reason})`);
+
+export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
+  results?: string | undefined;
+  retries: number;
+}
+
+export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
+  if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
+  const progress = startProgress(`${flags.dryRun ? 'Checking' : 'Importing'} ${flags.resource}`, options);
+  const retried = noteRetries(progress);
+  // A dry run sends nothing, so it needs no key and no server.
+  const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
+  let report: ImportReport;
+  try {
+    const send = (path: string, body: string, key: string) => client!.request<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
+    report = await importCsv({ ...flags, resultsDir: flags.results }, send, (p) => progress.update(p.rows, p.bytes, p.size));
+  } catch (error) {
+    if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
+    throw error;
+  } finally {
+    progress.stop();
+    await client?.close();
+  }
+  printImport(report, options.json);
+  if (report.summary.failed > 0 || report.unprocessed > 0) throw new ExitCode(1);
+}
+
+function printImport(report: ImportReport, json: boolean): void {
+  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun } = report;
+  if (json) {
+    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}) });
+  }
+  const out = process.stdout;
+  const rate = Math.round(rows / Math.max(durationMs / 1000, 0.001)).toLocaleString('en');
+  out.write(`${bold(dryRun ? 'Checked' : 'Imported')} ${rows.toLocaleString('en')} rows in ${duration(durationMs / 1000)} (${rate} rows/s)\n`);
+  if (dryRun) out.write(`  ${green(`${(rows - summary.failed).toLocaleString('en')} valid`)}, ${summary.failed ? red(`${summary.failed} invalid`) : '0 invalid'} ${dim('(nothing was sent)')}\n`);
+  else {
+    const counts = `created ${summary.created} · updated ${summary.updated} · unchanged ${summary.unchanged} · failed ${summary.failed}`;
+    out.write(`  ${summary.failed ? yellow(counts) : green(counts)}\n`);
+  }
+  if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n  ${unprocessed} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`);
+  out.write(`  Results: ${resultsDir}/${summary.failed ? ' (see failed.csv for the reasons)' : ''}\n`);
+}
+
+export interface ExportFlags extends ExportOptions {
+  retries: number;
+}
+
+export async function exportCommand(options: GlobalOptions, flags: ExportFlags): Promise<void> {
+  const toStdout = flags.out === '-';
+  const progress = startProgress(`Exporting ${flags.resource}`, options);
+  try {
+    const retried = noteRetries(progress);
+    const report = await withClient(options, (client) => exportCsv(flags, client, (rows) => progress.update(rows)), {
+      retry: { maxRetries: flags.retries },
+      onRetry: retried,
+    });
+    progress.stop();
+    const line = { rows: report.rows, out: report.out, duration_ms: report.durationMs, ...(report.alreadyComplete ? { already_complete: true } : {}) };
+    // With --out -, stdout is the CSV and nothing else: the report goes to stderr.
+    if (options.json) return toStdout ? void process.stderr.write(`${JSON.stringify(line)}\n`) : printJson(line);
+    const what = report.alreadyComplete ? `${flags.out} was already complete (${report.rows} rows)` : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
+    (toStdout ? process.stderr : process.stdout).write(`${what}\n`);
+  } catch (error) {
+    progress.stop();
+    if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
+    throw error;
+  }
+}

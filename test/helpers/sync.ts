@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+/** Helpers for the bulk and sync suites. */
+export const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'sync');
+
+/** A CSV file as objects keyed by its header. */
+export function readCsv(path: string): Record<string, string>[] {
+  return parse(readFileSync(path), { columns: true, bom: true }) as Record<string, string>[];
+}
+
+/** One value from the sandbox's SQLite file, read beside the running sandbox (WAL allows a reader). */
+export function dbValue<T = number>(db: string, sql: string, ...params: unknown[]): T {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare(sql).pluck().get(...params) as T;
+  } finally {
+    conn.close();
+  }
+}
+
+export function dbRows<T = Record<string, unknown>>(db: string, sql: string, ...params: unknown[]): T[] {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare(sql).all(...params) as T[];
+  } finally {
+    conn.close();
+  }
+}
+
+/**
+ * Writes a leads CSV of `rows` rows, streamed. Each row has a unique email; with `externalIds`
+ * also a unique external_id (prefix + row number), so counts can prove "each row exactly once".
+ */
+export async function writeLeadsCsv(path: string, rows: number, options: { externalIds?: boolean; prefix?: string } = {}): Promise<void> {
+  const prefix = options.prefix ?? 'gen';
+  const out = createWriteStream(path);
+  out.write(`${options.externalIds ? 'external_id,' : ''}first_name,last_name,email,company,source,status,tags,custom.score\n`);
+  for (let i = 1; i <= rows; i++) {
+    const line = `${options.externalIds ? `${prefix}-${i},` : ''}First${i},Last${i},${prefix}${i}@example.com,Company ${i % 97},web,new,a|b,${i % 100}\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
