@@ -6,7 +6,6 @@ import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js'
 import { createContext, type Ctx } from '../services/context.js';
 import { purgeExpired } from '../services/idempotency.js';
 import { purgeExpiredEvents } from '../services/event-log.js';
-import { WebhookWorker } from '../webhooks/worker.js';
 import { openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { loadFixtures } from './fixtures.js';
@@ -113,8 +112,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
     baseUrl = `http://${host}:${address.port}`;
     // Pending deliveries left by an earlier run (even a killed one) are sent from here on.
-    const worker = new WebhookWorker(ctx, { timeScale: options.webhookTimeScale ?? 1 });
-    worker.start();
+    // Loaded after listening, not awaited: the worker and its HTTP client cost ~150 ms to load, and
+    // the sandbox answers requests meanwhile (deliveries wait safely in the database).
+    const worker = import('../webhooks/worker.js').then(({ WebhookWorker }) => {
+      const started = new WebhookWorker(ctx, { timeScale: options.webhookTimeScale ?? 1 });
+      started.start();
+      return started;
+    });
     let stopped = false;
     return {
       baseUrl,
@@ -127,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (stopped) return;
         stopped = true;
         clearInterval(purgeTimer);
-        await Promise.all([worker.stop(), app.close()]);
+        await Promise.all([worker.then((w) => w.stop()), app.close()]);
         db.close();
       },
     };
