@@ -18,7 +18,8 @@ export function startProgress(label: string, options: { json: boolean }): Progre
   if (options.json) return { update() {}, note() {}, stop() {} };
   const started = Date.now();
   const line = (rows: number, bytes?: number, size?: number) => `${label}: ${describe(rows, bytes, size, Date.now() - started)}`;
-  if (process.stderr.isTTY) return spinner(ora({ text: `${label}…`, stream: process.stderr }).start(), line);
+  // A terminal that reports no width (a pseudo-terminal without a size) would make ora's redraw loop forever.
+  if (process.stderr.isTTY && process.stderr.columns > 0) return spinner(ora({ text: `${label}…`, stream: process.stderr }).start(), line);
 
   let lastPrint = started;
   return {
