@@ -1,6 +1,7 @@
 // Benchmark "http": throughput and latency of the sandbox's list and create endpoints, and of the
 // reference server (bench/reference-server.js) answering the same list from the same file.
 // The servers run one at a time, so neither competes with the other for the two cores.
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { measure } from './load.js';
@@ -10,6 +11,13 @@ import { medianRow, round } from './stats.js';
 const LIST = '/v1/deals?limit=50';
 const MIN_RATIO = 0.7;
 const MAX_P99_MS = 25;
+
+const createRequest = (baseUrl, auth) => ({
+  url: `${baseUrl}/v1/leads`,
+  method: 'POST',
+  headers: { ...auth, 'content-type': 'application/json' },
+  body: JSON.stringify({ first_name: 'Bench', email: 'b@example.com' }),
+});
 
 async function page(url, headers) {
   const { status, body } = await get(url, headers);
@@ -30,17 +38,21 @@ async function measureSandbox(db, options) {
     const list = await measure(`sandbox GET ${LIST}`, { url: sandbox.base_url + LIST, headers: auth }, load);
     // Creates after the list, so the list is measured on the seeded data only (leads are
     // another table anyway). The same body every time: leads have no unique email.
-    const create = await measure(
-      'sandbox POST /v1/leads',
-      {
-        url: `${sandbox.base_url}/v1/leads`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ first_name: 'Bench', email: 'b@example.com' }),
-      },
-      load,
-    );
-    return { sample, list, create };
+    const create = await measure('sandbox POST /v1/leads', createRequest(sandbox.base_url, auth), load);
+    // Idempotency (API.md §4): a fresh key on every request pays for the claim and the stored
+    // response; one key for all requests measures the replay path (the first one creates).
+    const keyed = (name, setupRequest) =>
+      measure(name, { ...createRequest(sandbox.base_url, auth), requests: [{ setupRequest }] }, load);
+    const createFreshKey = await keyed('sandbox POST /v1/leads, new Idempotency-Key each', (req) => ({
+      ...req,
+      headers: { ...req.headers, 'idempotency-key': randomUUID() },
+    }));
+    const replayKey = `bench-replay-${randomUUID()}`;
+    const createReplay = await keyed('sandbox POST /v1/leads, replayed Idempotency-Key', (req) => ({
+      ...req,
+      headers: { ...req.headers, 'idempotency-key': replayKey },
+    }));
+    return { sample, list, create, createFreshKey, createReplay };
   } finally {
     // SIGTERM: the sandbox closes the database, which checkpoints the WAL into the file.
     await sandbox.stop();
@@ -82,18 +94,28 @@ export async function run(ctx) {
     rounds.push(pair);
   }
 
-  const sandbox = { list: medianRow(rounds.map((r) => r.sandbox.list)), create: medianRow(rounds.map((r) => r.sandbox.create)) };
+  const median = (key) => medianRow(rounds.map((r) => r.sandbox[key]));
+  const sandbox = { list: median('list'), create: median('create'), createFreshKey: median('createFreshKey'), createReplay: median('createReplay') };
+  const keyRatio = sandbox.createFreshKey.rps / sandbox.create.rps;
+  const replayRatio = sandbox.createReplay.rps / sandbox.createFreshKey.rps;
   const reference = { list: medianRow(rounds.map((r) => r.reference.list)) };
   const ratio = sandbox.list.rps / reference.list.rps;
   // CPU per request compares the two servers' work even when other load skews requests/s.
   const cpuRatio = sandbox.list.server_cpu_us_per_req / reference.list.server_cpu_us_per_req;
-  const failures = sandbox.list.failures + sandbox.create.failures + reference.list.failures;
+  const failures = [sandbox.list, sandbox.create, sandbox.createFreshKey, sandbox.createReplay, reference.list].reduce((n, r) => n + r.failures, 0);
   return {
-    rows: [sandbox.list, reference.list, sandbox.create],
-    figures: { list_rps_ratio: round(ratio, 3), list_cpu_per_req_ratio: Number.isFinite(cpuRatio) ? round(cpuRatio, 3) : null },
+    rows: [sandbox.list, reference.list, sandbox.create, sandbox.createFreshKey, sandbox.createReplay],
+    figures: {
+      list_rps_ratio: round(ratio, 3),
+      list_cpu_per_req_ratio: Number.isFinite(cpuRatio) ? round(cpuRatio, 3) : null,
+      create_with_key_rps_ratio: round(keyRatio, 3),
+      replay_vs_first_rps_ratio: round(replayRatio, 3),
+    },
     checks: [
       { name: `list >= ${MIN_RATIO * 100}% of reference req/s`, actual: `${round(ratio * 100, 1)}%`, pass: ratio >= MIN_RATIO },
       { name: `list p99 < ${MAX_P99_MS} ms`, actual: `${sandbox.list.p99_ms} ms`, pass: sandbox.list.p99_ms < MAX_P99_MS },
+      { name: 'create with a new Idempotency-Key >= 80% of without', actual: `${round(keyRatio * 100, 1)}%`, pass: keyRatio >= 0.8 },
+      { name: 'replay at least as fast as a first request', actual: `${round(replayRatio * 100, 1)}%`, pass: replayRatio >= 1 },
       // A 401/429/5xx answers fast: figures from failing requests would flatter the server.
       { name: 'no failed requests under load', actual: String(failures), pass: failures === 0 },
     ],

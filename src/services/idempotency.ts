@@ -1,17 +1,24 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { stmt } from '../store/rows.js';
 import { nowIso, type Ctx } from './context.js';
 
 /**
  * Idempotency keys (API.md §4), after Stripe and draft-ietf-httpapi-idempotency-key-header.
- * A write with a key first claims it ('running'); the write, its events and the stored response
- * then commit in one transaction (finish). A retry with the same request replays that response;
- * with another request it is refused; while the first still runs it gets 409. A claim left by a
- * process that died is taken over, so a crash never blocks a key for a day.
+ * A finished request's response is stored in the same transaction as its write and events (finish);
+ * a retry with the same request replays it, with another request is refused (422). While the first
+ * request still runs, its key is held in this process's memory and a retry gets 409: a claim only
+ * means something to the process that can finish it, so a crash can never leave a key blocked.
  */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
-const OWNER = randomUUID(); // this process
+
+/** Keys of requests still running, with their fingerprints, per database (several sandboxes may share a process). */
+const runningByDb = new WeakMap<Ctx['db'], Map<string, string>>();
+function running(ctx: Ctx): Map<string, string> {
+  let map = runningByDb.get(ctx.db);
+  if (!map) runningByDb.set(ctx.db, (map = new Map()));
+  return map;
+}
 
 export interface Claim {
   key: string;
@@ -39,38 +46,37 @@ export function parseIdempotencyKey(header: string): string {
 
 /** Claims a key for a request, or returns the stored response to replay. */
 export function claim(ctx: Ctx, key: string, print: string): { claim: Claim } | { replay: Replay } {
-  return ctx.db.transaction(() => {
-    const now = nowIso(ctx);
-    const row = stmt(ctx.db, 'SELECT * FROM idempotency_keys WHERE key = ?').get(key) as
-      | { fingerprint: string; state: string; owner: string; response_status: number; response_body: string; expires_at: string }
-      | undefined;
-    if (row && row.expires_at > now) {
-      if (row.fingerprint !== print) {
-        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for another request (other method, path or body). Use a new key for a new request.');
-      }
-      if (row.state === 'done') return { replay: { status: row.response_status, body: row.response_body } };
-      if (row.owner === OWNER) {
-        throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running. Retry after it finishes.', {
-          headers: { 'retry-after': '1' },
-        });
-      }
-    }
-    const expires = new Date(ctx.clock() + RETENTION_MS).toISOString();
-    stmt(ctx.db, `INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES (?, ?, 'running', ?, ?, ?)
-      ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'running', owner = excluded.owner,
-        response_status = NULL, response_body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`).run(key, print, OWNER, now, expires);
-    return { claim: { key, fingerprint: print } };
-  })();
+  const reused = () =>
+    new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for another request (other method, path or body). Use a new key for a new request.');
+  const stored = stmt(ctx.db, 'SELECT fingerprint, response_status, response_body FROM idempotency_keys WHERE key = ? AND expires_at > ?').get(key, nowIso(ctx)) as
+    | { fingerprint: string; response_status: number; response_body: string }
+    | undefined;
+  if (stored) {
+    if (stored.fingerprint !== print) throw reused();
+    return { replay: { status: stored.response_status, body: stored.response_body } };
+  }
+  const inFlight = running(ctx).get(key);
+  if (inFlight !== undefined) {
+    if (inFlight !== print) throw reused();
+    throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running. Retry after it finishes.', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  running(ctx).set(key, print);
+  return { claim: { key, fingerprint: print } };
 }
 
 /** Stores the response of a claimed request; call it inside the write's transaction. */
 export function finish(ctx: Ctx, c: Claim, status: number, body: string): void {
-  stmt(ctx.db, "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE key = ? AND owner = ?").run(status, body, c.key, OWNER);
+  const now = ctx.clock();
+  stmt(ctx.db, `INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, response_status, response_body, created_at, expires_at)
+    VALUES (?, ?, ?, ?, ?, ?)`).run(c.key, c.fingerprint, status, body, new Date(now).toISOString(), new Date(now + RETENTION_MS).toISOString());
+  running(ctx).delete(c.key);
 }
 
 /** Gives a claim up (a 5xx, or a status that is not stored), so that a retry runs again. */
 export function release(ctx: Ctx, c: Claim): void {
-  stmt(ctx.db, "DELETE FROM idempotency_keys WHERE key = ? AND owner = ? AND state = 'running'").run(c.key, OWNER);
+  running(ctx).delete(c.key);
 }
 
 /** 2xx and 4xx are stored, except those that say "try again": 401, 403, 409, 429 (API.md §4). */
