@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
 
 const children = new Set();
 const exitHooks = [];
@@ -114,4 +115,13 @@ export function cpuMs(pid) {
   } catch {
     return null;
   }
+}
+
+/** The floor of every start-up figure: spawning `node -e 0` until it exits, in ms. */
+export async function nodeFloorMs() {
+  const started = performance.now();
+  const child = track(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
+  return performance.now() - started;
 }

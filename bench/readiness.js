@@ -1,9 +1,8 @@
 // Benchmark "readiness": how long a fresh `crm sandbox start` takes until it serves requests,
 // next to the cost of starting Node at all (`node -e 0`), which no change in src/ can remove.
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cpuMs, firstJsonLine, stop, track } from './processes.js';
+import { cpuMs, firstJsonLine, nodeFloorMs, stop, track } from './processes.js';
 import { sandboxArgs, spawnNode, waitFor200 } from './servers.js';
 import { median, round } from './stats.js';
 
@@ -26,14 +25,6 @@ async function sandboxOnce(db) {
   }
 }
 
-async function nodeFloorOnce() {
-  const started = performance.now();
-  const child = track(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
-  return performance.now() - started;
-}
-
 export async function run(ctx) {
   const ready = [];
   const line = [];
@@ -44,7 +35,7 @@ export async function run(ctx) {
     ready.push(t.ready);
     line.push(t.line);
     if (t.cpu !== null) cpu.push(t.cpu);
-    floor.push(await nodeFloorOnce());
+    floor.push(await nodeFloorMs());
   }
   const row = (name, values) => ({ name, median_ms: round(median(values), 1), min_ms: round(Math.min(...values), 1), max_ms: round(Math.max(...values), 1), runs: values.length });
   const readyMedian = median(ready);

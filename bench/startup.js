@@ -4,11 +4,10 @@
 // `node -e 0` spawn -> exit, the floor no start can go below. Runs alternate between the four,
 // so a burst of unrelated load on the machine hits all of them alike.
 import { execFileSync } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { firstJsonLine, stop, track } from './processes.js';
+import { firstJsonLine, nodeFloorMs, stop, track } from './processes.js';
 import { waitFor200 } from './servers.js';
 import { median, round } from './stats.js';
 
@@ -40,14 +39,6 @@ async function readyOnce(command, args, db) {
   }
 }
 
-async function nodeFloorOnce() {
-  const started = performance.now();
-  const child = track(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
-  return performance.now() - started;
-}
-
 export async function run(ctx) {
   const started = performance.now();
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -57,7 +48,7 @@ export async function run(ctx) {
     'build/crm (single binary)': (i) => readyOnce(BINARY, [], join(ctx.tmp, `startup-binary-${i}.db`)),
     'npx crm': (i) => readyOnce('npx', ['crm'], join(ctx.tmp, `startup-npx-${i}.db`)),
     'node bin/crm.js': (i) => readyOnce(process.execPath, [CRM], join(ctx.tmp, `startup-node-${i}.db`)),
-    'node -e 0 (spawn -> exit, the floor)': () => nodeFloorOnce(),
+    'node -e 0 (spawn -> exit, the floor)': () => nodeFloorMs(),
   };
   const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let i = 0; i < REPEAT; i++) {
