@@ -53,6 +53,10 @@ Examples:
   $ crm sandbox start                     # API on http://127.0.0.1:4010 with seeded data
   $ crm sandbox start --port 0 --json     # for CI: a free port, one JSON line when ready
   $ crm openapi > openapi.json            # the OpenAPI 3.1 document
+  $ crm sync import leads leads.csv       # bulk upsert; rerunning never duplicates
+  $ crm sync export clients --out -       # CSV on stdout
+  $ crm listen --forward-to http://localhost:3000/webhooks
+  $ crm trigger deal.won                  # make the API calls that cause an event
 
 Environment: CRM_BASE_URL, CRM_API_KEY, CRM_SANDBOX_API_KEY, NO_COLOR.`,
     );
