@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  // No rate limit: these tests send bursts, and rate limiting has its own tests.
-  sandbox = await startSandboxProcess(['--rate-limit', '0']);
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+// No rate limit: these tests send bursts, and rate limiting has its own tests.
+useSandbox(['--rate-limit', '0'], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

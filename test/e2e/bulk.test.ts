@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 import { dbValue } from '../helpers/sync.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed', '--rate-limit', '0']);
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 const events = (objectId: string, type?: string) =>

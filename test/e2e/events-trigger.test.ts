@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/schemas/event.js';
 import { runCrm } from '../helpers/cli-process.js';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed']);
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+useSandbox(['--no-seed'], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 const crm = (...args: string[]) => runCrm([...args, '--base-url', sandbox.baseUrl, '--api-key', sandbox.apiKey]);

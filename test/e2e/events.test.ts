@@ -1,18 +1,15 @@
 import Database from 'better-sqlite3';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSse, type SseMessage } from '../../src/client/sse.js';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed']);
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+useSandbox(['--no-seed'], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 type Ev = { id: string; type: string; created_at: string; data: { object: Record<string, any> }; previous_attributes?: Record<string, unknown> };

@@ -1,16 +1,13 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed']);
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+useSandbox(['--no-seed'], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 /** What the database holds, read beside the running sandbox (WAL allows a second reader). */

@@ -1,18 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, CRM_BIN, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { CRM_BIN, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 /** `crm keys create|list|revoke`, `crm usage` and `crm sandbox reset` as a user runs them (API.md §3, §9). */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess();
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+useSandbox([], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 interface Run {

@@ -2,17 +2,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRM_BIN, apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { CRM_BIN, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed']);
-  api = apiClient(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
+useSandbox(['--no-seed'], (s, a) => {
+  sandbox = s;
+  api = a;
 });
 
 async function httpClient(key = sandbox.apiKey): Promise<Client> {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,3 +100,18 @@ export function apiClient(sandbox: { baseUrl: string; apiKey: string }) {
 }
 
 export type ApiClient = ReturnType<typeof apiClient>;
+
+/**
+ * One sandbox process for a test file: started before its tests, stopped after them. `ready`
+ * hands the running sandbox and its checked API client to the file's own variables.
+ */
+export function useSandbox(args: string[], ready: (sandbox: RunningSandbox, api: ApiClient) => void): void {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess(args);
+    ready(sandbox, apiClient(sandbox));
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+}
