@@ -1,29 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   JSON_TYPE,
   RESOURCES,
   counts,
   expectFieldError,
-  expectNoServerErrors,
   expectProblem,
   idOf,
   snapshot,
-  startBadInputEnv,
   validCreate,
   type BadInputEnv,
   type Resource,
+  useBadInputEnv,
 } from './bad-input-shared.js';
 
 /** Request bodies that never reach validation: broken JSON, other media types, too large, poisoned keys. */
 let env: BadInputEnv;
 
-beforeAll(async () => {
-  env = await startBadInputEnv();
-});
-afterAll(async () => {
-  if (env) expectNoServerErrors(env);
-  await env?.sandbox.stop();
-});
+useBadInputEnv((e) => (env = e));
 
 type Write = [Resource, 'POST' | 'PATCH'];
 const WRITES: Write[] = RESOURCES.flatMap((r) => [[r, 'POST'], [r, 'PATCH']] as Write[]);

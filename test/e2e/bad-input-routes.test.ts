@@ -1,29 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   JSON_TYPE,
   MISSING,
   RESOURCES,
   counts,
-  expectNoServerErrors,
   expectParamError,
   expectProblem,
   idOf,
   snapshot,
-  startBadInputEnv,
   type BadInputEnv,
   type Resource,
+  useBadInputEnv,
 } from './bad-input-shared.js';
 
 /** Ids that do not exist, paths that do not exist, and methods a path does not have. */
 let env: BadInputEnv;
 
-beforeAll(async () => {
-  env = await startBadInputEnv();
-});
-afterAll(async () => {
-  if (env) expectNoServerErrors(env);
-  await env?.sandbox.stop();
-});
+useBadInputEnv((e) => (env = e));
 
 /** A valid PATCH body per resource, so a 404 is about the id and nothing else. */
 const PATCH_BODY: Record<Resource, unknown> = {

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { apiClient, startSandboxProcess, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
@@ -169,4 +169,17 @@ export function expectNoServerErrors(env: BadInputEnv): void {
   expect(env.statuses.length).toBeGreaterThan(0);
   expect(env.statuses.filter((s) => s >= 500)).toEqual([]);
   expect(env.sandbox.stderr()).not.toMatch(/request failed|"level":50/);
+}
+
+/** The file's sandbox and fixtures, around all its tests; after them, proof that nothing failed with a 5xx. */
+export function useBadInputEnv(ready: (env: BadInputEnv) => void): void {
+  let env: BadInputEnv | undefined;
+  beforeAll(async () => {
+    env = await startBadInputEnv();
+    ready(env);
+  });
+  afterAll(async () => {
+    if (env) expectNoServerErrors(env);
+    await env?.sandbox.stop();
+  });
 }

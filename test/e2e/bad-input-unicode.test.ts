@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { counts, expectNoServerErrors, startBadInputEnv, type BadInputEnv } from './bad-input-shared.js';
+import { describe, expect, it } from 'vitest';
+import { counts, type BadInputEnv, useBadInputEnv } from './bad-input-shared.js';
 
 /**
  * Strings that break naive code (emoji, right-to-left text, combining marks, NUL, SQL and quote
@@ -8,13 +8,7 @@ import { counts, expectNoServerErrors, startBadInputEnv, type BadInputEnv } from
  */
 let env: BadInputEnv;
 
-beforeAll(async () => {
-  env = await startBadInputEnv();
-});
-afterAll(async () => {
-  if (env) expectNoServerErrors(env);
-  await env?.sandbox.stop();
-});
+useBadInputEnv((e) => (env = e));
 
 const STRINGS: [string, string][] = [
   ['emoji', 'Ada 👩🏽‍💻 🚀'],

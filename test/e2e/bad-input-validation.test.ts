@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   counts,
   expectFieldError,
-  expectNoServerErrors,
   idOf,
   snapshot,
-  startBadInputEnv,
   validCreate,
   type BadInputEnv,
   type Resource,
+  useBadInputEnv,
 } from './bad-input-shared.js';
 
 /**
@@ -17,13 +16,7 @@ import {
  */
 let env: BadInputEnv;
 
-beforeAll(async () => {
-  env = await startBadInputEnv();
-});
-afterAll(async () => {
-  if (env) expectNoServerErrors(env);
-  await env?.sandbox.stop();
-});
+useBadInputEnv((e) => (env = e));
 
 type Body = Record<string, unknown>;
 /** [resource, what, the fields to put over a valid body, expected error path, expected error code]. */
