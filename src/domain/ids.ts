@@ -9,20 +9,23 @@ export type IdPrefix =
   | 'lead' | 'cli' | 'con' | 'deal' | 'inv' | 'evt' | 'we' | 'whd' | 'key' | 'app' | 'req' | 'mail';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32
-const RANDOM_MAX = (1n << 80n) - 1n;
+// The 80 random bits are kept as two 40-bit halves in plain numbers (exact up to 2^53): BigInt
+// arithmetic for every id made id generation about 5 % of a bulk import's server time.
+const HALF = 2 ** 40;
 
-function encode(value: bigint, length: number): string {
+function encode(value: number, length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) {
-    out = ALPHABET[Number(value & 31n)] + out;
-    value >>= 5n;
+    out = ALPHABET[value % 32]! + out;
+    value = Math.floor(value / 32);
   }
   return out;
 }
 
 export class IdGenerator {
   private lastTime = -1;
-  private lastRandom = 0n;
+  private randomHigh = 0;
+  private randomLow = 0;
 
   constructor(
     private readonly clock: () => number = Date.now,
@@ -31,15 +34,17 @@ export class IdGenerator {
 
   next(prefix: IdPrefix): string {
     let time = this.clock();
-    if (time <= this.lastTime && this.lastRandom < RANDOM_MAX) {
+    if (time <= this.lastTime && !(this.randomHigh === HALF - 1 && this.randomLow === HALF - 1)) {
       time = this.lastTime;
-      this.lastRandom += 1n;
+      if (++this.randomLow === HALF) [this.randomLow, this.randomHigh] = [0, this.randomHigh + 1];
     } else {
       this.lastTime = time;
       // Leave head-room so same-millisecond increments never overflow into the time part.
-      this.lastRandom = this.random() >> 1n;
+      const random = this.random() >> 1n;
+      this.randomHigh = Number(random >> 40n);
+      this.randomLow = Number(random & BigInt(HALF - 1));
     }
-    return `${prefix}_${encode(BigInt(time), 10)}${encode(this.lastRandom, 16)}`;
+    return `${prefix}_${encode(time, 10)}${encode(this.randomHigh, 8)}${encode(this.randomLow, 8)}`;
   }
 }
 

@@ -5,7 +5,8 @@ import { createClient, updateClient } from './clients.js';
 import { contactsOf, createContact, updateContact } from './contacts.js';
 import { inTransaction, type Ctx } from './context.js';
 import { createDeal, updateDeal } from './deals.js';
-import { createLead, updateLead } from './leads.js';
+import { createLead, insertLeads, newLead, updateLead } from './leads.js';
+import type { Lead } from '../schemas/lead.js';
 import type { BulkTarget } from './bulk.js';
 
 /**
@@ -17,6 +18,7 @@ export const leadTarget: BulkTarget<Omit<LeadBulkRecord, 'id'>> = {
   noun: 'lead',
   create: createLead,
   update: (ctx, id, record) => void updateLead(ctx, id, record),
+  createMany: { build: newLead, insert: (ctx, leads) => insertLeads(ctx, leads as Lead[]) },
 };
 
 export const dealTarget: BulkTarget<Omit<DealBulkRecord, 'id'>> = {

@@ -20,9 +20,17 @@ export function createContext(db: Db, baseUrl: () => string = () => 'http://127.
   return { db, ids: new IdGenerator(), clock: Date.now, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
 }
 
-export const nowIso = (ctx: Ctx): string => new Date(ctx.clock()).toISOString();
+let lastMs = NaN;
+let lastIso = '';
+/** The clock as RFC 3339. A bulk batch asks thousands of times within one millisecond: reuse the string. */
+export function nowIso(ctx: Ctx): string {
+  const ms = ctx.clock();
+  if (ms !== lastMs) [lastMs, lastIso] = [ms, new Date(ms).toISOString()];
+  return lastIso;
+}
 
 const transactionRunners = new WeakMap<Db, (fn: () => unknown) => unknown>();
+const withoutSavepoints = new WeakSet<Db>();
 
 /**
  * Runs fn in one transaction (nested calls join the outer one, as better-sqlite3 makes savepoints).
@@ -30,14 +38,36 @@ const transactionRunners = new WeakMap<Db, (fn: () => unknown) => unknown>();
  * on every call (about 10 µs), which was the largest cost of a bulk batch after SQLite itself.
  */
 export function inTransaction<T>(ctx: Ctx, fn: () => T): T {
+  if (withoutSavepoints.has(ctx.db)) return fn();
   let run = transactionRunners.get(ctx.db);
   if (!run) transactionRunners.set(ctx.db, (run = ctx.db.transaction((f: () => unknown) => f())));
   return run(fn) as T;
 }
 
+/**
+ * Runs fn in one savepoint inside the current transaction, with the inTransaction calls it makes
+ * joining that savepoint instead of making their own: a bulk batch of a thousand creates spent
+ * about 12 % of its time releasing per-record savepoints. The price is that a failure anywhere in
+ * fn undoes all of fn, so callers use this only for work they can redo record by record.
+ */
+export function inOneSavepoint<T>(ctx: Ctx, fn: () => T): T {
+  if (withoutSavepoints.has(ctx.db)) return fn(); // already inside one
+  return inTransaction(ctx, () => {
+    withoutSavepoints.add(ctx.db);
+    try {
+      return fn();
+    } finally {
+      withoutSavepoints.delete(ctx.db);
+    }
+  });
+}
+
 /** Keeps only the keys the caller actually sent, so that PATCH leaves the others alone. */
 export function sentFields<T extends object>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+  // A plain loop: entries/filter/fromEntries cost 5 % of a bulk rerun that compares every record.
+  const sent: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) sent[key] = value;
+  return sent as Partial<T>;
 }
 
 /** The old values of the fields that differ, or undefined when nothing changed. */

@@ -1,5 +1,5 @@
 import type { EventType } from '../schemas/event.js';
-import { insertRow, json } from '../store/rows.js';
+import { insertRow, insertRows, json } from '../store/rows.js';
 import { nowIso, type Ctx } from './context.js';
 import { signalOutbox } from './outbox-signal.js';
 import { enqueueEventDeliveries } from './webhook-deliveries.js';
@@ -15,17 +15,28 @@ export function recordEvent(
   object: { id: string },
   previousAttributes?: Record<string, unknown>,
 ): string {
-  const id = ctx.ids.next('evt');
-  const createdAt = nowIso(ctx);
-  insertRow(ctx.db, 'events', {
-    id,
+  const row = eventRow(ctx, type, object, previousAttributes);
+  insertRow(ctx.db, 'events', row);
+  enqueueEventDeliveries(ctx, [row]);
+  signalOutbox(ctx.db);
+  return row.id;
+}
+
+/** recordEvent for many new objects at once (a bulk create): the same events, written together. */
+export function recordEvents(ctx: Ctx, type: EventType, objects: { id: string }[]): void {
+  const rows = objects.map((object) => eventRow(ctx, type, object));
+  insertRows(ctx.db, 'events', rows);
+  enqueueEventDeliveries(ctx, rows);
+  signalOutbox(ctx.db);
+}
+
+function eventRow(ctx: Ctx, type: EventType, object: { id: string }, previousAttributes?: Record<string, unknown>) {
+  return {
+    id: ctx.ids.next('evt'),
     type,
     object_id: object.id,
     data: json(object),
     previous_attributes: previousAttributes ? json(previousAttributes) : null,
-    created_at: createdAt,
-  });
-  enqueueEventDeliveries(ctx, { id, type, created_at: createdAt });
-  signalOutbox(ctx.db);
-  return id;
+    created_at: nowIso(ctx),
+  };
 }

@@ -1,9 +1,9 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
 import { commonConditions, listTable, type Condition } from '../store/list.js';
-import { deleteRow, getRow, insertRow, rowCodec, updateRow, type Row } from '../store/rows.js';
+import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
-import { recordEvent } from './events.js';
+import { recordEvent, recordEvents } from './events.js';
 
 const codec = rowCodec<Lead>({ json: ['tags', 'custom_fields'] });
 export const leadFromRow = (row: Row): Lead => codec.fromRow(row);
@@ -15,34 +15,48 @@ export function getLead(ctx: Ctx, id: string): Lead {
 }
 
 export function createLead(ctx: Ctx, input: LeadCreate): Lead {
-  if (input.status === 'converted') {
-    throw new ApiError('invalid_transition', 'A lead becomes converted only through POST /v1/leads/{id}/convert.');
-  }
   return inTransaction(ctx, () => {
+    const lead = newLead(ctx, input);
     assertExternalIdFree(ctx, 'leads', input.external_id);
-    const now = nowIso(ctx);
-    const lead: Lead = {
-      id: ctx.ids.next('lead'),
-      external_id: input.external_id ?? null,
-      first_name: input.first_name ?? null,
-      last_name: input.last_name ?? null,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      company: input.company ?? null,
-      title: input.title ?? null,
-      source: input.source ?? null,
-      status: input.status ?? 'new',
-      notes: input.notes ?? null,
-      tags: input.tags ?? [],
-      custom_fields: input.custom_fields ?? {},
-      converted_client_id: null,
-      created_at: now,
-      updated_at: now,
-    };
     insertRow(ctx.db, 'leads', codec.toRow(lead));
     recordEvent(ctx, 'lead.created', lead);
     return lead;
   });
+}
+
+/**
+ * The lead a create makes, checked against the rules, before anything is written: createLead
+ * writes one, and bulk writes a batch of them with insertLeads. external_id is the caller's to check.
+ */
+export function newLead(ctx: Ctx, input: LeadCreate): Lead {
+  if (input.status === 'converted') {
+    throw new ApiError('invalid_transition', 'A lead becomes converted only through POST /v1/leads/{id}/convert.');
+  }
+  const now = nowIso(ctx);
+  return {
+    id: ctx.ids.next('lead'),
+    external_id: input.external_id ?? null,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    company: input.company ?? null,
+    title: input.title ?? null,
+    source: input.source ?? null,
+    status: input.status ?? 'new',
+    notes: input.notes ?? null,
+    tags: input.tags ?? [],
+    custom_fields: input.custom_fields ?? {},
+    converted_client_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Writes leads made by newLead, with their lead.created events, as createLead does one by one. */
+export function insertLeads(ctx: Ctx, leads: Lead[]): void {
+  insertRows(ctx.db, 'leads', leads.map(codec.toRow));
+  recordEvents(ctx, 'lead.created', leads);
 }
 
 /** Applies a partial update; a PATCH that changes nothing writes nothing and emits nothing. */

@@ -45,16 +45,20 @@ const subscribes = (enabledEvents: string, type: string): boolean => {
 };
 
 /**
- * Fan-out, called by recordEvent inside the transaction that writes the event: one pending
+ * Fan-out, called by recordEvent inside the transaction that writes the events: one pending
  * attempt per enabled endpoint that takes the type. So an event and its deliveries commit
  * together — a crash can lose neither one without the other. An event already past the 30-day
  * retention (only the seed's backdated history) is not delivered: it is about to be purged.
  */
-export function enqueueEventDeliveries(ctx: Ctx, event: { id: string; type: string; created_at: string }): void {
-  if (Date.parse(event.created_at) < Date.now() - RETENTION_MS) return;
+export function enqueueEventDeliveries(ctx: Ctx, events: { id: string; type: string; created_at: string }[]): void {
   const endpoints = stmt(ctx.db, "SELECT id, enabled_events FROM webhook_endpoints WHERE status = 'enabled'").all() as { id: string; enabled_events: string }[];
-  for (const endpoint of endpoints) {
-    if (subscribes(endpoint.enabled_events, event.type)) insertPendingAttempt(ctx, endpoint.id, event, 1, event.created_at);
+  if (endpoints.length === 0) return;
+  const oldest = Date.now() - RETENTION_MS;
+  for (const event of events) {
+    if (Date.parse(event.created_at) < oldest) continue;
+    for (const endpoint of endpoints) {
+      if (subscribes(endpoint.enabled_events, event.type)) insertPendingAttempt(ctx, endpoint.id, event, 1, event.created_at);
+    }
   }
 }
 

@@ -141,6 +141,26 @@ describe('POST /v1/leads/bulk', () => {
     expect(badMode.status).toBe(422);
   });
 
+  it('writes a batch of new leads together, each with its event and webhook delivery, as single creates would', async () => {
+    const endpoint = (await api.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled_events: ['lead.created'] })).body;
+    // 250: two full multi-row INSERTs of 100 and a remainder; one record breaks a rule in the middle.
+    const records = Array.from({ length: 250 }, (_, i) => ({ external_id: `new-${i}`, first_name: `N${i}`, email: `n${i}@example.com`, tags: ['t'], custom_fields: { i } }));
+    records[120] = { ...records[120]!, status: 'converted' } as (typeof records)[number];
+    const res = await bulk('leads', { mode: 'upsert', records });
+    expect(res.summary).toEqual({ created: 249, updated: 0, unchanged: 0, failed: 1 });
+    expect(res.results[120]).toMatchObject({ status: 'failed', error: { code: 'invalid_transition' } });
+    expect(dbValue(sandbox.db, "SELECT count(*) FROM leads WHERE external_id LIKE 'new-%'")).toBe(249);
+    const ids = res.results.filter((r) => r.status === 'created').map((r) => r.id!);
+    expect(new Set(ids).size).toBe(249);
+    for (const id of [ids[0]!, ids[150]!, ids[248]!]) {
+      const data = JSON.parse(dbValue<string>(sandbox.db, "SELECT data FROM events WHERE object_id = ? AND type = 'lead.created'", id));
+      expect(data).toEqual((await api.get(`/v1/leads/${id}`)).body);
+    }
+    const sql = "SELECT count(DISTINCT e.object_id) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.endpoint_id = ? AND e.object_id IN (SELECT id FROM leads WHERE external_id LIKE 'new-%')";
+    expect(dbValue(sandbox.db, sql, endpoint.id)).toBe(249);
+    expect((await api.delete(`/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
+  });
+
   it('needs the resource write scope', async () => {
     const key = (await api.post('/v1/api_keys', { name: 'reader', scopes: ['leads:read', 'clients:write'] })).body.secret;
     const res = await api.post('/v1/leads/bulk', { mode: 'upsert', records: [{ first_name: 'x' }] }, { key });
@@ -204,6 +224,18 @@ describe('POST /v1/clients/bulk', () => {
     expect(res.results.map((r) => r.status)).toEqual(['failed', 'failed', 'created']);
     expect(res.results[0]!.error!.code).toBe('validation_failed');
     expect(res.results[1]!.error!.path).toBe('name');
+  });
+  it('undoes all of a record that fails after writing part of itself, and still writes the others', async () => {
+    // cb-1 exists: the rename is written before the contacts are refused (two primaries).
+    const two = [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }];
+    const id = dbValue<string>(sandbox.db, "SELECT id FROM clients WHERE external_id = 'cb-1'");
+    const updatesBefore = events(id, 'client.updated');
+    const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-1', name: 'Renamed', contacts: two }, { external_id: 'cb-9', name: 'Other' }] });
+    expect(res.results.map((r) => r.status)).toEqual(['failed', 'created']);
+    expect((await api.get(`/v1/clients/${id}`)).body.name).toBe('Acme');
+    expect(events(id, 'client.updated')).toBe(updatesBefore);
+    expect(dbValue(sandbox.db, "SELECT count(*) FROM clients WHERE external_id = 'cb-9'")).toBe(1);
+    expect(events(res.results[1]!.id!, 'client.created')).toBe(1);
   });
 });
 
