@@ -1,12 +1,15 @@
 import type { BulkResponse } from '../schemas/bulk.js';
 import { SyncUsageError } from '../sync/errors.js';
-import { exportCsv, type ExportOptions } from '../sync/export.js';
-import { importCsv, type ImportOptions, type ImportReport } from '../sync/import.js';
+import type { ExportOptions } from '../sync/export.js';
+import type { ImportOptions, ImportReport } from '../sync/import.js';
 import { clientFor, withClient, type GlobalOptions } from './api.js';
 import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
 import { duration, startProgress, type Progress } from './progress.js';
 
-/** `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). */
+/**
+ * `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). Each command
+ * loads its own code when it runs: an import does not pay for loading the export, nor the reverse.
+ */
 /** Retries are worth seeing: a server that struggles shows up before the command gives up. */
 const noteRetries = (progress: Progress) => (info: { attempt: number; delayMs: number; reason: string }) =>
   progress.note(`retry ${info.attempt} in ${duration(info.delayMs / 1000)} (${info.reason})`);
@@ -18,13 +21,14 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
-  const progress = startProgress(`${flags.dryRun ? 'Checking' : 'Importing'} ${flags.resource}`, options);
+  const { importCsv } = await import('../sync/import.js');
+  const progress = await startProgress(`${flags.dryRun ? 'Checking' : 'Importing'} ${flags.resource}`, options);
   const retried = noteRetries(progress);
   // A dry run sends nothing, so it needs no key and no server.
   const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
   let report: ImportReport;
   try {
-    const send = (path: string, body: string, key: string) => client!.request<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
+    const send = (path: string, body: Buffer, key: string) => client!.request<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
     report = await importCsv({ ...flags, resultsDir: flags.results }, send, (p) => progress.update(p.rows, p.bytes, p.size));
   } catch (error) {
     if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
@@ -60,7 +64,8 @@ export interface ExportFlags extends ExportOptions {
 
 export async function exportCommand(options: GlobalOptions, flags: ExportFlags): Promise<void> {
   const toStdout = flags.out === '-';
-  const progress = startProgress(`Exporting ${flags.resource}`, options);
+  const { exportCsv } = await import('../sync/export.js');
+  const progress = await startProgress(`Exporting ${flags.resource}`, options);
   try {
     const retried = noteRetries(progress);
     const report = await withClient(options, (client) => exportCsv(flags, client, (rows) => progress.update(rows)), {

@@ -19,8 +19,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
-  /** The body already serialised as JSON, instead of `body` (sync hashes the exact bytes it sends). */
-  bodyText?: string;
+  /** The body already serialised as JSON, or its UTF-8 bytes, instead of `body` (sync hashes the exact bytes it sends). */
+  bodyText?: string | Buffer;
   /** For writes; one is generated when absent, so that every retry of a write is safe. */
   idempotencyKey?: string;
 }

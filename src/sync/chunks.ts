@@ -46,7 +46,7 @@ export interface Batch extends Chunk {
   sent: SourceRow[];
   invalid: RowFailure[];
   /** Absent when no row of the chunk is valid: nothing to send. */
-  request?: { body: string; key: string };
+  request?: { body: Buffer; key: string };
 }
 
 export interface BatchSpec {
@@ -60,7 +60,8 @@ export interface BatchSpec {
 
 /**
  * Validates each row with the server's own record schema, so a row the server would refuse for
- * its shape is never sent, and builds the body once: its bytes are hashed for the Idempotency-Key.
+ * its shape is never sent, and builds the body once: its UTF-8 bytes are hashed for the
+ * Idempotency-Key and sent as they are (encoded once, not once to hash and once to send).
  * A dry run (withRequest false) only validates.
  */
 export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batch {
@@ -73,8 +74,10 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
       invalid.push({ row, code: converted.code, message: converted.message });
       continue;
     }
-    const parsed = spec.schema.safeParse(converted.record);
-    if (!parsed.success) {
+    // validate() answers yes or no without building the parsed copy nothing here reads; only a
+    // refused record is parsed again, for its issues.
+    const parsed = spec.schema.validate(converted.record) ? undefined : spec.schema.safeParse(converted.record);
+    if (parsed && !parsed.success) {
       const error = issuesError(parsed.error.issues);
       invalid.push({ row, code: error.code, message: error.message });
       continue;
@@ -83,11 +86,11 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
     records.push(converted.record); // as read, not as parsed: the server applies its own defaults
   }
   if (records.length === 0 || !withRequest) return { ...chunk, sent, invalid };
-  const body = JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records });
+  const body = Buffer.from(JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records }));
   return { ...chunk, sent, invalid, request: { body, key: batchKey(spec.resource, body) } };
 }
 
 /** SHA-256 of what the batch does (resource, mode, match_on, records): the same rows, the same key. */
-export function batchKey(resource: string, body: string): string {
+export function batchKey(resource: string, body: Buffer): string {
   return `crm-sync-${createHash('sha256').update(`${resource}\n`).update(body).digest('hex')}`;
 }

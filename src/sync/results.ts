@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import { closeSync, ftruncateSync, fstatSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { csvLine, csvLines } from './csv-line.js';
 import type { SourceRow } from './source.js';
 
 /**
@@ -33,17 +33,17 @@ export class ResultsFolder {
   }
 
   succeeded(rows: [line: number, id: string, status: string][]): void {
-    if (rows.length) writeSync(this.succeededFd, stringify(rows));
+    if (rows.length) writeSync(this.succeededFd, csvLines(rows));
   }
 
   failed(rows: { row: SourceRow; code: string; message: string }[]): void {
-    if (rows.length) writeSync(this.failedFd, stringify(rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message])));
+    if (rows.length) writeSync(this.failedFd, csvLines(rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message])));
   }
 
   unprocessed(rows: SourceRow[]): void {
     if (!rows.length) return;
     this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, [...this.header, 'line']);
-    writeSync(this.unprocessedFd, stringify(rows.map((row) => [...this.fit(row.values), row.line])));
+    writeSync(this.unprocessedFd, csvLines(rows.map((row) => [...this.fit(row.values), row.line])));
   }
 
   get hasUnprocessed(): boolean {
@@ -67,7 +67,7 @@ export class ResultsFolder {
 function reopen(path: string, size: number | undefined, header: string[]): number {
   if (size === undefined) {
     const fd = openSync(path, 'w');
-    writeSync(fd, stringify([header]));
+    writeSync(fd, csvLine(header));
     return fd;
   }
   const fd = openSync(path, 'a');

@@ -79,7 +79,7 @@ describe('batches', () => {
     const batch = toBatch(chunk!, spec);
     expect(batch.sent.map((r) => r.line)).toEqual([2, 4]);
     expect(batch.invalid).toMatchObject([{ row: { line: 3 }, code: 'validation_failed', message: 'email: Invalid email address' }]);
-    expect(JSON.parse(batch.request!.body)).toEqual({ mode: 'upsert', match_on: 'external_id', records: [{ external_id: 'e0', first_name: 'N0', email: 'n0@example.com' }, { external_id: 'e2', first_name: 'N2', email: 'n2@example.com' }] });
+    expect(JSON.parse(batch.request!.body.toString())).toEqual({ mode: 'upsert', match_on: 'external_id', records: [{ external_id: 'e0', first_name: 'N0', email: 'n0@example.com' }, { external_id: 'e2', first_name: 'N2', email: 'n2@example.com' }] });
     expect(toBatch(chunk!, spec).request!.key).toBe(batch.request!.key);
     expect(batch.request!.key).toMatch(/^crm-sync-[0-9a-f]{64}$/);
     expect(toBatch(chunk!, { ...spec, mode: 'create' }).request!.key).not.toBe(batch.request!.key);
