@@ -1,9 +1,10 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Contact } from '../schemas/client.js';
-import { commonConditions, listTable, type Condition } from '../store/list.js';
-import { clientCodec } from '../store/clients.js';
+import { commonConditions, type Condition } from '../store/list.js';
+import { clientCodec, clientJsonSql } from '../store/clients.js';
+import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
-import { contactsOf, contactsOfMany, insertContact } from './contacts.js';
+import { contactsOf, insertContact } from './contacts.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
 import { dealFromRow } from '../store/deals.js';
@@ -94,15 +95,13 @@ function unlinkDeal(ctx: Ctx, dealId: string, clientId: string): void {
   recordEvent(ctx, 'deal.updated', deal, { client_id: clientId });
 }
 
-export function listClients(ctx: Ctx, q: ClientListQuery): { data: Client[]; next_cursor: string | null } {
+/** A page of clients with their contact persons, as JSON text made by SQLite (store/list-json.ts). */
+export function listClients(ctx: Ctx, q: ClientListQuery): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.q !== undefined) {
     conditions.push(['id IN (SELECT client_id FROM client_search WHERE client_search MATCH ?)', [ftsQuery(q.q)]]);
   }
-  return listTable(ctx.db, ctx.cursorSecret, 'clients', q, conditions, (rows) => {
-    const contacts = contactsOfMany(ctx, rows.map((r) => String(r.id)));
-    return rows.map((row) => ({ ...codec.fromRow(row), contacts: contacts.get(String(row.id)) ?? [] }));
-  });
+  return listTableJson(ctx.db, ctx.cursorSecret, 'clients', q, conditions, clientJsonSql(ctx.db));
 }
 
 /**

@@ -17,22 +17,6 @@ export function contactsOf(ctx: Ctx, clientId: string): Contact[] {
   return (stmt(ctx.db, 'SELECT * FROM contacts WHERE client_id = ? ORDER BY id').all(clientId) as Row[]).map(codec.fromRow);
 }
 
-/** The contacts of a page of clients in one query, grouped by client id. */
-export function contactsOfMany(ctx: Ctx, clientIds: string[]): Map<string, Contact[]> {
-  const byClient = new Map<string, Contact[]>();
-  if (clientIds.length === 0) return byClient;
-  const rows = stmt(ctx.db, 'SELECT * FROM contacts WHERE client_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(
-    JSON.stringify(clientIds),
-  ) as Row[];
-  for (const row of rows) {
-    const contact = codec.fromRow(row);
-    const list = byClient.get(contact.client_id);
-    if (list) list.push(contact);
-    else byClient.set(contact.client_id, [contact]);
-  }
-  return byClient;
-}
-
 /** Only one primary per client: making a contact primary demotes the previous one. */
 function demoteOtherPrimaries(ctx: Ctx, clientId: string, exceptId: string): void {
   stmt(ctx.db, 'UPDATE contacts SET is_primary = 0, updated_at = ? WHERE client_id = ? AND is_primary = 1 AND id != ?').run(

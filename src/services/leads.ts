@@ -1,11 +1,13 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
-import { commonConditions, listTable, type Condition } from '../store/list.js';
+import { commonConditions, type Condition } from '../store/list.js';
+import { listTableJson, rowJsonSql, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent, recordEvents } from './events.js';
 
-const codec = rowCodec<Lead>({ json: ['tags', 'custom_fields'] });
+const COLUMNS = { json: ['tags', 'custom_fields'] };
+const codec = rowCodec<Lead>(COLUMNS);
 export const leadFromRow = (row: Row): Lead => codec.fromRow(row);
 
 export function getLead(ctx: Ctx, id: string): Lead {
@@ -93,11 +95,12 @@ export function deleteLead(ctx: Ctx, id: string): { id: string; deleted: true } 
   });
 }
 
-export function listLeads(ctx: Ctx, q: LeadListQuery): { data: Lead[]; next_cursor: string | null } {
+/** A page of leads, as JSON text made by SQLite (store/list-json.ts: what export spends its server time on). */
+export function listLeads(ctx: Ctx, q: LeadListQuery): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.source) conditions.push(['source = ?', [q.source]]);
-  return listTable(ctx.db, ctx.cursorSecret, 'leads', q, conditions, (rows) => rows.map(leadFromRow));
+  return listTableJson(ctx.db, ctx.cursorSecret, 'leads', q, conditions, rowJsonSql(ctx.db, { table: 'leads', ...COLUMNS }));
 }
 
 /** Marks a lead converted (called by the conversion use case, inside its transaction). */

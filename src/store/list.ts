@@ -22,6 +22,20 @@ export interface ListRequest {
  * empty. Because ids grow with time, rows added while a client pages land after its position.
  */
 export function listPage(db: Db, req: ListRequest): { rows: Row[]; next_cursor: string | null } {
+  const query = pageQuery(req);
+  const rows = allRows(db, `SELECT * ${query.from}`, query.params);
+  if (rows.length <= req.limit) return { rows, next_cursor: null };
+  rows.length = req.limit;
+  const last = rows[rows.length - 1]!;
+  return { rows, next_cursor: query.cursorAfter(last.id, last.updated_at) };
+}
+
+/** What listPage and listTableJson (list-json.ts) share: the page's FROM … LIMIT ? clause, and its next cursor. */
+export function pageQuery(req: ListRequest): {
+  from: string;
+  params: unknown[];
+  cursorAfter(id: unknown, updatedAt: unknown): string;
+} {
   const fingerprint = filterFingerprint({ ...req.filters, table: req.table, sort: req.sort });
   const conditions = [...req.conditions];
   if (req.cursor !== undefined) {
@@ -36,13 +50,12 @@ export function listPage(db: Db, req: ListRequest): { rows: Row[]; next_cursor: 
   }
   const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
   const order = req.sort === 'updated_at' ? 'updated_at, id' : 'id';
-  const params = conditions.flatMap(([, p]) => p);
-  const rows = allRows(db, `SELECT * FROM ${req.table} ${where} ORDER BY ${order} LIMIT ?`, [...params, req.limit + 1]);
-  if (rows.length <= req.limit) return { rows, next_cursor: null };
-  rows.length = req.limit;
-  const last = rows[rows.length - 1]!;
-  const after = req.sort === 'updated_at' ? [String(last.updated_at), String(last.id)] : [String(last.id)];
-  return { rows, next_cursor: encodeCursor(req.secret, fingerprint, { after }) };
+  return {
+    from: `FROM ${req.table} ${where} ORDER BY ${order} LIMIT ?`,
+    params: [...conditions.flatMap(([, p]) => p), req.limit + 1],
+    cursorAfter: (id, updatedAt) =>
+      encodeCursor(req.secret, fingerprint, { after: req.sort === 'updated_at' ? [String(updatedAt), String(id)] : [String(id)] }),
+  };
 }
 
 /** Conditions for the filters that leads, clients and deals share (API.md §2). */

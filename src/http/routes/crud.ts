@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Ctx } from '../../services/context.js';
 import { IdParams } from '../../schemas/common.js';
+import { JsonBody } from '../../store/list-json.js';
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 
@@ -18,6 +19,7 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.
   schemas: { create: C; update: U; query: Q; item: z.ZodType; list: z.ZodType };
   ops: {
     create(ctx: Ctx, body: z.output<C>): unknown;
+    /** The page, or its JSON already made (JsonBody). */
     list(ctx: Ctx, query: z.output<Q>): unknown;
     get(ctx: Ctx, id: string): unknown;
     update(ctx: Ctx, id: string, body: z.output<U>): unknown;
@@ -45,7 +47,11 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
   app.get(path, {
     config: read,
     schema: { ...base, summary: `List ${noun}s`, querystring: schemas.query, response: { 200: schemas.list, ...errorResponses('invalid_request', 'invalid_cursor') } },
-    handler: async (req) => ops.list(ctx, req.query as z.output<Q>),
+    handler: async (req, reply) => {
+      const page = ops.list(ctx, req.query as z.output<Q>);
+      // A page that is JSON already (leads, clients: store/list-json.ts) goes out as its bytes.
+      return page instanceof JsonBody ? reply.type('application/json; charset=utf-8').send(page.bytes) : page;
+    },
   });
 
   app.get(`${path}/:id`, {

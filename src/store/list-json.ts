@@ -1,0 +1,111 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+import { pageQuery, type Condition, type ListQuery } from './list.js';
+
+/**
+ * List pages as JSON made by SQLite: each row as one json_object(), the page as one BLOB, instead
+ * of 16 JS strings per row made into an object, its JSON columns parsed, and the page serialised
+ * again. A page of 1000 leads: 7.6 ms → 2.4 ms of server CPU (the export of 200k leads spent
+ * ~1.4 s of its ~2 s of server CPU there). Each item parses to exactly what rowCodec.fromRow gives
+ * for the same row (test/unit/list-json.test.ts).
+ */
+
+/** A response body that is JSON already, as UTF-8 bytes: the list routes send it as it is. */
+export class JsonBody {
+  constructor(readonly bytes: Buffer) {}
+  /** So that a serialiser that does not know JsonBody still writes the same JSON (just slower). */
+  toJSON(): unknown {
+    return JSON.parse(this.bytes.toString('utf8'));
+  }
+}
+
+/** How a table's row becomes its API object: as for rowCodec, plus members computed in SQL. */
+export interface RowJsonSpec {
+  table: string;
+  /** Columns holding JSON text, embedded as JSON (like rowCodec's `json`). */
+  json?: readonly string[];
+  /** 0/1 columns, as true/false (like rowCodec's `bool`). */
+  bool?: readonly string[];
+  /** More members after the columns: name → SQL expression giving JSON text (may use `alias`). */
+  extra?: Readonly<Record<string, string>>;
+  /** How the table is named in the surrounding SQL (an alias in a subquery); the table by default. */
+  alias?: string;
+}
+
+const exprCache = new WeakMap<Db, Map<string, string>>();
+
+/**
+ * The SQL expression that gives a row's JSON object: every column in table order (the key order
+ * of SELECT * and so of fromRow). Only TEXT columns are serialised by SQLite as they are: it
+ * prints REAL with fewer digits than JS and INTEGER beyond 2^53 exactly, so other types are
+ * refused unless declared bool or json.
+ */
+export function rowJsonSql(db: Db, spec: RowJsonSpec): string {
+  let cache = exprCache.get(db);
+  if (!cache) exprCache.set(db, (cache = new Map()));
+  const key = JSON.stringify(spec);
+  let expr = cache.get(key);
+  if (expr === undefined) cache.set(key, (expr = buildRowJsonSql(db, spec)));
+  return expr;
+}
+
+function buildRowJsonSql(db: Db, spec: RowJsonSpec): string {
+  const columns = db.prepare(`PRAGMA table_info(${spec.table})`).all() as { name: string; type: string }[];
+  if (columns.length === 0) throw new Error(`rowJsonSql: no table ${spec.table}`);
+  const at = `"${spec.alias ?? spec.table}"`;
+  const members = columns.map(({ name, type }) => {
+    const column = `${at}."${name}"`;
+    // parseJson() gives null for NULL and for '' alike; json('') would be an error. (iif, not
+    // nullif(): the same, but nullif cost ~15 % more of the whole query.)
+    if (spec.json?.includes(name)) return `'${name}', iif(${column} = '', NULL, json(${column}))`;
+    if (spec.bool?.includes(name)) return `'${name}', json(iif(${column} IS 1, 'true', 'false'))`;
+    if (type.toUpperCase() !== 'TEXT') throw new Error(`rowJsonSql: ${spec.table}.${name} is ${type}, not TEXT, bool or json`);
+    return `'${name}', ${column}`;
+  });
+  for (const [name, sql] of Object.entries(spec.extra ?? {})) members.push(`'${name}', json(${sql})`);
+  return `json_object(${members.join(', ')})`;
+}
+
+const rawCache = new WeakMap<Db, Map<string, Statement>>();
+
+/** Statements that return rows as arrays, cached apart from stmt()'s, which return objects. */
+function rawStatement(db: Db, sql: string): Statement {
+  let statements = rawCache.get(db);
+  if (!statements) rawCache.set(db, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = db.prepare(sql).raw(true)));
+  return statement;
+}
+
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+const OPEN = Buffer.from('{"data":[');
+
+/**
+ * One page of a table as the JSON of `{ data, next_cursor }`: the same page, cursor and errors as
+ * listTable (both go through pageQuery), with each row as `rowJson` makes it, which must include
+ * the row's id and updated_at.
+ *
+ * The rows come back as one BLOB, joined by newlines (json_object() escapes control characters,
+ * so a newline only ever separates rows): one Buffer instead of a JS string per row, and no 400 KB
+ * string to flatten and encode again for the socket (3.4 → 2.4 ms a page of 1000 leads). The
+ * newline after the last row of the page tells where the extra row (LIMIT n+1) starts, and that
+ * last row alone is parsed for the next cursor. group_concat takes the rows in the order the
+ * subquery gives them (it runs as a co-routine); an ORDER BY inside group_concat would sort them
+ * a second time (+1 ms).
+ */
+export function listTableJson(db: Db, secret: string, table: string, query: ListQuery, conditions: Condition[], rowJson: string): JsonBody {
+  const { limit, cursor, sort = 'created', ...filters } = query;
+  const page = pageQuery({ table, conditions, filters, sort, limit, cursor, secret });
+  const sql = `SELECT CAST(group_concat(j, char(10)) AS BLOB), count(*) FROM (SELECT ${rowJson} AS j ${page.from})`;
+  const [rows, count] = rawStatement(db, sql).get(...page.params) as [Buffer | null, number];
+  let data = rows ?? Buffer.alloc(0);
+  let next = 'null';
+  if (count > limit) {
+    data = data.subarray(0, data.lastIndexOf(NEWLINE));
+    const last = JSON.parse(data.toString('utf8', data.lastIndexOf(NEWLINE) + 1)) as { id: string; updated_at: string };
+    next = JSON.stringify(page.cursorAfter(last.id, last.updated_at));
+  }
+  for (let at = data.indexOf(NEWLINE); at !== -1; at = data.indexOf(NEWLINE, at + 1)) data[at] = COMMA;
+  return new JsonBody(Buffer.concat([OPEN, data, Buffer.from(`],"next_cursor":${next}}`)]));
+}

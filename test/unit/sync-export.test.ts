@@ -1,0 +1,65 @@
+import { stringify } from 'csv-stringify/sync';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CrmClient } from '../../src/client/client.js';
+import { exportCsv, statePath } from '../../src/sync/export.js';
+import { exportColumns, rowMaker } from '../../src/sync/flatten.js';
+
+/** exportCsv against a stub client: the CSV it writes, now without csv-stringify, is the same file as before. */
+const dir = mkdtempSync(join(tmpdir(), 'crm-export-unit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lead = (i: number, over: Record<string, unknown> = {}) => ({
+  id: `lead_${i}`,
+  external_id: `ext-${i}`,
+  first_name: `First ${i}`,
+  last_name: null,
+  email: `l${i}@example.com`,
+  phone: null,
+  company: null,
+  title: null,
+  source: 'web',
+  status: 'new',
+  notes: null,
+  tags: ['a', 'b'],
+  custom_fields: { score: i },
+  converted_client_id: null,
+  created_at: '2026-11-21T12:00:00.000Z',
+  updated_at: '2026-11-21T12:00:00.000Z',
+  ...over,
+});
+
+const pages = [
+  {
+    data: [
+      lead(1, { notes: 'two\nlines, a comma and "quotes"', company: 'cr\rhere', title: 'crlf\r\nhere' }),
+      lead(2, { first_name: ' spaced ', tags: ['x|y'], custom_fields: { score: 'text', empty: '' } }),
+    ],
+    next_cursor: 'c1',
+  },
+  { data: [lead(3, { last_name: 'Zoë €', custom_fields: {} })], next_cursor: null },
+];
+
+function stubClient(): CrmClient {
+  return {
+    async *pages(_path: string, _query: unknown, startCursor?: string) {
+      for (const page of startCursor === 'c1' ? pages.slice(1) : pages) yield page;
+    },
+  } as unknown as CrmClient;
+}
+
+describe('exportCsv', () => {
+  it('writes every page as the csv-stringify of its rows, and the state after the last', async () => {
+    const out = join(dir, 'leads.csv');
+    const report = await exportCsv({ resource: 'leads', out, resume: false }, stubClient());
+    expect(report.rows).toBe(3);
+
+    const columns = exportColumns('leads', pages[0]!.data, undefined);
+    const toRow = rowMaker('leads', columns);
+    const expected = stringify([columns]) + pages.map((p) => stringify(p.data.map(toRow))).join('');
+    expect(readFileSync(out, 'utf8')).toBe(expected);
+    expect(JSON.parse(readFileSync(statePath(out), 'utf8'))).toMatchObject({ rows: 3, cursor: null, done: true, bytes: Buffer.byteLength(expected) });
+  });
+});
