@@ -92,6 +92,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const reset = () =>
       db.transaction(() => {
         for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+        // Also what the triggers could not find (search rows are keyed by rowid: migration 007).
+        db.exec('DELETE FROM client_search');
         db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
         return { seeded: fill(ctx, options) };
       })();
