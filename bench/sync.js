@@ -4,6 +4,9 @@
 // validation, no events, no HTTP) and `sqlite3 -csv` of that table. Reports durations (median of
 // BENCH_SYNC_REPEAT runs for 100k; one run at 1M, which takes minutes), the ratios to the floor,
 // and the CLIENT's peak RSS (/usr/bin/time -f %M), which must stay flat in the file's size.
+// A third line sits between the two: the sandbox's own write path alone (write-floor.js: the same
+// rows and their events through the functions bulk uses, no HTTP, JSON, validation or client),
+// which shows how much of the import the data model itself costs.
 // BENCH_SYNC_ROWS=100000,1000000 picks the sizes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +19,7 @@ import { median, round } from './stats.js';
 import { track } from './processes.js';
 
 const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
+const WRITE_FLOOR = fileURLToPath(new URL('./write-floor.js', import.meta.url));
 const SQLITE = '/usr/bin/sqlite3';
 const TIME = '/usr/bin/time'; // -f %M: the peak RSS of the command it runs, in KB
 const SIZES = (process.env.BENCH_SYNC_ROWS ?? '100000,1000000').split(',').map(Number);
@@ -50,6 +54,13 @@ async function sqliteImport(tmp, csv, i) {
   const db = join(tmp, `floor-${i}.db`);
   rmSync(db, { force: true });
   return { db, ...(await timed(SQLITE, [db, '-cmd', '.mode csv', `.import ${csv} leads`])) };
+}
+
+async function writeFloor(tmp, csv, i) {
+  const db = join(tmp, `write-floor-${i}.db`);
+  const result = await timed(process.execPath, [WRITE_FLOOR, csv, db]);
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+  return result;
 }
 
 async function sqliteExport(db, out) {
@@ -90,13 +101,14 @@ async function measure(tmp, rows) {
   const csv = join(tmp, `leads-${rows}.csv`);
   await writeLeads(csv, rows);
   const runs = rows > 200_000 ? 1 : REPEAT;
-  const floorImport = [], floorExport = [], imports = [], exports = [], importRss = [], exportRss = [];
+  const floorImport = [], floorExport = [], writePath = [], imports = [], exports = [], importRss = [], exportRss = [];
   for (let i = 0; i < runs; i++) {
     const tag = `${rows}-${i}`;
     const floor = await sqliteImport(tmp, csv, tag);
     floorImport.push(floor.ms);
     floorExport.push((await sqliteExport(floor.db, join(tmp, `floor-${tag}.csv`))).ms);
     rmSync(floor.db, { force: true });
+    writePath.push((await writeFloor(tmp, csv, tag)).ms);
 
     const imported = await crmImport(tmp, csv, tag);
     imports.push(imported.ms);
@@ -122,11 +134,13 @@ async function measure(tmp, rows) {
   return {
     rows: [
       row('sqlite3 .import', floorImport),
+      row('sandbox write path alone', writePath),
       row('crm sync import', imports, importRss),
       row('sqlite3 -csv export', floorExport),
       row('crm sync export', exports, exportRss),
     ],
     importRatio: median(imports) / median(floorImport),
+    writePathRatio: median(writePath) / median(floorImport),
     exportRatio: median(exports) / median(floorExport),
     importRss: Math.max(...importRss),
     exportRss: Math.max(...exportRss),
@@ -146,6 +160,7 @@ export async function run(ctx) {
     const label = size.toLocaleString('en');
     figures[`file ${label} rows`] = `${round(m.fileMb, 1)} MB`;
     figures[`import / sqlite3 .import (${label})`] = `${round(m.importRatio, 1)}x`;
+    figures[`write path alone / sqlite3 .import (${label})`] = `${round(m.writePathRatio, 1)}x`;
     figures[`export / sqlite3 -csv (${label})`] = `${round(m.exportRatio, 1)}x`;
     checks.push({ name: `import <= ${TARGETS.import}x sqlite3 .import (${label} rows)`, actual: `${round(m.importRatio, 1)}x`, pass: m.importRatio <= TARGETS.import });
     checks.push({ name: `export <= ${TARGETS.export}x sqlite3 -csv (${label} rows)`, actual: `${round(m.exportRatio, 1)}x`, pass: m.exportRatio <= TARGETS.export });
