@@ -51,37 +51,32 @@ export function runBulk<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R
 class RecordFailed extends Error {}
 
 function applyAll<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>, onFailure: 'throw' | 'report'): BulkResponse {
+  const results = request.records.map((outcome, index) => applyOne(ctx, target, request, outcome, index, onFailure));
+  return { results, summary: summarize(results) };
+}
+
+function summarize(results: BulkResult[]): BulkSummary {
   const summary: BulkSummary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
-  const results = request.records.map((outcome, index) => {
-    const result = applyOne(ctx, target, request, outcome, index, onFailure);
-    summary[result.status]++;
-    return result;
-  });
-  return { results, summary };
+  for (const result of results) summary[result.status]++;
+  return summary;
 }
 
 function createAll<R extends Matchable>(ctx: Ctx, createMany: NonNullable<BulkTarget<Omit<R, 'id'>>['createMany']>, request: BulkRequest<R>): BulkResponse {
-  const summary: BulkSummary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
   const built: { id: string }[] = [];
   const results = request.records.map((outcome, index): BulkResult => {
-    let result: BulkResult;
-    if (!outcome.ok) result = { index, status: 'failed', error: issuesError(outcome.issues) };
-    else {
-      try {
-        const { id: _none, ...fields } = outcome.value; // allRecordsNew: no record has an id
-        const record = createMany.build(ctx, fields);
-        built.push(record);
-        result = { index, status: 'created', id: record.id };
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        result = { index, status: 'failed', error: apiErrorOf(error) };
-      }
+    if (!outcome.ok) return { index, status: 'failed', error: issuesError(outcome.issues) };
+    try {
+      const { id: _none, ...fields } = outcome.value; // allRecordsNew: no record has an id
+      const record = createMany.build(ctx, fields);
+      built.push(record);
+      return { index, status: 'created', id: record.id };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { index, status: 'failed', error: apiErrorOf(error) };
     }
-    summary[result.status]++;
-    return result;
   });
   createMany.insert(ctx, built);
-  return { results, summary };
+  return { results, summary: summarize(results) };
 }
 
 function applyOne<R extends Matchable>(

@@ -1,6 +1,6 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { pageQuery, type Condition, type ListQuery } from './list.js';
+import { rawStatement } from './rows.js';
 
 /**
  * List pages as JSON made by SQLite: each row as one json_object(), the page as one BLOB, instead
@@ -66,17 +66,6 @@ function buildRowJsonSql(db: Db, spec: RowJsonSpec): string {
   return `json_object(${members.join(', ')})`;
 }
 
-const rawCache = new WeakMap<Db, Map<string, Statement>>();
-
-/** Statements that return rows as arrays, cached apart from stmt()'s, which return objects. */
-function rawStatement(db: Db, sql: string): Statement {
-  let statements = rawCache.get(db);
-  if (!statements) rawCache.set(db, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = db.prepare(sql).raw(true)));
-  return statement;
-}
-
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 const OPEN = Buffer.from('{"data":[');
@@ -98,7 +87,7 @@ export function listTableJson(db: Db, secret: string, table: string, query: List
   const { limit, cursor, sort = 'created', ...filters } = query;
   const page = pageQuery({ table, conditions, filters, sort, limit, cursor, secret });
   const sql = `SELECT CAST(group_concat(j, char(10)) AS BLOB), count(*) FROM (SELECT ${rowJson} AS j ${page.from})`;
-  const [rows, count] = rawStatement(db, sql).get(...page.params) as [Buffer | null, number];
+  const [rows, count] = rawStatement(db, sql).statement.get(...page.params) as [Buffer | null, number];
   let data = rows ?? Buffer.alloc(0);
   let next = 'null';
   if (count > limit) {

@@ -21,13 +21,10 @@ export function stmt(db: Db, sql: string): Statement {
 const rawCache = new WeakMap<Db, Map<string, { statement: Statement; columns: string[] }>>();
 
 /**
- * The rows of a SELECT as objects, like stmt(db, sql).all(...params), but fetched as arrays and
- * zipped with the column names here: better-sqlite3 builds row objects in C++ at about twice the
- * cost (a page of 50 deals: ~300 µs against ~180 µs), which made it the largest single cost of a
- * list request. Same objects, same key order. Raw statements get their own cache, because raw
- * mode is a property of the statement and stmt()'s statements must keep returning objects.
+ * A cached statement that returns rows as arrays, with its column names. Raw statements get their
+ * own cache, because raw mode is a property of the statement and stmt()'s must keep returning objects.
  */
-export function allRows(db: Db, sql: string, params: unknown[]): Row[] {
+export function rawStatement(db: Db, sql: string): { statement: Statement; columns: string[] } {
   let statements = rawCache.get(db);
   if (!statements) rawCache.set(db, (statements = new Map()));
   let entry = statements.get(sql);
@@ -35,6 +32,17 @@ export function allRows(db: Db, sql: string, params: unknown[]): Row[] {
     const statement = db.prepare(sql).raw(true);
     statements.set(sql, (entry = { statement, columns: statement.columns().map((c) => c.name) }));
   }
+  return entry;
+}
+
+/**
+ * The rows of a SELECT as objects, like stmt(db, sql).all(...params), but fetched as arrays and
+ * zipped with the column names here: better-sqlite3 builds row objects in C++ at about twice the
+ * cost (a page of 50 deals: ~300 µs against ~180 µs), which made it the largest single cost of a
+ * list request. Same objects, same key order.
+ */
+export function allRows(db: Db, sql: string, params: unknown[]): Row[] {
+  const entry = rawStatement(db, sql);
   const { statement } = entry;
   const arrays = statement.all(...params) as (string | number | null)[][];
   // SQLite re-prepares a statement after a schema change, so `SELECT *` may widen: re-read names.
