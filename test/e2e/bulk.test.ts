@@ -108,6 +108,13 @@ describe('POST /v1/leads/bulk', () => {
     expect(events(id)).toBe(2);
   });
 
+  it('matching on email, a later record whose email differs only in case updates the lead an earlier one created', async () => {
+    const res = await bulk('leads', { mode: 'upsert', match_on: 'email', records: [{ first_name: 'Early', email: 'same.person@example.com' }, { first_name: 'Late', email: 'Same.Person@Example.com' }] });
+    expect(res.results.map((r) => r.status)).toEqual(['created', 'updated']);
+    expect(res.results[1]!.id).toBe(res.results[0]!.id);
+    expect(dbValue(sandbox.db, "SELECT count(*) FROM leads WHERE email LIKE 'same.person@example.com'")).toBe(1);
+  });
+
   it('create mode always creates: a taken external_id fails with conflict, and id is refused', async () => {
     const res = await bulk('leads', {
       mode: 'create',
