@@ -6,7 +6,9 @@
 // and the CLIENT's peak RSS (/usr/bin/time -f %M), which must stay flat in the file's size.
 // A third line sits between the two: the sandbox's own write path alone (write-floor.js: the same
 // rows and their events through the functions bulk uses, no HTTP, JSON, validation or client),
-// which shows how much of the import the data model itself costs.
+// which shows how much of the import the data model itself costs. Below it, the contract's rows in C
+// (sql-floor.js: the same leads and lead.created events written by the sqlite3 CLI alone into the
+// sandbox's schema): a lower bound for any server that stores an event per record.
 // BENCH_SYNC_ROWS=100000,1000000 picks the sizes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,6 +22,7 @@ import { track } from './processes.js';
 
 const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
 const WRITE_FLOOR = fileURLToPath(new URL('./write-floor.js', import.meta.url));
+const SQL_FLOOR = fileURLToPath(new URL('./sql-floor.js', import.meta.url));
 const SQLITE = '/usr/bin/sqlite3';
 const TIME = '/usr/bin/time'; // -f %M: the peak RSS of the command it runs, in KB
 const SIZES = (process.env.BENCH_SYNC_ROWS ?? '100000,1000000').split(',').map(Number);
@@ -56,11 +59,16 @@ async function sqliteImport(tmp, csv, i) {
   return { db, ...(await timed(SQLITE, [db, '-cmd', '.mode csv', `.import ${csv} leads`])) };
 }
 
-async function writeFloor(tmp, csv, i) {
-  const db = join(tmp, `write-floor-${i}.db`);
-  const result = await timed(process.execPath, [WRITE_FLOOR, csv, db]);
+/** write-floor.js or sql-floor.js: each times itself (not Node's start-up) and prints {"rows","ms"}. */
+async function floorScript(script, tmp, csv, tag) {
+  const db = join(tmp, `floor-script-${tag}.db`);
+  const child = track(process.execPath, [script, csv, db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  const [code] = await once(child, 'exit');
   for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-  return result;
+  if (code !== 0) throw new Error(`${script} exited ${code}`);
+  return JSON.parse(stdout);
 }
 
 async function sqliteExport(db, out) {
@@ -101,14 +109,15 @@ async function measure(tmp, rows) {
   const csv = join(tmp, `leads-${rows}.csv`);
   await writeLeads(csv, rows);
   const runs = rows > 200_000 ? 1 : REPEAT;
-  const floorImport = [], floorExport = [], writePath = [], imports = [], exports = [], importRss = [], exportRss = [];
+  const floorImport = [], floorExport = [], writePath = [], sqlFloor = [], imports = [], exports = [], importRss = [], exportRss = [];
   for (let i = 0; i < runs; i++) {
     const tag = `${rows}-${i}`;
     const floor = await sqliteImport(tmp, csv, tag);
     floorImport.push(floor.ms);
     floorExport.push((await sqliteExport(floor.db, join(tmp, `floor-${tag}.csv`))).ms);
     rmSync(floor.db, { force: true });
-    writePath.push((await writeFloor(tmp, csv, tag)).ms);
+    writePath.push((await floorScript(WRITE_FLOOR, tmp, csv, tag)).ms);
+    sqlFloor.push((await floorScript(SQL_FLOOR, tmp, csv, tag)).ms);
 
     const imported = await crmImport(tmp, csv, tag);
     imports.push(imported.ms);
@@ -134,6 +143,7 @@ async function measure(tmp, rows) {
   return {
     rows: [
       row('sqlite3 .import', floorImport),
+      row('contract rows in C (sqlite3)', sqlFloor),
       row('sandbox write path alone', writePath),
       row('crm sync import', imports, importRss),
       row('sqlite3 -csv export', floorExport),
@@ -141,6 +151,7 @@ async function measure(tmp, rows) {
     ],
     importRatio: median(imports) / median(floorImport),
     writePathRatio: median(writePath) / median(floorImport),
+    sqlFloorRatio: median(sqlFloor) / median(floorImport),
     exportRatio: median(exports) / median(floorExport),
     importRss: Math.max(...importRss),
     exportRss: Math.max(...exportRss),
@@ -160,6 +171,7 @@ export async function run(ctx) {
     const label = size.toLocaleString('en');
     figures[`file ${label} rows`] = `${round(m.fileMb, 1)} MB`;
     figures[`import / sqlite3 .import (${label})`] = `${round(m.importRatio, 1)}x`;
+    figures[`contract rows in C / sqlite3 .import (${label})`] = `${round(m.sqlFloorRatio, 1)}x`;
     figures[`write path alone / sqlite3 .import (${label})`] = `${round(m.writePathRatio, 1)}x`;
     figures[`export / sqlite3 -csv (${label})`] = `${round(m.exportRatio, 1)}x`;
     checks.push({ name: `import <= ${TARGETS.import}x sqlite3 .import (${label} rows)`, actual: `${round(m.importRatio, 1)}x`, pass: m.importRatio <= TARGETS.import });
