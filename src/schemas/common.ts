@@ -44,9 +44,18 @@ export const recordFields = {
 
 const Time = z.string().refine((v) => normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time.' });
 
+/**
+ * A page size: a number (MCP tools send JSON) or a query string of decimal digits. Not
+ * z.coerce.number(): Number() also reads '0x10', '1e2' and ' 5', which a client never means.
+ */
+const PageSize = z.preprocess(
+  (value) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value),
+  z.number({ error: 'Expected a whole number from 1 to 1000.' }).int().min(1).max(1000),
+);
+
 /** Query parameters every list accepts (API.md §2). */
 export const listQueryFields = {
-  limit: z.coerce.number().int().min(1).max(1000).default(50).describe('Page size, 1..1000'),
+  limit: PageSize.default(50).describe('Page size, 1..1000'),
   cursor: z.string().max(2000).optional().describe('The next_cursor of the previous page'),
   sort: z.enum(['created', 'updated_at']).default('created').describe('created (by id) or updated_at (for incremental sync)'),
   created_after: Time.optional(),

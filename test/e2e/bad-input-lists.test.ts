@@ -33,7 +33,7 @@ afterAll(async () => {
 const q = encodeURIComponent;
 
 describe('limit outside 1..1000 or not an integer is 400 invalid_request', () => {
-  const LIMITS = ['0', '-1', '1001', '99999999999999999999', 'abc', '1.5', '', 'Infinity', '10abc', 'NaN', 'null'];
+  const LIMITS = ['0', '-1', '1001', '99999999999999999999', 'abc', '1.5', '', 'Infinity', '10abc', 'NaN', 'null', '0x10', '1e2', ' 5', '+5', '5 '];
   const cases = RESOURCES.flatMap((r) => LIMITS.map((l) => [r, l] as const));
   it.each(cases)('GET /v1/%s?limit=%s', async (resource, limit) => {
     expectParamError(await env.api.get(`/v1/${resource}?limit=${q(limit)}`), 'limit');
