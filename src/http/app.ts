@@ -1,11 +1,11 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
 import { RateLimiter } from '../domain/rate-limit.js';
 import { registerJsonBody } from './json-body.js';
+import { openApiTransforms } from './openapi-transforms.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
@@ -95,8 +95,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
       servers: [{ url: 'http://127.0.0.1:4010', description: 'replaced by the address the sandbox listens on' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (crm_test_…) or an OAuth access token' } } },
     },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    ...openApiTransforms(),
   });
 
   registerFaults(app); // its hook must precede the routes it can fail

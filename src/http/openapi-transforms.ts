@@ -1,0 +1,35 @@
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+
+type RouteTransform = Parameters<typeof jsonSchemaTransform>[0];
+type ObjectTransform = Parameters<typeof jsonSchemaTransformObject>[0];
+
+/**
+ * The zod type provider's OpenAPI transforms, plus one thing @fastify/swagger cannot know: it marks
+ * every request body `required`, but a route whose body schema accepts no body at all
+ * (`DealLose.optional()`: `POST /v1/deals/{id}/lose` with nothing) has an optional one.
+ * One pair per app: the routes seen by `transform` are marked by `transformObject`.
+ */
+export function openApiTransforms() {
+  const optionalBodies: { path: string; method: string }[] = [];
+  return {
+    transform(input: RouteTransform) {
+      const body = input.schema?.body as z.ZodType | undefined;
+      if (body && typeof body.safeParse === 'function' && body.safeParse(undefined).success) {
+        const methods = [input.route.method].flat().map((m) => m.toLowerCase());
+        // The document's path form: /v1/deals/:id/lose → /v1/deals/{id}/lose.
+        const path = input.url.replace(/:(\w+)/g, '{$1}');
+        for (const method of methods) optionalBodies.push({ path, method });
+      }
+      return jsonSchemaTransform(input);
+    },
+    transformObject(input: ObjectTransform) {
+      const doc = jsonSchemaTransformObject(input) as { paths?: Record<string, Record<string, { requestBody?: { required?: boolean } }>> };
+      for (const { path, method } of optionalBodies) {
+        const requestBody = doc.paths?.[path]?.[method]?.requestBody;
+        if (requestBody) requestBody.required = false;
+      }
+      return doc as ReturnType<typeof jsonSchemaTransformObject>;
+    },
+  };
+}
