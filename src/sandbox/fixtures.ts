@@ -6,7 +6,7 @@ import { DealCreate } from '../schemas/deal.js';
 import { InvoiceCreate } from '../schemas/invoice.js';
 import { LeadCreate } from '../schemas/lead.js';
 import { createClient } from '../services/clients.js';
-import type { Ctx } from '../services/context.js';
+import { inTransaction, type Ctx } from '../services/context.js';
 import { createDeal } from '../services/deals.js';
 import { createInvoice } from '../services/invoices.js';
 import { createLead } from '../services/leads.js';
@@ -33,7 +33,7 @@ export class FixtureError extends Error {
 export function loadFixtures(ctx: Ctx, dir: string): Record<string, number> {
   if (!existsSync(dir)) throw new FixtureError(`Fixtures folder not found: ${dir}`);
   const loaded: Record<string, number> = {};
-  ctx.db.transaction(() => {
+  inTransaction(ctx, () => {
     for (const [file, schema, create] of FILES) {
       const path = join(dir, file);
       if (!existsSync(path)) continue;
@@ -55,7 +55,7 @@ export function loadFixtures(ctx: Ctx, dir: string): Record<string, number> {
       });
       loaded[file.replace('.json', '')] = records.length;
     }
-  })();
+  });
   return loaded;
 }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { parsePolicy, RateLimiter } from '../domain/rate-limit.js';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
-import { createContext, type Ctx } from '../services/context.js';
+import { createContext, inTransaction, type Ctx } from '../services/context.js';
 import { purgeExpired } from '../services/idempotency.js';
 import { purgeExpiredEvents } from '../services/event-log.js';
 import { openDb, type Db } from '../store/db.js';
@@ -59,11 +59,11 @@ function isEmpty(db: Db): boolean {
  */
 function fill(ctx: Ctx, options: SandboxOptions): boolean {
   const seedValue = options.seed ?? 1;
-  return ctx.db.transaction(() => {
+  return inTransaction(ctx, () => {
     if (seedValue !== false) seed(ctx, seedValue);
     if (options.fixtures) loadFixtures(ctx, options.fixtures);
     return seedValue !== false || Boolean(options.fixtures);
-  })();
+  });
 }
 
 /** Makes sure an admin key exists; returns the secret when this start created or registered it. */
@@ -90,13 +90,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () =>
-      db.transaction(() => {
+      inTransaction(ctx, () => {
         for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
         // Also what the triggers could not find (search rows are keyed by rowid: migration 007).
         db.exec('DELETE FROM client_search');
+        db.exec('DELETE FROM client_search_stale');
         db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
         return { seeded: fill(ctx, options) };
-      })();
+      });
     const limiter = new RateLimiter(
       [parsePolicy('burst', options.rateLimit ?? DEFAULT_RATE_LIMIT), parsePolicy('daily', options.quota ?? DEFAULT_QUOTA)].filter((p) => p !== null),
     );

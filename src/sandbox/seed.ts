@@ -3,7 +3,7 @@ import type { Currency } from '../domain/money.js';
 import { STAGES } from '../domain/pipeline.js';
 import { LEAD_SOURCES, LEAD_STATUSES } from '../schemas/lead.js';
 import { createClient } from '../services/clients.js';
-import type { Ctx } from '../services/context.js';
+import { inTransaction, type Ctx } from '../services/context.js';
 import { createDeal } from '../services/deals.js';
 import { createInvoice, payInvoice, voidInvoice } from '../services/invoices.js';
 import { createLead } from '../services/leads.js';
@@ -37,7 +37,7 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
   const slug = (s: string) => s.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '');
   const tags = () => (rnd.chance(0.4) ? [rnd.pick(V.TAGS)] : []);
 
-  return base.db.transaction(() => {
+  return inTransaction(base, () => {
     const clients = [];
     for (let i = 0; i < counts.clients; i++) {
       tick();
@@ -137,5 +137,5 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
       if (state === 'void') voidInvoice(ctx, invoice.id);
     }
     return counts;
-  })();
+  });
 }

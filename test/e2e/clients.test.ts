@@ -202,6 +202,29 @@ describe('full-text search', () => {
     expect(await foundIds('Transformed')).toEqual([]);
   });
 
+  it('follows bulk writes sent with an Idempotency-Key, also when a record of the batch fails', async () => {
+    const headers = { 'idempotency-key': `search-bulk-${process.pid}-${Date.now()}` };
+    const records = [
+      { external_id: `srch-a-${Date.now()}`, name: 'Quillfeather Analytics', contacts: [{ first_name: 'Oskar', last_name: 'Lindqvist' }] },
+      { external_id: `srch-b-${Date.now()}`, name: 'Brambleworth Foods' },
+      { external_id: `srch-c-${Date.now()}`, name: 'Refused Nimbuscorp', email: 'not an email' },
+    ];
+    const res = await api.post('/v1/clients/bulk', { mode: 'upsert', records }, { headers });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['created', 'created', 'failed']);
+    const [a, b] = res.body.results.map((r: { id: string }) => r.id);
+    expect(await foundIds('Quillfeather')).toEqual([a]);
+    expect(await foundIds('Lindqvist')).toEqual([a]);
+    expect(await foundIds('Brambleworth')).toEqual([b]);
+    expect(await foundIds('Nimbuscorp')).toEqual([]);
+
+    const renamed = [{ ...records[1], name: 'Thornbury Foods' }];
+    const again = await api.post('/v1/clients/bulk', { mode: 'upsert', match_on: 'external_id', records: renamed }, { headers: { 'idempotency-key': `${headers['idempotency-key']}-2` } });
+    expect(again.body.results[0]).toMatchObject({ status: 'updated', id: b });
+    expect(await foundIds('Brambleworth')).toEqual([]);
+    expect(await foundIds('Thornbury')).toEqual([b]);
+  });
+
   it('does not fail on quotes, parentheses, operators or unicode in the query', async () => {
     const odd = ['"Zephyrion', '(Zephyrion)', 'Zephyrion"', "O'Brien", 'NEAR(a b)', 'name:zephyrion', 'a AND OR NOT', '*', '"', '()', '^', '-', '😀', '北京', 'Ø', 'a\\b', '%', '{}[]', 'x OR'];
     for (const q of odd) await found(q);

@@ -196,12 +196,19 @@ describe('crm sandbox reset', () => {
     const api = apiClient(sandbox);
     const [clients, deals] = [await all(sandbox, 'clients'), await all(sandbox, 'deals')];
     const extra = (await api.post('/v1/clients', { name: 'Gone after reset' })).body;
+    // Search rows are keyed by the client's rowid: the seeded clients come back with the same ones.
+    const search = async (q: string) => (await api.get(`/v1/clients?limit=1000&q=${encodeURIComponent(q)}`)).body.data.map((c: { id: string }) => c.id);
+    const seeded = clients.data[0];
+    expect(await search(seeded.name)).toContain(seeded.id);
     const res = await runCli(['sandbox', 'reset', '--base-url', sandbox.baseUrl, '--api-key', sandbox.apiKey]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/reset/);
     expect((await api.get(`/v1/clients/${extra.id}`)).status).toBe(404);
     expect(await all(sandbox, 'clients')).toEqual(clients);
     expect(await all(sandbox, 'deals')).toEqual(deals);
+    expect(await search('Gone after reset')).toEqual([]);
+    expect(await search(seeded.name)).toContain(seeded.id);
+    expect(await search(seeded.contacts[0].last_name)).toContain(seeded.id);
   });
 
   it('leaves an unseeded sandbox empty', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiError } from '../../errors.js';
-import type { Ctx } from '../../services/context.js';
+import { inTransaction, type Ctx } from '../../services/context.js';
 import { errorResponses } from '../schema-docs.js';
 import { claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
 
@@ -73,11 +73,11 @@ export function settleFailure(ctx: Ctx, request: FastifyRequest, error: ApiError
 export function respond(ctx: Ctx, request: FastifyRequest, reply: FastifyReply, status: number, run: () => unknown): FastifyReply {
   const idem = request.idempotency;
   if (!idem) return reply.code(status).send(run());
-  const text = ctx.db.transaction(() => {
+  const text = inTransaction(ctx, () => {
     const result = run();
     finish(ctx, idem.claim, status, JSON.stringify(withoutSecrets(result)));
     return JSON.stringify(result);
-  })();
+  });
   idem.settled = true;
   return reply.code(status).type('application/json; charset=utf-8').send(text);
 }
