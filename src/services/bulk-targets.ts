@@ -1,12 +1,13 @@
 import { ApiError } from '../errors.js';
 import type { ClientBulkRecord, DealBulkRecord, LeadBulkRecord } from '../schemas/bulk.js';
 import type { Contact, ContactCreate } from '../schemas/client.js';
-import { createClient, updateClient } from './clients.js';
+import { createClient, insertClients, newClient, updateClient } from './clients.js';
 import { contactsOf, createContact, updateContact } from './contacts.js';
 import { inTransaction, type Ctx } from './context.js';
 import { createDeal, updateDeal } from './deals.js';
 import { createLead, insertLeads, newLead, updateLead } from './leads.js';
 import type { Lead } from '../schemas/lead.js';
+import type { Client } from '../schemas/client.js';
 import type { BulkTarget } from './bulk.js';
 
 /**
@@ -32,6 +33,7 @@ export const clientTarget: BulkTarget<Omit<ClientBulkRecord, 'id'>> = {
   table: 'clients',
   noun: 'client',
   create: createClient,
+  createMany: { build: newClient, insert: (ctx, clients) => insertClients(ctx, clients as Client[]) },
   update(ctx, id, { contacts, ...fields }) {
     // Several writes: one savepoint around them, so a contact that fails undoes the client's change too.
     inTransaction(ctx, () => {

@@ -3,10 +3,10 @@ import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Cont
 import { commonConditions, type Condition } from '../store/list.js';
 import { clientCodec, clientJsonSql } from '../store/clients.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
-import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
-import { contactsOf, insertContact } from './contacts.js';
+import { deleteRow, getRow, insertRows, stmt, updateRow } from '../store/rows.js';
+import { contactRow, contactsOf, newContact } from './contacts.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
-import { recordEvent } from './events.js';
+import { recordEvent, recordEvents } from './events.js';
 import { dealFromRow } from '../store/deals.js';
 
 const codec = clientCodec;
@@ -20,35 +20,51 @@ export function getClient(ctx: Ctx, id: string): Client {
 }
 
 export function createClient(ctx: Ctx, input: ClientCreate): Client {
+  return inTransaction(ctx, () => {
+    const client = newClient(ctx, input);
+    assertExternalIdFree(ctx, 'clients', input.external_id);
+    insertClients(ctx, [client]);
+    return client;
+  });
+}
+
+/**
+ * The client a create makes, with its contact persons, checked against the rules, before anything
+ * is written: createClient writes one, and bulk writes a batch of them with insertClients.
+ * external_id is the caller's to check.
+ */
+export function newClient(ctx: Ctx, input: ClientCreate): Client {
   const primaries = (input.contacts ?? []).filter((c) => c.is_primary).length;
   if (primaries > 1) {
     throw new ApiError('validation_failed', 'At most one contact person can be primary.', {
       errors: [{ path: 'contacts', code: 'too_many_primary', message: 'At most one contact person can be primary.' }],
     });
   }
-  return inTransaction(ctx, () => {
-    assertExternalIdFree(ctx, 'clients', input.external_id);
-    const now = nowIso(ctx);
-    const base: Omit<Client, 'contacts'> = {
-      id: ctx.ids.next('cli'),
-      external_id: input.external_id ?? null,
-      name: input.name,
-      kind: input.kind ?? 'company',
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      website: input.website ?? null,
-      address: { ...EMPTY_ADDRESS, ...input.address },
-      tags: input.tags ?? [],
-      custom_fields: input.custom_fields ?? {},
-      created_at: now,
-      updated_at: now,
-    };
-    insertRow(ctx.db, 'clients', codec.toRow(base));
-    const contacts = (input.contacts ?? []).map((c) => insertContact(ctx, base.id, c));
-    const client: Client = { ...base, contacts };
-    recordEvent(ctx, 'client.created', client);
-    return client;
-  });
+  const now = nowIso(ctx);
+  const id = ctx.ids.next('cli');
+  const base: Omit<Client, 'contacts'> = {
+    id,
+    external_id: input.external_id ?? null,
+    name: input.name,
+    kind: input.kind ?? 'company',
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    website: input.website ?? null,
+    address: { ...EMPTY_ADDRESS, ...input.address },
+    tags: input.tags ?? [],
+    custom_fields: input.custom_fields ?? {},
+    created_at: now,
+    updated_at: now,
+  };
+  // At most one primary, and no other contacts yet: nothing to demote.
+  return { ...base, contacts: (input.contacts ?? []).map((c) => newContact(ctx, id, c)) };
+}
+
+/** Writes clients made by newClient, with their contact persons and client.created events. */
+export function insertClients(ctx: Ctx, clients: Client[]): void {
+  insertRows(ctx.db, 'clients', clients.map((client) => codec.toRow(client)));
+  insertRows(ctx.db, 'contacts', clients.flatMap((client) => client.contacts.map(contactRow)));
+  recordEvents(ctx, 'client.created', clients);
 }
 
 export function updateClient(ctx: Ctx, id: string, patch: ClientUpdate): Client {

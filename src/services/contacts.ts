@@ -27,8 +27,16 @@ function demoteOtherPrimaries(ctx: Ctx, clientId: string, exceptId: string): voi
 }
 
 export function insertContact(ctx: Ctx, clientId: string, input: ContactCreate): Contact {
+  const contact = newContact(ctx, clientId, input);
+  if (contact.is_primary) demoteOtherPrimaries(ctx, clientId, contact.id);
+  insertRow(ctx.db, 'contacts', codec.toRow(contact));
+  return contact;
+}
+
+/** The contact person a create makes, not yet written: insertContact writes one, insertClients many. */
+export function newContact(ctx: Ctx, clientId: string, input: ContactCreate): Contact {
   const now = nowIso(ctx);
-  const contact: Contact = {
+  return {
     id: ctx.ids.next('con'),
     client_id: clientId,
     first_name: input.first_name ?? null,
@@ -40,10 +48,9 @@ export function insertContact(ctx: Ctx, clientId: string, input: ContactCreate):
     created_at: now,
     updated_at: now,
   };
-  if (contact.is_primary) demoteOtherPrimaries(ctx, clientId, contact.id);
-  insertRow(ctx.db, 'contacts', codec.toRow(contact));
-  return contact;
 }
+
+export const contactRow = (contact: Contact): Row => codec.toRow(contact);
 
 function clientRow(ctx: Ctx, clientId: string): Row {
   const row = getRow(ctx.db, 'clients', clientId);

@@ -225,6 +225,37 @@ describe('POST /v1/clients/bulk', () => {
     expect((await api.get(`/v1/clients/${id}`)).body.contacts.map((c: { first_name: string }) => c.first_name).sort()).toEqual(['Jana', 'Otto']);
   });
 
+  it('writes a batch of new clients together, with their contacts, events and search rows, as single creates would', async () => {
+    // 230: multi-row INSERTs of clients (100s) and of their contacts (two each but none for every
+    // tenth client); the record in the middle names two primaries and fails alone.
+    const records = Array.from({ length: 230 }, (_, i) => ({
+      external_id: `cnew-${i}`,
+      name: `Batchclient Q${i}Z`, // Q1Z: a search for it is not a prefix of Q10Z
+      address: { city: 'Graz', country: 'AT' },
+      contacts: i % 10 ? [{ first_name: `Pia${i}`, email: `pia${i}@c.example`, is_primary: true }, { first_name: `Udo${i}`, last_name: 'Batchcontact' }] : [],
+    }));
+    records[115] = { ...records[115]!, contacts: [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }] };
+    const res = await bulk('clients', { mode: 'upsert', records });
+    expect(res.summary).toEqual({ created: 229, updated: 0, unchanged: 0, failed: 1 });
+    expect(res.results[115]).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
+    expect(dbValue(sandbox.db, "SELECT count(*) FROM clients WHERE external_id LIKE 'cnew-%'")).toBe(229);
+    expect(dbValue(sandbox.db, "SELECT count(*) FROM contacts WHERE last_name = 'Batchcontact'")).toBe(229 - 23);
+    const ids = res.results.filter((r) => r.status === 'created').map((r) => r.id!);
+    for (const id of [ids[0]!, ids[1]!, ids[114]!, ids[228]!]) {
+      const client = (await api.get(`/v1/clients/${id}`)).body;
+      const data = JSON.parse(dbValue<string>(sandbox.db, "SELECT data FROM events WHERE object_id = ? AND type = 'client.created'", id));
+      expect(data).toEqual(client);
+      const search = await api.get(`/v1/clients?q=${encodeURIComponent(client.name)}`);
+      expect(search.body.data.map((c: { id: string }) => c.id)).toEqual([id]);
+    }
+    expect((await api.get(`/v1/clients/${ids[1]}`)).body.contacts.map((c: { first_name: string; is_primary: boolean }) => [c.first_name, c.is_primary])).toEqual([
+      ['Pia1', true],
+      ['Udo1', false],
+    ]);
+    const search = await api.get('/v1/clients?limit=1000&q=Batchcontact');
+    expect(search.body.data).toHaveLength(229 - 23);
+  });
+
   it('fails a client whose contacts name two primaries, and one without a name', async () => {
     const two = [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }];
     const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-1', name: 'Acme', contacts: two }, { external_id: 'cb-2', name: '' }, { external_id: 'cb-3', name: 'Fine' }] });
