@@ -9,6 +9,8 @@
 // which shows how much of the import the data model itself costs. Below it, the contract's rows in C
 // (sql-floor.js: the same leads and lead.created events written by the sqlite3 CLI alone into the
 // sandbox's schema): a lower bound for any server that stores an event per record.
+// Clients (each with a contact person and an address) are imported at the smallest size only, beside
+// the `.import` of their file: the second resource of `crm sync import`, with contacts and search.
 // BENCH_SYNC_ROWS=100000,1000000 picks the sizes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -42,6 +44,18 @@ async function writeLeads(path, rows) {
   await once(out, 'finish');
 }
 
+/** A clients file: an address, tags, a custom field and one contact person per client. */
+async function writeClients(path, rows) {
+  const out = createWriteStream(path);
+  out.write('external_id,name,kind,email,phone,website,address.line1,address.city,address.country,tags,custom.tier,contact.first_name,contact.last_name,contact.email,contact.role\n');
+  for (let i = 1; i <= rows; i++) {
+    const line = `cx-${i},Client ${i} GmbH,company,c${i}@example.com,+49 30 ${2000000 + i},https://c${i}.example.com,"Street ${i}, Floor 2",Berlin,DE,${i % 3 ? 'vip|b2b' : ''},${i % 10},Anna${i},Meier,anna${i}@example.com,CEO\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
 /** Runs a command to its end; returns its wall time. */
 async function timed(command, args, stdout = 'ignore') {
   const started = performance.now();
@@ -53,10 +67,10 @@ async function timed(command, args, stdout = 'ignore') {
   return { ms: performance.now() - started };
 }
 
-async function sqliteImport(tmp, csv, i) {
+async function sqliteImport(tmp, csv, i, table = 'leads') {
   const db = join(tmp, `floor-${i}.db`);
   rmSync(db, { force: true });
-  return { db, ...(await timed(SQLITE, [db, '-cmd', '.mode csv', `.import ${csv} leads`])) };
+  return { db, ...(await timed(SQLITE, [db, '-cmd', '.mode csv', `.import ${csv} ${table}`])) };
 }
 
 /** write-floor.js or sql-floor.js: each times itself (not Node's start-up) and prints {"rows","ms"}. */
@@ -79,12 +93,12 @@ async function sqliteExport(db, out) {
   return result;
 }
 
-async function crmImport(tmp, csv, i) {
+async function crmImport(tmp, csv, i, resource = 'leads') {
   const db = join(tmp, `sandbox-${i}.db`);
   const sandbox = await startSandbox(db, ['--no-seed', '--rate-limit', '0', '--quota', '0']);
   const env = { ...process.env, CRM_BASE_URL: sandbox.base_url, CRM_API_KEY: sandbox.api_key };
   const results = join(tmp, `results-${i}`);
-  const args = [CRM, 'sync', 'import', 'leads', csv, '--results', results, '--json'];
+  const args = [CRM, 'sync', 'import', resource, csv, '--results', results, '--json'];
   const started = performance.now();
   const child = track(TIME, ['-f', '%M', '-o', `${results}.rss`, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
@@ -103,6 +117,17 @@ async function crmExport(sandbox, env, out) {
   const [code] = await once(child, 'exit');
   if (code !== 0) throw new Error(`export exited ${code}`);
   return { ms: performance.now() - started, peakMb: Number(readFileSync(`${out}.rss`, 'utf8').trim().split('\n').pop()) / 1024 };
+}
+
+/** A line of the report: the median duration of runs over `rows`, and the client's peak RSS if measured. */
+function resultRow(name, rows, values, rss) {
+  return {
+    name,
+    median_s: round(median(values) / 1000, 2),
+    runs: values.length,
+    rows_per_s: Math.round(rows / (median(values) / 1000)),
+    client_peak_rss_mb: rss ? round(Math.max(...rss), 1) : null,
+  };
 }
 
 async function measure(tmp, rows) {
@@ -133,13 +158,7 @@ async function measure(tmp, rows) {
   }
   const mb = statSync(csv).size / 1e6;
   rmSync(csv, { force: true });
-  const row = (name, values, rss) => ({
-    name: `${name} ${rows.toLocaleString('en')} rows`,
-    median_s: round(median(values) / 1000, 2),
-    runs: values.length,
-    rows_per_s: Math.round(rows / (median(values) / 1000)),
-    client_peak_rss_mb: rss ? round(Math.max(...rss), 1) : null,
-  });
+  const row = (name, values, rss) => resultRow(`${name} ${rows.toLocaleString('en')} rows`, rows, values, rss);
   return {
     rows: [
       row('sqlite3 .import', floorImport),
@@ -157,6 +176,28 @@ async function measure(tmp, rows) {
     exportRss: Math.max(...exportRss),
     fileMb: mb,
   };
+}
+
+/** Clients: `crm sync import clients` beside `.import` of the same file (median of REPEAT runs). */
+async function measureClients(tmp, rows) {
+  const csv = join(tmp, `clients-${rows}.csv`);
+  await writeClients(csv, rows);
+  const floor = [], imports = [], rss = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const tag = `clients-${rows}-${i}`;
+    const imported = await sqliteImport(tmp, csv, tag, 'clients');
+    floor.push(imported.ms);
+    rmSync(imported.db, { force: true });
+    const crm = await crmImport(tmp, csv, tag, 'clients');
+    await crm.sandbox.stop();
+    imports.push(crm.ms);
+    rss.push(crm.peakMb);
+    for (const f of [`sandbox-${tag}.db`, `sandbox-${tag}.db-wal`]) rmSync(join(tmp, f), { force: true });
+  }
+  rmSync(csv, { force: true });
+  const label = rows.toLocaleString('en');
+  const line = (name, values, peak) => resultRow(`${name} ${label} clients`, rows, values, peak);
+  return { rows: [line('sqlite3 .import', floor), line('crm sync import', imports, rss)], ratio: median(imports) / median(floor) };
 }
 
 export async function run(ctx) {
@@ -179,6 +220,10 @@ export async function run(ctx) {
     checks.push({ name: `client peak RSS < ${TARGETS.rssMb} MB (${label} rows, import / export)`, actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`, pass: Math.max(m.importRss, m.exportRss) < TARGETS.rssMb });
     rss.push(m.importRss);
   }
+  process.stderr.write(`bench sync: ${SIZES[0].toLocaleString('en')} clients...\n`);
+  const clients = await measureClients(ctx.tmp, SIZES[0]);
+  rows.push(...clients.rows);
+  figures[`clients import / sqlite3 .import (${SIZES[0].toLocaleString('en')})`] = `${round(clients.ratio, 1)}x`;
   if (rss.length > 1) {
     const growth = Math.max(...rss) / Math.min(...rss);
     checks.push({ name: 'client import RSS flat in the file size (largest / smallest < 1.5)', actual: `${round(growth, 2)}x`, pass: growth < 1.5 });
