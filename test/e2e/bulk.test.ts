@@ -228,11 +228,12 @@ describe('POST /v1/clients/bulk', () => {
   it('writes a batch of new clients together, with their contacts, events and search rows, as single creates would', async () => {
     // 230: multi-row INSERTs of clients (100s) and of their contacts (two each but none for every
     // tenth client); the record in the middle names two primaries and fails alone.
+    type Contact = { first_name: string; last_name?: string; email?: string; is_primary?: boolean };
     const records = Array.from({ length: 230 }, (_, i) => ({
       external_id: `cnew-${i}`,
       name: `Batchclient Q${i}Z`, // Q1Z: a search for it is not a prefix of Q10Z
       address: { city: 'Graz', country: 'AT' },
-      contacts: i % 10 ? [{ first_name: `Pia${i}`, email: `pia${i}@c.example`, is_primary: true }, { first_name: `Udo${i}`, last_name: 'Batchcontact' }] : [],
+      contacts: (i % 10 ? [{ first_name: `Pia${i}`, email: `pia${i}@c.example`, is_primary: true }, { first_name: `Udo${i}`, last_name: 'Batchcontact' }] : []) as Contact[],
     }));
     records[115] = { ...records[115]!, contacts: [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }] };
     const res = await bulk('clients', { mode: 'upsert', records });
