@@ -1,6 +1,6 @@
 import { followEvents, type StreamItem } from '../client/event-stream.js';
 import { CrmApiError } from '../client/errors.js';
-import { EVENT_TYPES } from '../schemas/event.js';
+import { EVENT_TYPES } from '../domain/event-types.js';
 import type { GlobalOptions } from './api.js';
 import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState, saveListenPosition } from './listen-state.js';

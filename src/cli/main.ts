@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { parsePolicy } from '../domain/rate-limit.js';
-import { SCOPES } from '../schemas/api-key.js';
+import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
 import { CliError, printError } from './output.js';
 import { registerEventCommands } from './register-events.js';

@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { EVENT_TYPES, type EventType } from '../schemas/event.js';
+import { EVENT_TYPES, type EventType } from '../domain/event-types.js';
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_STATE_FILE } from './listen-state.js';
 import { sinceArg } from './since.js';

@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { BULK_MAX_RECORDS } from '../schemas/bulk.js';
+import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
 

@@ -1,3 +1,11 @@
+/** Every scope a key or token can hold (API.md §3); plain data, so the CLI loads it without zod. */
+export const SCOPES = [
+  'leads:read', 'leads:write', 'clients:read', 'clients:write', 'deals:read', 'deals:write',
+  'invoices:read', 'invoices:write', 'events:read', 'webhooks:read', 'webhooks:write',
+  'keys:read', 'keys:write', 'usage:read',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
 /** `x:write` implies `x:read`; `*` grants everything (API.md §3). */
 export function hasScope(granted: readonly string[], needed: string): boolean {
   if (granted.includes('*') || granted.includes(needed)) return true;

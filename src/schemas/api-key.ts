@@ -1,11 +1,7 @@
 import { z } from 'zod';
+import { SCOPES } from '../domain/scopes.js';
 
-export const SCOPES = [
-  'leads:read', 'leads:write', 'clients:read', 'clients:write', 'deals:read', 'deals:write',
-  'invoices:read', 'invoices:write', 'events:read', 'webhooks:read', 'webhooks:write',
-  'keys:read', 'keys:write', 'usage:read',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../domain/scopes.js';
 
 export const ScopeName = z.enum([...SCOPES, '*']);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import { ClientCreate } from './client.js';
 import { DealCreate } from './deal.js';
 import { LeadCreate } from './lead.js';
@@ -7,7 +8,7 @@ import { LeadCreate } from './lead.js';
  * Bulk upsert (API.md §8), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
  * call, each validated with its resource's create schema, each failing on its own.
  */
-export const BULK_MAX_RECORDS = 1000;
+export { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 export const BULK_MODES = ['upsert', 'create'] as const;
 export const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
 export type BulkMode = (typeof BULK_MODES)[number];

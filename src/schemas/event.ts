@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { EVENT_TYPES } from '../domain/event-types.js';
 import { listEnvelope, listQueryFields } from './common.js';
 
-export const EVENT_TYPES = [
-  'lead.created', 'lead.updated', 'lead.deleted', 'lead.converted',
-  'client.created', 'client.updated', 'client.deleted',
-  'deal.created', 'deal.updated', 'deal.won', 'deal.lost', 'deal.deleted',
-  'invoice.created', 'invoice.sent', 'invoice.paid', 'invoice.voided',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../domain/event-types.js';
 
 export const Event = z
   .object({
