@@ -3,7 +3,7 @@ import type { ClientBulkRecord, DealBulkRecord, LeadBulkRecord } from '../schema
 import type { Contact, ContactCreate } from '../schemas/client.js';
 import { createClient, insertClients, newClient, updateClient } from './clients.js';
 import { contactsOf, createContact, updateContact } from './contacts.js';
-import { inTransaction, type Ctx } from './context.js';
+import { changedAttributes, inTransaction, sentFields, type Ctx } from './context.js';
 import { createDeal, updateDeal } from './deals.js';
 import { createLead, insertLeads, newLead, updateLead } from './leads.js';
 import type { Lead } from '../schemas/lead.js';
@@ -55,11 +55,15 @@ function mergeContacts(ctx: Ctx, clientId: string, contacts: ContactCreate[]): v
       errors: [{ path: 'contacts', code: 'too_many_primary', message: 'At most one contact person can be primary.' }],
     });
   }
-  const existing = contactsOf(ctx, clientId);
+  let existing = contactsOf(ctx, clientId);
   for (const contact of contacts) {
     const match = existing.find((e) => sameContact(e, contact));
+    // A rerun sends mostly what is stored: settle that from the contacts in hand, not with the two
+    // reads of updateContact (a third of the time of an unchanged client with one contact).
+    if (match && !changedAttributes(match, { ...match, ...sentFields(contact) })) continue;
     if (match) updateContact(ctx, clientId, match.id, contact);
-    else existing.push(createContact(ctx, clientId, contact));
+    else createContact(ctx, clientId, contact);
+    existing = contactsOf(ctx, clientId); // as written: a new primary demotes the previous one
   }
 }
 

@@ -257,6 +257,23 @@ describe('POST /v1/clients/bulk', () => {
     expect(search.body.data).toHaveLength(229 - 23);
   });
 
+  it('merges contacts in order: a new primary demotes the stored one, an unchanged contact writes nothing', async () => {
+    const created = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts: [{ first_name: 'Jana', email: 'jana@merge.example', role: 'CEO', is_primary: true }] }] });
+    const id = created.results[0]!.id!;
+    const unchanged = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts: [{ email: 'jana@merge.example', role: 'CEO' }] }] });
+    expect(unchanged.results[0]).toMatchObject({ status: 'unchanged', id });
+    expect(events(id, 'client.updated')).toBe(0);
+    const contacts = [{ first_name: 'Otto', email: 'otto@merge.example', is_primary: true }, { email: 'jana@merge.example', role: 'CEO' }];
+    const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts }] });
+    expect(res.results[0]).toMatchObject({ status: 'updated', id });
+    const after = (await api.get(`/v1/clients/${id}`)).body;
+    expect(after.contacts.map((c: { first_name: string; role: string | null; is_primary: boolean }) => [c.first_name, c.role, c.is_primary])).toEqual([
+      ['Jana', 'CEO', false],
+      ['Otto', null, true],
+    ]);
+    expect(events(id, 'client.updated')).toBe(1);
+  });
+
   it('fails a client whose contacts name two primaries, and one without a name', async () => {
     const two = [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }];
     const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-1', name: 'Acme', contacts: two }, { external_id: 'cb-2', name: '' }, { external_id: 'cb-3', name: 'Fine' }] });
