@@ -1,5 +1,26 @@
 #!/usr/bin/env node
 // The `crm` command: a thin shim over the compiled CLI (npm ci builds it through `prepare`).
+// It first refuses, in one line, a Node older than package.json's engines (API.md §10): the
+// dependencies need Node 22, and better-sqlite3 13 crashes on Node 20 instead of saying so.
+// This file must stay plain enough to run on any old Node.
+import { readFileSync } from 'node:fs';
+
+const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node; // ">=22.19"
+const need = engines.replace(/^>=\s*/, '').split('.').map(Number);
+const have = process.versions.node.split('.').map(Number);
+if (olderThan(have, need)) {
+  console.error(`crm needs Node.js ${need.join('.')} or newer (Node 24 LTS recommended); this is ${process.version}. Install a current Node and run it again.`);
+  process.exit(2);
+}
+
+/** Version parts compared in order: [20, 20, 2] is older than [22, 12]. */
+function olderThan(have, need) {
+  for (let i = 0; i < need.length; i++) {
+    if ((have[i] || 0) !== need[i]) return (have[i] || 0) < need[i];
+  }
+  return false;
+}
+
 import('../dist/cli/main.js').then(
   async ({ main }) => {
     process.exitCode = await main(process.argv);

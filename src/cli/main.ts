@@ -3,7 +3,7 @@ import { VERSION } from '../version.js';
 import { parsePolicy } from '../domain/rate-limit.js';
 import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
-import { CliError, printError } from './output.js';
+import { CliError, printError, printJson } from './output.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
 
@@ -172,6 +172,15 @@ Only the protocol is written to stdout; messages go to stderr.`,
     .action(async (_opts: unknown, cmd: Command) => {
       const { openapiCommand } = await import('./openapi.js');
       await openapiCommand(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  program
+    .command('version')
+    .description('Print the version of crm and of the Node.js it runs on (the single binary embeds its own)')
+    .action((_opts: unknown, cmd: Command) => {
+      const about = { version: VERSION, node: process.version, platform: process.platform, arch: process.arch };
+      if (cmd.optsWithGlobals<GlobalOptions>().json) printJson(about);
+      else process.stdout.write(`crm ${about.version} (Node.js ${about.node}, ${about.platform}-${about.arch})\n`);
     });
 
   registerEventCommands(program);

@@ -12,9 +12,12 @@ export async function mcpCommand(options: GlobalOptions): Promise<void> {
   const client = clientFor(options);
   const server = createMcpServer(clientBackend(client), VERSION);
   const transport = new StdioServerTransport();
+  // The client closes stdin, or the user presses Ctrl+C (SIGINT/SIGTERM): either way, exit 0.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
   await server.connect(transport);
   process.stderr.write(`crm MCP server on stdio, talking to ${options.baseUrl}\n`);

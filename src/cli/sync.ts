@@ -4,6 +4,7 @@ import type { ExportOptions } from '../sync/export.js';
 import type { ImportOptions, ImportReport } from '../sync/import.js';
 import { clientFor, withClient, type GlobalOptions } from './api.js';
 import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
+import { onInterrupt } from './interrupt.js';
 import { duration, startProgress, type Progress } from './progress.js';
 
 /**
@@ -27,13 +28,15 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   // A dry run sends nothing, so it needs no key and no server.
   const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
   let report: ImportReport;
+  const interrupt = onInterrupt();
   try {
     const send = (path: string, body: Buffer, key: string) => client!.request<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
-    report = await importCsv({ ...flags, resultsDir: flags.results }, send, (p) => progress.update(p.rows, p.bytes, p.size));
+    report = await importCsv({ ...flags, resultsDir: flags.results, signal: interrupt.signal }, send, (p) => progress.update(p.rows, p.bytes, p.size));
   } catch (error) {
     if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
     throw error;
   } finally {
+    interrupt.dispose();
     progress.stop();
     await client?.close();
   }
@@ -66,21 +69,28 @@ export async function exportCommand(options: GlobalOptions, flags: ExportFlags):
   const toStdout = flags.out === '-';
   const { exportCsv } = await import('../sync/export.js');
   const progress = await startProgress(`Exporting ${flags.resource}`, options);
+  const interrupt = onInterrupt();
   try {
     const retried = noteRetries(progress);
-    const report = await withClient(options, (client) => exportCsv(flags, client, (rows) => progress.update(rows)), {
+    const report = await withClient(options, (client) => exportCsv(flags, client, (rows) => progress.update(rows), interrupt.signal), {
       retry: { maxRetries: flags.retries },
       onRetry: retried,
     });
     progress.stop();
-    const line = { rows: report.rows, out: report.out, duration_ms: report.durationMs, ...(report.alreadyComplete ? { already_complete: true } : {}) };
+    const line = { rows: report.rows, out: report.out, duration_ms: report.durationMs, ...(report.alreadyComplete ? { already_complete: true } : {}), ...(report.interrupted ? { stopped: 'interrupted' } : {}) };
     // With --out -, stdout is the CSV and nothing else: the report goes to stderr.
-    if (options.json) return toStdout ? void process.stderr.write(`${JSON.stringify(line)}\n`) : printJson(line);
-    const what = report.alreadyComplete ? `${flags.out} was already complete (${report.rows} rows)` : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
-    (toStdout ? process.stderr : process.stdout).write(`${what}\n`);
+    if (options.json) toStdout ? process.stderr.write(`${JSON.stringify(line)}\n`) : printJson(line);
+    else {
+      const what = report.alreadyComplete ? `${flags.out} was already complete (${report.rows} rows)` : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
+      const resume = toStdout ? '' : ' Rerun the same command with --resume to continue.';
+      (toStdout ? process.stderr : process.stdout).write(`${what}\n${report.interrupted ? `${red('Stopped early')}: interrupted.${resume}\n` : ''}`);
+    }
+    if (report.interrupted) throw new ExitCode(1);
   } catch (error) {
     progress.stop();
     if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
     throw error;
+  } finally {
+    interrupt.dispose();
   }
 }

@@ -28,6 +28,8 @@ export interface ExportReport {
   durationMs: number;
   /** True when --resume found the export already complete. */
   alreadyComplete: boolean;
+  /** Stopped by Ctrl+C before the last page. */
+  interrupted?: boolean;
 }
 
 interface ExportState {
@@ -45,7 +47,11 @@ export const PAGE_SIZE = 1000;
 const STATE_EVERY_MS = 500;
 export const statePath = (out: string): string => `${out}.state.json`;
 
-export async function exportCsv(options: ExportOptions, client: CrmClient, onProgress: (rows: number) => void = () => {}): Promise<ExportReport> {
+/**
+ * `signal` (Ctrl+C) stops the export after the page being written: the state is saved, and
+ * --resume goes on from there.
+ */
+export async function exportCsv(options: ExportOptions, client: CrmClient, onProgress: (rows: number) => void = () => {}, signal?: AbortSignal): Promise<ExportReport> {
   const started = Date.now();
   const toStdout = options.out === '-';
   if (toStdout && options.resume) throw new SyncUsageError('--resume needs --out FILE: stdout cannot be continued.');
@@ -84,6 +90,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
         savedAt = Date.now();
       }
       onProgress(saved.rows);
+      if (signal?.aborted) break;
       current = await next;
     }
   } finally {
@@ -92,7 +99,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
       writeFileSync(statePath(options.out), JSON.stringify(saved)); // also after a failure: resume from the last page written
     }
   }
-  return { rows: saved.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: false };
+  return { rows: saved.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: false, interrupted: !saved.done && signal?.aborted === true };
 }
 
 /** The state of the export that wrote FILE; --resume continues it as it was started (its --since and --fields). */

@@ -31,6 +31,8 @@ export interface ImportOptions {
   resultsDir?: string | undefined;
   delimiter?: string | undefined;
   encoding?: Encoding | undefined;
+  /** Aborted (Ctrl+C): batches in flight finish, the rest goes to unprocessed.csv for --resume. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ImportReport {
@@ -87,6 +89,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
   try {
     for await (const chunk of chunksOf(source.rows, options.batchSize)) {
       run.rows += chunk.rows.length;
+      if (options.signal?.aborted) run.stopped ??= 'interrupted (Ctrl+C)';
       if (run.stopped) run.leaveUnprocessed(chunk);
       else if (point?.done.has(chunk.index)) run.skipDone(chunk, point);
       else if (options.dryRun) run.validateOnly(toBatch(chunk, spec, false));

@@ -50,6 +50,14 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(stdout.trim()).toBe(VERSION);
   });
 
+  it('runs on the Node 24 it embeds, whatever node built it (API.md §10)', () => {
+    const { code, stdout, stderr } = run(['version', '--json']);
+    expect(code, stderr).toBe(0);
+    const about = JSON.parse(stdout) as { version: string; node: string };
+    expect(about.version).toBe(VERSION);
+    expect(about.node).toMatch(/^v24\./);
+  });
+
   it('starts the sandbox: migrations and the SQLite addon come from inside the binary', async () => {
     const child = spawn(binary, ['sandbox', 'start', '--port', '0', '--json', '--db', './sandbox.db'], { cwd: dir.path, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

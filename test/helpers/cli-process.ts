@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CRM_BIN } from './sandbox.js';
 
-/** Runs `bin/crm …` to completion: exit code and output. */
-export function runCrm(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `bin/crm …` to completion (on `node`, by default the one running the tests): exit code and output. */
+export function runCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(node, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -16,8 +16,8 @@ export function runCrm(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
  * Starts a long-running `bin/crm …` (e.g. listen) and collects its stdout lines; `waitForLine`
  * resolves with the first line (from `from` on) that matches.
  */
-export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child: ChildProcess = spawn(process.execPath, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath) {
+  const child: ChildProcess = spawn(node, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));

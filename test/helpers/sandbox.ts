@@ -15,6 +15,8 @@ export interface RunningSandbox {
   process: ChildProcess;
   /** Everything the process wrote to stderr so far (for failure messages). */
   stderr(): string;
+  /** How the process ended: its exit code, or the signal that killed it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -22,17 +24,18 @@ export interface RunningSandbox {
  * Runs `bin/crm sandbox start --port 0 --json` as a user would and waits for its one JSON line.
  * Each sandbox gets its own database file in a fresh temporary folder unless one is given.
  */
-export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningSandbox> {
+export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv; node?: string } = {}): Promise<RunningSandbox> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
   // Suites send bursts of requests; a high limit keeps the rate-limit headers without throttling them.
   const limits = args.includes('--rate-limit') ? [] : ['--rate-limit', '10000/1s'];
-  const child = spawn(process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args], {
+  const child = spawn(options.node ?? process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = ended.then(({ code }) => code);
   const firstLine = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
@@ -45,6 +48,7 @@ export async function startSandboxProcess(args: string[] = [], options: { db?: s
     db,
     process: child,
     stderr: () => stderr,
+    exited: ended,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
