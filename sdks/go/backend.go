@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"time"
 )
 
@@ -99,7 +100,10 @@ func (b *backend) do(ctx context.Context, method, path string, query url.Values,
 		timeout = opts.Timeout
 	}
 	var payload []byte
-	if body != nil {
+	if isNilPointer(body) {
+		// Optional params left nil: an empty JSON object, never `null`.
+		payload = []byte("{}")
+	} else if body != nil {
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
 			return nil, &Error{Kind: ErrValidation, Message: "crm: the request body cannot be encoded: " + err.Error(), Err: err}
@@ -245,6 +249,11 @@ func newUUID() string {
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+}
+
+func isNilPointer(v interface{}) bool {
+	r := reflect.ValueOf(v)
+	return v != nil && r.Kind() == reflect.Ptr && r.IsNil()
 }
 
 // pathEscape escapes one path segment (an id).

@@ -2,8 +2,10 @@ package crm_test
 
 import (
 	"bufio"
+	"context"
 	"crm"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -98,4 +100,38 @@ func (s *sandbox) stop() {
 func newClient(t *testing.T) *crm.API {
 	t.Helper()
 	return crm.NewClient(primary.APIKey, &crm.Options{BaseURL: primary.BaseURL})
+}
+
+var uniqueCounter int64
+
+// unique makes a value no other test uses (emails, tags, external ids).
+func unique(prefix string) string {
+	uniqueCounter++
+	return fmt.Sprintf("%s%d%d", prefix, time.Now().UnixNano()%1e9, uniqueCounter)
+}
+
+// armFault makes the sandbox fail the next count requests matching method and path prefix.
+func armFault(t *testing.T, method, pathPrefix string, status, count int) {
+	t.Helper()
+	body := map[string]interface{}{"method": method, "path_prefix": pathPrefix, "status": status, "count": count}
+	if _, err := newClient(t).RawRequest(context.Background(), "POST", "/_sandbox/faults", body); err != nil {
+		t.Fatalf("arming the fault: %v", err)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// kindOf returns the family of an SDK error, failing the test when err is not one.
+func kindOf(t *testing.T, err error) *crm.Error {
+	t.Helper()
+	var e *crm.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("expected a *crm.Error, got %T: %v", err, err)
+	}
+	return e
 }
