@@ -2,6 +2,7 @@ package crm_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crm"
 	"encoding/json"
@@ -52,7 +53,9 @@ func startSandbox(args ...string) (*sandbox, error) {
 	full := append([]string{bin, "sandbox", "start", "--port", "0", "--json", "--db", ":memory:"}, args...)
 	cmd := exec.Command(node, full...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CRM_API_KEY=", "CRM_BASE_URL=")
-	cmd.Stderr = os.Stderr
+	// The sandbox logs each 5xx (the tests inject some); that is shown only if it fails to start.
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -73,7 +76,7 @@ func startSandbox(args ...string) (*sandbox, error) {
 	case line, ok := <-lines:
 		if !ok {
 			_ = cmd.Wait()
-			return nil, fmt.Errorf("the sandbox exited before it was ready")
+			return nil, fmt.Errorf("the sandbox exited before it was ready:\n%s", stderr.String())
 		}
 		if err := json.Unmarshal([]byte(line), s); err != nil {
 			s.stop()

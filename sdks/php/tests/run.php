@@ -8,6 +8,8 @@ declare(strict_types=1);
 require __DIR__ . '/../init.php';
 require __DIR__ . '/lib/Sandbox.php';
 require __DIR__ . '/lib/TestCase.php';
+require __DIR__ . '/lib/Receiver.php';
+require __DIR__ . '/lib/RecordingProxy.php';
 
 use Crm\Tests\Sandbox;
 use Crm\Tests\TestCase;

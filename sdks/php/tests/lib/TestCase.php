@@ -18,6 +18,20 @@ abstract class TestCase
         return new Client($options + ['api_key' => $this->sandbox->apiKey, 'base_url' => $this->sandbox->baseUrl]);
     }
 
+    private static int $counter = 0;
+
+    /** A value no other test uses (emails, tags, external ids). */
+    protected static function unique(string $prefix): string
+    {
+        return $prefix . substr((string) hrtime(true), -9) . ++self::$counter;
+    }
+
+    /** Makes the sandbox fail the next $count requests matching $method and $pathPrefix. */
+    protected function armFault(string $method, string $pathPrefix, int $status, int $count): void
+    {
+        $this->client()->rawRequest('POST', '/_sandbox/faults', ['method' => $method, 'path_prefix' => $pathPrefix, 'status' => $status, 'count' => $count]);
+    }
+
     protected static function assertSame(mixed $expected, mixed $actual, string $what = ''): void
     {
         if ($expected !== $actual) {
