@@ -58,7 +58,13 @@ final class Requestor
             $headers['Idempotency-Key'] = $opts['idempotency_key'] ?? self::uuid4();
         }
         foreach ($opts['headers'] ?? [] as $name => $value) {
-            $headers[$name] = $value;
+            $headers[$name] = (string) $value;
+        }
+        foreach ($headers as $name => $value) {
+            // A line break would smuggle a header (or a request) into the stream context's raw lines.
+            if (preg_match('/[\r\n]/', $name . $value) || !preg_match('/^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$/', (string) $name)) {
+                throw new \InvalidArgumentException("Invalid HTTP header: $name");
+            }
         }
 
         for ($attempt = 0; ; $attempt++) {

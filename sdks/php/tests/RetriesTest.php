@@ -87,11 +87,14 @@ final class RetriesTest extends TestCase
         try {
             $crm = new Client();
             self::assertSame($this->sandbox->baseUrl, $crm->getBaseUrl(), 'base URL');
-            self::assertTrue($crm->usage->retrieve()->totals->requests > 0, 'a call with the environment key');
+            self::assertSame(200, $crm->usage->retrieve()->getLastResponse()->status, 'a call with the environment key');
             putenv('CRM_API_KEY');
             self::assertThrows(\Crm\AuthenticationError::class, fn () => (new Client())->usage->retrieve());
             self::assertThrows(\InvalidArgumentException::class, fn () => new Client(['apikey' => 'typo']));
             self::assertThrows(\InvalidArgumentException::class, fn () => $crm->leads->list([], ['idempotencykey' => 'typo']));
+            self::assertThrows(\InvalidArgumentException::class, fn () => $crm->leads->list([], ['headers' => ['X-A' => "1\r\nX-Injected: 1"]]));
+            self::assertThrows(\InvalidArgumentException::class, fn () => $crm->leads->list([], ['headers' => ['Bad Name' => '1']]));
+            self::assertSame(200, $crm->leads->list([], ['headers' => ['X-Trace' => 'abc']])->getLastResponse()->status, 'a valid extra header');
         } finally {
             putenv('CRM_API_KEY');
             putenv('CRM_BASE_URL');
