@@ -1,0 +1,3 @@
+module crm
+
+go 1.19

@@ -1,0 +1,8 @@
+<?php
+
+namespace Crm;
+
+/** 404 not_found. */
+class NotFoundError extends CrmError
+{
+}
