@@ -82,12 +82,17 @@ type ClientListParams struct {
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
 	// created (by id) or updated_at (for incremental sync)
-	Sort         *string `url:"sort"`
+	Sort *string `url:"sort"`
+	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	ExternalID   *string `url:"external_id"`
-	Email        *string `url:"email"`
-	Tag          *string `url:"tag"`
+	// Only the record with this external id.
+	ExternalID *string `url:"external_id"`
+	// Only records with this email address (case-insensitive).
+	Email *string `url:"email"`
+	// Only records with this tag.
+	Tag *string `url:"tag"`
 	// Full-text search over name, email, website and contact persons
 	Q *string `url:"q"`
 }
@@ -199,13 +204,19 @@ type DealListParams struct {
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
 	// created (by id) or updated_at (for incremental sync)
-	Sort         *string `url:"sort"`
+	Sort *string `url:"sort"`
+	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	ExternalID   *string `url:"external_id"`
-	Tag          *string `url:"tag"`
-	Stage        *string `url:"stage"`
-	ClientID     *string `url:"client_id"`
+	// Only the record with this external id.
+	ExternalID *string `url:"external_id"`
+	// Only records with this tag.
+	Tag *string `url:"tag"`
+	// Filter: stage.
+	Stage *string `url:"stage"`
+	// Filter: client id.
+	ClientID *string `url:"client_id"`
 }
 
 // DealLoseParams is what a method sends.
@@ -247,7 +258,8 @@ type EventListParams struct {
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
 	// One event type, or several comma-separated
-	Type         *string `url:"type"`
+	Type *string `url:"type"`
+	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
 }
 
@@ -287,11 +299,15 @@ type InvoiceListParams struct {
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
 	// created (by id) or updated_at (for incremental sync)
-	Sort         *string `url:"sort"`
+	Sort *string `url:"sort"`
+	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	Status       *string `url:"status"`
-	ClientID     *string `url:"client_id"`
+	// Only records in this status.
+	Status *string `url:"status"`
+	// Filter: client id.
+	ClientID *string `url:"client_id"`
 }
 
 // InvoiceUpdateLineItemParams is what a method sends.
@@ -394,14 +410,21 @@ type LeadListParams struct {
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
 	// created (by id) or updated_at (for incremental sync)
-	Sort         *string `url:"sort"`
+	Sort *string `url:"sort"`
+	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	ExternalID   *string `url:"external_id"`
-	Email        *string `url:"email"`
-	Tag          *string `url:"tag"`
-	Status       *string `url:"status"`
-	Source       *string `url:"source"`
+	// Only the record with this external id.
+	ExternalID *string `url:"external_id"`
+	// Only records with this email address (case-insensitive).
+	Email *string `url:"email"`
+	// Only records with this tag.
+	Tag *string `url:"tag"`
+	// Only records in this status.
+	Status *string `url:"status"`
+	// Filter: source.
+	Source *string `url:"source"`
 }
 
 // LeadUpdateParams is what a method sends.
@@ -459,9 +482,11 @@ type WebhookEndpointListDeliveriesParams struct {
 	// Page size, 1..1000
 	Limit *int `url:"limit"`
 	// The next_cursor of the previous page
-	Cursor  *string `url:"cursor"`
+	Cursor *string `url:"cursor"`
+	// Filter: event id.
 	EventID *string `url:"event_id"`
-	Status  *string `url:"status"`
+	// Only records in this status.
+	Status *string `url:"status"`
 }
 
 // WebhookEndpointListParams is what a method sends.

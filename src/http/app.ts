@@ -129,5 +129,6 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
 /** The OpenAPI document with the server URL the sandbox is reachable at right now. */
 export function openApiDocument(app: FastifyInstance, ctx: Ctx): Record<string, unknown> {
   const doc = app.swagger() as unknown as Record<string, unknown>;
-  return { ...doc, servers: [{ url: ctx.baseUrl() }] };
+  // x-internal: false: the audience of this server is any client (OWASP API9, inventory).
+  return { ...doc, servers: [{ url: ctx.baseUrl(), description: 'This sandbox', 'x-internal': false }] };
 }

@@ -1,24 +1,29 @@
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { finishDocument } from './openapi-document.js';
 
 type RouteTransform = Parameters<typeof jsonSchemaTransform>[0];
 type ObjectTransform = Parameters<typeof jsonSchemaTransformObject>[0];
 
 /**
- * The zod type provider's OpenAPI transforms, plus one thing @fastify/swagger cannot know: it marks
+ * The zod type provider's OpenAPI transforms, then finishDocument (openapi-document.ts) with what
+ * the routes tell: their scopes. Also one thing @fastify/swagger cannot know: it marks
  * every request body `required`, but a route whose body schema accepts no body at all
  * (`DealLose.optional()`: `POST /v1/deals/{id}/lose` with nothing) has an optional one.
  * One pair per app: the routes seen by `transform` are marked by `transformObject`.
  */
 export function openApiTransforms() {
   const optionalBodies: { path: string; method: string }[] = [];
+  const scopes = new Map<string, string>();
   return {
     transform(input: RouteTransform) {
+      const methods = [input.route.method].flat().map((m) => m.toLowerCase());
+      // The document's path form: /v1/deals/:id/lose → /v1/deals/{id}/lose.
+      const path = input.url.replace(/:(\w+)/g, '{$1}');
+      const scope = (input.route.config as { scope?: string } | undefined)?.scope;
+      if (scope) for (const method of methods) scopes.set(`${method.toUpperCase()} ${path}`, scope);
       const body = input.schema?.body as z.ZodType | undefined;
       if (body && typeof body.safeParse === 'function' && body.safeParse(undefined).success) {
-        const methods = [input.route.method].flat().map((m) => m.toLowerCase());
-        // The document's path form: /v1/deals/:id/lose → /v1/deals/{id}/lose.
-        const path = input.url.replace(/:(\w+)/g, '{$1}');
         for (const method of methods) optionalBodies.push({ path, method });
       }
       return jsonSchemaTransform(input);
@@ -29,7 +34,7 @@ export function openApiTransforms() {
         const requestBody = doc.paths?.[path]?.[method]?.requestBody;
         if (requestBody) requestBody.required = false;
       }
-      return doc as ReturnType<typeof jsonSchemaTransformObject>;
+      return finishDocument(doc, { scopes }) as ReturnType<typeof jsonSchemaTransformObject>;
     },
   };
 }

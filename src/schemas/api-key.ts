@@ -9,7 +9,7 @@ export const ApiKeyCreate = z
   .strictObject({
     name: z.string().min(1).max(100),
     scopes: z.array(ScopeName).min(1).max(SCOPES.length + 1),
-    expires_at: z.iso.datetime({ offset: true }).optional(),
+    expires_at: z.iso.datetime({ offset: true }).max(64).optional(),
   })
   .meta({ id: 'ApiKeyCreate' });
 

@@ -20,6 +20,7 @@ export const Address = z
     postal_code: z.string().max(20).nullable().optional(),
     country: z
       .string()
+      .max(100) // a bound for the document (OWASP API4); isCountry says what is wrong with a long one
       .refine(isCountry, { message: 'Expected an ISO 3166-1 alpha-2 country code such as DE or US.' })
       .nullable()
       .optional(),

@@ -8,8 +8,8 @@ import { normaliseTime } from '../domain/time.js';
  * document, MCP tool inputs and CSV columns are all derived from those.
  */
 
-export const Timestamp = z.iso.datetime({ offset: true }).describe('RFC 3339 time, returned in UTC with milliseconds');
-export const DateOnly = z.iso.date().describe('YYYY-MM-DD');
+export const Timestamp = z.iso.datetime({ offset: true }).max(64).describe('RFC 3339 time, returned in UTC with milliseconds');
+export const DateOnly = z.iso.date().max(10).describe('YYYY-MM-DD');
 export const Email = z.email().max(254);
 export const ExternalId = z.string().min(1).max(255).describe('Your id for this record in another system; unique per resource');
 export const ShortText = z.string().max(200);
@@ -42,7 +42,7 @@ export const recordFields = {
   updated_at: z.string(),
 };
 
-const Time = z.string().refine((v) => normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time.' });
+export const Time = z.string().max(64).refine((v) => normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time.' });
 
 /**
  * A page size: a number (MCP tools send JSON) or a query string of decimal digits. Not

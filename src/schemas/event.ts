@@ -17,7 +17,7 @@ export const Event = z
 export type Event = z.infer<typeof Event>;
 
 /** An event id, or the bare prefix `evt_`, which sorts before every id ("from the beginning"). */
-export const EventPosition = z.string().regex(/^evt_[0-9A-Z]{0,26}$/, 'Expected an event id (evt_…).');
+export const EventPosition = z.string().max(30).regex(/^evt_[0-9A-Z]{0,26}$/, 'Expected an event id (evt_…).');
 
 /** `type` takes one type or several, comma-separated. */
 const TypeFilter = z

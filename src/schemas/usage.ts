@@ -21,6 +21,6 @@ export const Usage = z
   })
   .meta({ id: 'Usage' });
 
-export const UsageQuery = z.strictObject({ day: z.iso.date().optional().describe('YYYY-MM-DD (UTC); today by default') });
+export const UsageQuery = z.strictObject({ day: z.iso.date().max(10).optional().describe('YYYY-MM-DD (UTC); today by default') });
 
 export type Usage = z.infer<typeof Usage>;

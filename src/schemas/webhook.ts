@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { normaliseTime } from '../domain/time.js';
-import { listEnvelope, listQueryFields } from './common.js';
+import { Time, listEnvelope, listQueryFields } from './common.js';
 import { EVENT_TYPES } from './event.js';
 
 const WebhookUrl = z
@@ -83,7 +82,6 @@ export const WebhookDeliveryListQuery = z.strictObject({
   status: z.enum(DELIVERY_STATUSES).optional(),
 });
 
-const Time = z.string().refine((v) => normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time.' });
 
 export const WebhookRecover = z
   .strictObject({ since: Time.describe('Re-queue deliveries that failed for good and were first tried at or after this time') })

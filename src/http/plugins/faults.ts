@@ -13,7 +13,7 @@ import { BEARER, errorResponses } from '../schema-docs.js';
 const FaultRule = z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE', '*']).default('*'),
-    path_prefix: z.string().startsWith('/v1/').describe('e.g. /v1/leads'),
+    path_prefix: z.string().max(2000).startsWith('/v1/').describe('e.g. /v1/leads'),
     status: z.union([z.literal(500), z.literal(503)]).default(503),
     count: z.number().int().min(1).max(10_000).default(1),
   })

@@ -16,6 +16,7 @@ const WRITES = new Set(['POST', 'PATCH', 'DELETE']);
 const IdempotencyHeaders = z.looseObject({
   'idempotency-key': z
     .string()
+    .max(255)
     .optional()
     .describe('Makes the write safe to retry: the same key and request replay the stored response for 24 h (1..255 visible ASCII).'),
 });

@@ -34,7 +34,7 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     handler: async (req) => listOAuthApps(ctx, req.query),
   });
   app.get('/.well-known/oauth-authorization-server', {
-    schema: { tags: ['OAuth'], summary: 'Authorization server metadata (RFC 8414)', response: { 200: AuthorizationServerMetadata } },
+    schema: { tags: ['OAuth'], security: [], summary: 'Authorization server metadata (RFC 8414)', response: { 200: AuthorizationServerMetadata } },
     handler: async () => metadata(ctx),
   });
 

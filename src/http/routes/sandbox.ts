@@ -19,7 +19,7 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
   const base = { tags: ['Sandbox'], security: BEARER };
 
   app.get('/healthz', {
-    schema: { tags: ['Sandbox'], summary: 'Liveness and readiness', response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) } },
+    schema: { tags: ['Sandbox'], security: [], summary: 'Liveness and readiness', response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) } },
     handler: async () => {
       ctx.db.prepare('SELECT 1').get();
       return { status: 'ok' as const, version: 'v1' };

@@ -192,7 +192,6 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
     }
     return r;
   };
-  const allPaths = Object.keys(doc.paths);
 
   for (const [path, item] of Object.entries(doc.paths)) {
     if (!path.startsWith('/v1/') || path === '/v1/openapi.json') continue;
@@ -205,34 +204,14 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       const segments = path.split('/').slice(2);
       const isParam = (s: string | undefined): boolean => s !== undefined && s.startsWith('{');
 
-      // Work out the resource chain and the method name from the path's shape.
-      const chain: string[] = [];
-      const params: string[] = [];
-      let action: string | undefined;
-      for (let i = 0; i < segments.length; i++) {
-        const seg = segments[i]!;
-        if (isParam(seg)) {
-          params.push(seg.slice(1, -1));
-          continue;
-        }
-        // The last segment is an action (convert, bulk, deliveries) unless records live under it.
-        const prefix = '/v1/' + segments.slice(0, i + 1).join('/');
-        const hasItems = allPaths.some((p) => p.startsWith(prefix + '/{'));
-        if (chain.length > 0 && i === segments.length - 1 && !hasItems) action = seg;
-        else chain.push(seg);
-      }
-      const itemPath = isParam(segments[segments.length - 1]);
+      // The resource chain and the method name are the operationId's parts (src/http/operation-ids.ts):
+      // clients.contacts.list → resource clients, child contacts, method list.
+      const params = segments.filter(isParam).map((seg) => seg.slice(1, -1));
+      const chain = String(op.operationId).split('.');
+      const name = chain.pop()!;
       const resultSchema = content['application/json'].schema ?? {};
       const resolved = resultSchema.$ref ? schemas[refName(resultSchema.$ref)] ?? {} : resultSchema;
       const isList = verb === 'get' && resolved.type === 'object' && resolved.properties?.data?.type === 'array';
-
-      let name: string;
-      if (action) name = verb === 'get' ? camel('list_' + action) : camel(action);
-      else if (verb === 'post') name = 'create';
-      else if (verb === 'get') name = isList ? 'list' : 'retrieve';
-      else if (verb === 'patch') name = 'update';
-      else name = 'delete';
-      if (!action && !itemPath && verb === 'get' && !isList) name = 'retrieve';
 
       // The model the method returns, and the resource's singular from it.
       let result: MethodResult;
@@ -241,6 +220,7 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       const singularOf = (seg: string): string => pascal(singular(seg));
       if (isList) {
         const itemSchema = resolved.properties.data.items ?? {};
+        const action = name.startsWith('list') && name !== 'list' ? name.slice('list'.length) : undefined;
         const item = modelName(itemSchema, singularOf(action ?? chain[chain.length - 1]!));
         if (itemSchema.$ref) objectRef(item, schemas[refName(itemSchema.$ref)] ?? {}, 'model');
         const page = resultSchema.$ref ? baseName(refName(resultSchema.$ref)) : item + 'List';
@@ -250,7 +230,7 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
         const type = modelName(resultSchema, singularOf(chain[chain.length - 1]!) + pascal(name) + 'Result');
         typeOf(resultSchema, 'model', type);
         result = { kind: 'model', type };
-        if (!action && name === 'retrieve') resourceSingular = type;
+        if (name === 'retrieve') resourceSingular = type;
       }
 
       let list = resources;
