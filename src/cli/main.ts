@@ -175,6 +175,20 @@ Only the protocol is written to stdout; messages go to stderr.`,
     });
 
   program
+    .command('sdk')
+    .description('The SDKs (TypeScript, Python, Go, PHP) generated from the OpenAPI document')
+    .command('generate')
+    .description("Write an SDK's generated resources and models into DIR, beside its hand-written core")
+    .requiredOption('--lang <language>', 'typescript, python, go or php')
+    .requiredOption('--out <dir>', 'the SDK folder, e.g. sdks/python')
+    .option('--check', 'write nothing; exit 1 when DIR differs from a fresh generation', false)
+    .addHelpText('after', '\nExample:\n  crm sdk generate --lang python --out sdks/python\n  crm sdk generate --lang go --out sdks/go --check   # in CI')
+    .action(async (opts: { lang: string; out: string; check: boolean }, cmd: Command) => {
+      const { sdkGenerateCommand } = await import('./sdk.js');
+      await sdkGenerateCommand({ ...opts, json: cmd.optsWithGlobals<GlobalOptions>().json });
+    });
+
+  program
     .command('version')
     .description('Print the version of crm and of the Node.js it runs on (the single binary embeds its own)')
     .action((_opts: unknown, cmd: Command) => {

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApiView, type Resource } from '../../src/sdkgen/lang/api-view.js';
 import { alignRows, goName } from '../../src/sdkgen/lang/go.js';
-import { renderLanguage, writeLanguage } from '../../src/sdkgen/lang/write-go-php.js';
+import { LANGUAGES, renderLanguage, writeLanguage } from '../../src/sdkgen/generate.js';
 import { CRM_BIN } from '../helpers/sandbox.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-describe('the Go and PHP SDK generator', () => {
+describe('the SDK generator', () => {
   const doc = JSON.parse(execFileSync(process.execPath, [CRM_BIN, 'openapi'], { encoding: 'utf8', maxBuffer: 64 << 20 })) as object;
   const view = buildApiView(doc as Parameters<typeof buildApiView>[0]);
   const resource = (name: string): Resource => view.resources.find((r) => r.name === name)!;
@@ -18,17 +18,17 @@ describe('the Go and PHP SDK generator', () => {
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
   it('committed SDK files are what the document generates (regenerating changes nothing)', () => {
-    expect(writeLanguage('go', doc, join(ROOT, 'sdks', 'go'), true)).toEqual([]);
-    expect(writeLanguage('php', doc, join(ROOT, 'sdks', 'php'), true)).toEqual([]);
+    expect(LANGUAGES).toEqual(['typescript', 'python', 'go', 'php']);
+    for (const lang of LANGUAGES) expect(writeLanguage(lang, doc, join(ROOT, 'sdks', lang), true), lang).toEqual([]);
   });
 
   it('renders deterministically', () => {
-    for (const lang of ['go', 'php'] as const) {
+    for (const lang of LANGUAGES) {
       expect([...renderLanguage(lang, doc)]).toEqual([...renderLanguage(lang, doc)]);
     }
   });
 
-  it('names the methods and actions of SDK.md from the paths', () => {
+  it('names the methods and actions of SDK.md from the operationIds', () => {
     expect(resource('leads').methods.map((m) => m.name).sort()).toEqual(['bulk', 'convert', 'create', 'delete', 'list', 'retrieve', 'update']);
     expect(resource('deals').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['win', 'lose', 'reopen', 'bulk']));
     expect(resource('invoices').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['send', 'pay', 'void']));

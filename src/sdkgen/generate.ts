@@ -1,28 +1,33 @@
 /**
- * Writes (or checks) the generated files of the Go and PHP SDKs from an OpenAPI document. A file is
- * generated when its header says so; generated files the document no longer produces are removed,
- * and hand-written files are never touched.
+ * The SDK generator's entry (API.md §13): builds the resource view of an OpenAPI document
+ * (lang/api-view.ts) and renders one language's generated files (lang/<language>.ts), then writes
+ * them into the SDK's folder, or checks that they are already there. A file is generated when its
+ * header says so; generated files the document no longer produces are removed, and hand-written
+ * files are never touched. `npm run sdk` and `crm sdk generate` call it.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { buildApiView } from './api-view.js';
-import { renderGo } from './go.js';
-import { renderPhp } from './php.js';
+import { buildApiView, type ApiView } from './lang/api-view.js';
+import { renderGo } from './lang/go.js';
+import { renderPhp } from './lang/php.js';
+import { renderPython } from './lang/python.js';
+import { renderTypeScript } from './lang/typescript.js';
 
-const GENERATED_MARK = /^(?:<\?php\n)?\/\/ (?:Code generated|Generated) by `npm run sdk`/;
+const GENERATED_MARK = /^(?:<\?php\n)?(?:\/\/|#) (?:Code generated|Generated) by `npm run sdk`/;
 
-export type Language = 'go' | 'php';
+const RENDERERS = { typescript: renderTypeScript, python: renderPython, go: renderGo, php: renderPhp } satisfies Record<string, (view: ApiView) => Map<string, string>>;
+export type Language = keyof typeof RENDERERS;
+export const LANGUAGES = Object.keys(RENDERERS) as Language[];
 
 export function renderLanguage(lang: Language, document: object): Map<string, string> {
-  const view = buildApiView(document as Parameters<typeof buildApiView>[0]);
-  return lang === 'go' ? renderGo(view) : renderPhp(view);
+  return RENDERERS[lang](buildApiView(document as Parameters<typeof buildApiView>[0]));
 }
 
 function generatedFilesIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(go|php)$/.test(entry.name)) continue;
+    if (!entry.isFile() || !/\.(go|php|ts|py)$/.test(entry.name) || entry.parentPath.includes('node_modules')) continue;
     const path = join(entry.parentPath, entry.name);
     if (GENERATED_MARK.test(readFileSync(path, 'utf8').slice(0, 200))) found.push(path);
   }
