@@ -32,6 +32,23 @@ final class WebhookVerifyTest extends TestCase
         self::assertSame('evt_1', Webhook::verify(self::SECRET, ['webhook-id' => ['evt_1']] + $rotating, self::BODY, $now)->id, 'PSR-7 style header arrays');
     }
 
+    /** The shared test vectors of the four SDKs (sdks/test-vectors/webhooks.json). */
+    public function testSharedVectors(): void
+    {
+        $vectors = json_decode((string) file_get_contents(__DIR__ . '/../../test-vectors/webhooks.json'), true, 512, JSON_THROW_ON_ERROR);
+        self::assertTrue(count($vectors['cases']) >= 10, 'vectors');
+        foreach ($vectors['cases'] as $v) {
+            $headers = ['webhook-id' => $v['id'], 'webhook-timestamp' => (string) $v['timestamp'], 'webhook-signature' => $v['signature']];
+            try {
+                $event = Webhook::verify($v['secret'], $headers, $v['body'], $v['now']);
+                self::assertTrue($v['valid'], $v['name'] . ': accepted');
+                self::assertSame($v['id'], $event->id, $v['name']);
+            } catch (SignatureVerificationError) {
+                self::assertTrue(!$v['valid'], $v['name'] . ': refused');
+            }
+        }
+    }
+
     public function testRejects(): void
     {
         $now = time();
