@@ -253,7 +253,7 @@ describe('usage and errors', () => {
     expect(printed.openapi).toBe('3.1.0');
     const sandbox = await start(['--no-seed']);
     const served = (await (await fetch(`${sandbox.baseUrl}/v1/openapi.json`)).json()) as Record<string, unknown>;
-    expect(served.servers).toEqual([{ url: sandbox.baseUrl }]);
+    expect(served.servers).toEqual([{ url: sandbox.baseUrl, description: 'This sandbox', 'x-internal': false }]);
     expect(Object.keys(printed.paths).length).toBeGreaterThan(10);
     expect({ ...printed, servers: null }).toEqual({ ...served, servers: null });
   });
