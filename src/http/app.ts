@@ -6,7 +6,9 @@ import type { Ctx } from '../services/context.js';
 import { RateLimiter } from '../domain/rate-limit.js';
 import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';
+import { DashboardSessions } from '../dashboard/sessions.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerHostCheck } from './plugins/dashboard-guard.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
@@ -23,6 +25,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
@@ -36,6 +39,8 @@ export interface AppOptions {
   logLevel?: string;
   /** Rate limit and quota policies; none when absent. */
   limiter?: RateLimiter;
+  /** Dashboard sign-ins; the sandbox passes its own so that it can mint the link it prints. */
+  sessions?: DashboardSessions;
 }
 
 function unusedCompilerFactory(): never {
@@ -46,7 +51,7 @@ function unusedCompilerFactory(): never {
  * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
  * decides about ports and signals.
  */
-export async function buildApp({ ctx, control, logLevel = 'error', limiter = new RateLimiter([]) }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ ctx, control, logLevel = 'error', limiter = new RateLimiter([]), sessions = new DashboardSessions() }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logLevel === 'silent' ? false : { level: logLevel, stream: process.stderr },
     bodyLimit: BODY_LIMIT,
@@ -80,7 +85,8 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   });
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
-  registerAuth(app, ctx);
+  registerHostCheck(app, ctx); // before auth: a rebound name learns nothing, not even 401
+  registerAuth(app, ctx, sessions);
   registerRateLimit(app, limiter);
   registerIdempotency(app, ctx);
   const meter = new UsageMeter(ctx.db);
@@ -119,6 +125,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  dashboardRoutes(app, ctx, sessions);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 
