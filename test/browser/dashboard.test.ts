@@ -170,33 +170,6 @@ describe('pages', () => {
     await context.close();
   });
 
-  it('Deals: the pipeline board by stage; a deal won from its card moves to the won column', async () => {
-    const deal = (await api.post('/v1/deals', { title: 'Board deal', value: 42, currency: 'EUR', stage: 'negotiation' })).body as { id: string };
-    const { context, page } = await signedIn();
-    await page.getByRole('link', { name: 'Deals' }).click();
-    const negotiation = page.getByRole('region', { name: 'Stage negotiation' });
-    await negotiation.getByText('Board deal').waitFor();
-    await negotiation.getByRole('button', { name: 'Win Board deal' }).click();
-    await page.getByRole('region', { name: 'Stage won' }).getByText('Board deal').waitFor();
-    expect((await api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('won');
-    await context.close();
-  });
-
-  it('Sandbox: arm a fault that the next request meets; the mailbox shows a sent invoice', async () => {
-    const client = (await api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' })).body as { id: string };
-    await api.post('/v1/invoices', { client_id: client.id, line_items: [{ description: 'Gears', quantity: 1, unit_price: 5 }] });
-    const { context, page } = await signedIn();
-    await page.getByRole('link', { name: 'Sandbox' }).click();
-    await page.getByRole('cell', { name: 'billing@mailbox.example' }).first().waitFor();
-    await page.getByLabel('Path prefix').fill('/v1/pipelines');
-    await page.getByLabel('Method').selectOption('GET');
-    await page.getByRole('button', { name: 'Arm fault' }).click();
-    await page.getByRole('status').filter({ hasText: 'fail with 503' }).waitFor();
-    expect((await api.get('/v1/pipelines')).status).toBe(503);
-    expect((await api.get('/v1/pipelines')).status).toBe(200);
-    await context.close();
-  });
-
   it('renders API data as text on every page (XSS): no dialog fires, the names show literally', async () => {
     const { context, page } = await signedIn();
     for (const path of [`/dashboard/leads?email=${XSS_EMAIL}`, '/dashboard/events', '/dashboard/', '/dashboard/usage', '/dashboard/webhooks']) {
@@ -217,7 +190,7 @@ describe('pages', () => {
   it('every page: no serious or critical accessibility problem (axe), screenshots light and dark', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const { context, page } = await signedIn(scheme);
-      const pages = [['overview', '/dashboard/'], ['leads', '/dashboard/leads'], ['deals', '/dashboard/deals'], ['api-keys', '/dashboard/api-keys'], ['webhooks', '/dashboard/webhooks'], ['events', '/dashboard/events'], ['usage', '/dashboard/usage'], ['sandbox', '/dashboard/sandbox']];
+      const pages = [['overview', '/dashboard/'], ['leads', '/dashboard/leads'], ['api-keys', '/dashboard/api-keys'], ['webhooks', '/dashboard/webhooks'], ['events', '/dashboard/events'], ['usage', '/dashboard/usage']];
       for (const [name, path] of pages) {
         await page.goto(`${sandbox.baseUrl}${path}`);
         await settled(page);
@@ -226,7 +199,7 @@ describe('pages', () => {
       }
       await context.close();
     }
-    expect(readdirSync(ARTEFACTS).filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(16);
+    expect(readdirSync(ARTEFACTS).filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(12);
   }, 120_000);
 });
 

@@ -41,5 +41,5 @@ export const session = {
 export function allows(scopes: string[] | undefined, scope: string): boolean {
   if (!scopes) return false;
   const [resource, access] = scope.split(':');
-  return scopes.includes('*') || (scope !== '*' && (scopes.includes(scope) || (access === 'read' && scopes.includes(`${resource}:write`))));
+  return scopes.includes('*') || scopes.includes(scope) || (access === 'read' && scopes.includes(`${resource}:write`));
 }

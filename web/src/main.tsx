@@ -3,11 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { allows, session, type Session } from './api.js';
 import { navigate, useLocation } from './router.js';
 import { ApiKeysPage } from './pages/api-keys.js';
-import { DealsPage } from './pages/deals.js';
 import { EventsPage } from './pages/events.js';
 import { LeadsPage } from './pages/leads.js';
 import { OverviewPage } from './pages/overview.js';
-import { SandboxPage } from './pages/sandbox.js';
 import { SignInPage } from './pages/sign-in.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
@@ -16,12 +14,10 @@ import { WebhooksPage } from './pages/webhooks.js';
 const PAGES = [
   { path: '/dashboard/', name: 'Overview', scope: undefined, Page: OverviewPage },
   { path: '/dashboard/leads', name: 'Leads', scope: 'leads:read', Page: LeadsPage },
-  { path: '/dashboard/deals', name: 'Deals', scope: 'deals:read', Page: DealsPage },
   { path: '/dashboard/api-keys', name: 'API keys', scope: 'keys:read', Page: ApiKeysPage },
   { path: '/dashboard/webhooks', name: 'Webhooks', scope: 'webhooks:read', Page: WebhooksPage },
   { path: '/dashboard/events', name: 'Events', scope: 'events:read', Page: EventsPage },
   { path: '/dashboard/usage', name: 'Usage', scope: 'usage:read', Page: UsagePage },
-  { path: '/dashboard/sandbox', name: 'Sandbox', scope: '*', Page: SandboxPage },
 ] as const;
 
 /** Trades a `#login=` token from the printed URL for the session cookie, and drops it from the address bar. */
