@@ -3,9 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { runCrm } from '../helpers/cli-process.js';
-import { startReceiver } from '../helpers/receiver.js';
 import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 import { ARTEFACTS, accessibilityProblems, forbidDialogs, launch, screenshot } from './browser.js';
 
@@ -36,9 +34,7 @@ afterAll(async () => {
 async function settled(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1 }).waitFor();
   if ((await page.locator('main .counts').count()) > 0) await expect.poll(() => page.locator('main .counts').textContent()).not.toContain('…');
-  await expect.poll(() => page.locator('main').textContent()).not.toContain('Waiting for the first report');
-  // A table's rows, when it has any: an empty list (no webhook endpoints yet) is a page too.
-  if ((await page.locator('main table').count()) > 0) await page.locator('main tbody tr').first().waitFor({ timeout: 3000 }).catch(() => undefined);
+  if ((await page.locator('main table').count()) > 0) await page.locator('main tbody tr').first().waitFor();
 }
 
 /** A fresh sign-in link, as `crm dashboard` prints it. */
@@ -132,47 +128,9 @@ describe('pages', () => {
     await context.close();
   });
 
-  it('Webhooks: add an endpoint (secret once), send a test event that arrives signed, see the attempt', async () => {
-    const receiver = await startReceiver();
-    const { context, page } = await signedIn();
-    try {
-      await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.getByLabel('URL').fill(receiver.url);
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const secret = (await page.getByRole('status', { name: 'Signing secret' }).locator('code').textContent())!;
-      expect(secret).toMatch(/^whsec_/);
-      await page.getByRole('button', { name: 'Done' }).click();
-      await page.getByRole('button', { name: receiver.url }).click();
-      await page.getByLabel('Event type', { exact: true }).fill('lead.created');
-      await page.getByRole('button', { name: 'Send test event' }).click();
-      await receiver.waitFor('the test event', () => receiver.received.length > 0);
-      const got = receiver.received[0]!;
-      const event = new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>) as { type: string };
-      expect(event.type).toBe('lead.created');
-      const attempts = page.getByRole('table', { name: /Deliveries to/ });
-      await expect.poll(() => attempts.textContent(), { timeout: 10_000 }).toMatch(/lead\.created.*succeeded.*200/);
-      expect(await page.content()).not.toContain(secret);
-    } finally {
-      await context.close();
-      await receiver.close();
-    }
-  });
-
-  it('Usage: the live report updates every second, in a chart and in text', async () => {
-    const { context, page } = await signedIn();
-    await page.getByRole('link', { name: 'Usage' }).click();
-    const twoxx = page.getByRole('row', { name: /^2xx/ });
-    await twoxx.waitFor();
-    const before = Number((await twoxx.getByRole('cell').textContent())!);
-    for (let i = 0; i < 5; i++) await api.get('/v1/pipelines');
-    await expect.poll(async () => Number(await twoxx.getByRole('cell').textContent()), { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 5);
-    expect(await page.getByRole('img', { name: /Requests per second/ }).count()).toBe(1);
-    await context.close();
-  });
-
   it('renders API data as text on every page (XSS): no dialog fires, the names show literally', async () => {
     const { context, page } = await signedIn();
-    for (const path of [`/dashboard/leads?email=${XSS_EMAIL}`, '/dashboard/events', '/dashboard/', '/dashboard/usage', '/dashboard/webhooks']) {
+    for (const path of [`/dashboard/leads?email=${XSS_EMAIL}`, '/dashboard/events', '/dashboard/']) {
       await page.goto(`${sandbox.baseUrl}${path}`);
       await page.getByRole('main').waitFor();
       await settled(page);
@@ -190,8 +148,7 @@ describe('pages', () => {
   it('every page: no serious or critical accessibility problem (axe), screenshots light and dark', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const { context, page } = await signedIn(scheme);
-      const pages = [['overview', '/dashboard/'], ['leads', '/dashboard/leads'], ['api-keys', '/dashboard/api-keys'], ['webhooks', '/dashboard/webhooks'], ['events', '/dashboard/events'], ['usage', '/dashboard/usage']];
-      for (const [name, path] of pages) {
+      for (const [name, path] of [['overview', '/dashboard/'], ['leads', '/dashboard/leads'], ['api-keys', '/dashboard/api-keys'], ['events', '/dashboard/events']]) {
         await page.goto(`${sandbox.baseUrl}${path}`);
         await settled(page);
         expect(await accessibilityProblems(page), `${name} (${scheme})`).toEqual([]);
@@ -199,7 +156,7 @@ describe('pages', () => {
       }
       await context.close();
     }
-    expect(readdirSync(ARTEFACTS).filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(12);
+    expect(readdirSync(ARTEFACTS).filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(8);
   }, 120_000);
 });
 

@@ -7,17 +7,13 @@ import { EventsPage } from './pages/events.js';
 import { LeadsPage } from './pages/leads.js';
 import { OverviewPage } from './pages/overview.js';
 import { SignInPage } from './pages/sign-in.js';
-import { UsagePage } from './pages/usage.js';
-import { WebhooksPage } from './pages/webhooks.js';
 
 /** The pages this dashboard has so far, with the scope each needs to show (API.md §11 names). */
 const PAGES = [
   { path: '/dashboard/', name: 'Overview', scope: undefined, Page: OverviewPage },
   { path: '/dashboard/leads', name: 'Leads', scope: 'leads:read', Page: LeadsPage },
   { path: '/dashboard/api-keys', name: 'API keys', scope: 'keys:read', Page: ApiKeysPage },
-  { path: '/dashboard/webhooks', name: 'Webhooks', scope: 'webhooks:read', Page: WebhooksPage },
   { path: '/dashboard/events', name: 'Events', scope: 'events:read', Page: EventsPage },
-  { path: '/dashboard/usage', name: 'Usage', scope: 'usage:read', Page: UsagePage },
 ] as const;
 
 /** Trades a `#login=` token from the printed URL for the session cookie, and drops it from the address bar. */

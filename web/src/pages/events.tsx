@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { allows, api, type Page } from '../api.js';
 import { setQuery } from '../router.js';
-import { readStream } from '../stream.js';
 
 interface CrmEvent {
   id: string;
@@ -11,6 +10,30 @@ interface CrmEvent {
 }
 
 const MAX_SHOWN = 200;
+
+/**
+ * Reads the event stream (Server-Sent Events) with fetch, not EventSource: EventSource cannot send the
+ * X-CRM-Dashboard header that lets the session cookie count.
+ */
+async function follow(type: string, after: string, signal: AbortSignal, onEvent: (e: CrmEvent) => void): Promise<void> {
+  const query = new URLSearchParams({ after });
+  if (type) query.set('type', type);
+  const response = await fetch(`/v1/events/stream?${query}`, { headers: { 'x-crm-dashboard': '1' }, credentials: 'same-origin', signal });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block.split('\n').find((line) => line.startsWith('data: '));
+      if (data) onEvent(JSON.parse(data.slice(6)) as CrmEvent);
+    }
+  }
+}
 
 /** The event log, newest first, with new events appearing live; the type filter lives in the URL. */
 export function EventsPage({ url, scopes }: { url: URL; scopes: string[] }) {
@@ -32,9 +55,7 @@ export function EventsPage({ url, scopes }: { url: URL; scopes: string[] }) {
         cursor = page.next_cursor;
       } while (cursor && recent.length < 1000);
       setEvents(recent.slice(-MAX_SHOWN).reverse());
-      const stream = new URLSearchParams({ after: recent.at(-1)?.id ?? 'evt_' });
-      if (type) stream.set('type', type);
-      await readStream(`/v1/events/stream?${stream}`, abort.signal, (e) => setEvents((list) => [e as CrmEvent, ...list].slice(0, MAX_SHOWN)));
+      await follow(type, recent.at(-1)?.id ?? 'evt_', abort.signal, (e) => setEvents((list) => [e, ...list].slice(0, MAX_SHOWN)));
     })().catch((error: Error) => {
       if (!abort.signal.aborted) setNote(`The live stream stopped: ${error.message}. Reload to follow again.`);
     });
