@@ -79,8 +79,6 @@ const config = {
     'better_sqlite3.node': addon,
     'migrations/index': join(WORK, 'migrations-index.txt'),
     ...Object.fromEntries(migrations.map((f) => [`migrations/${f}`, join(migrationsDir, f)])),
-    // The dashboard (scripts/build-web.mjs), served from memory by src/http/routes/dashboard.ts.
-    ...Object.fromEntries(['index.html', 'app.js', 'app.css'].map((f) => [`web/${f}`, join(ROOT, 'dist', 'web', f)])),
   },
 };
 writeFileSync(join(WORK, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);

@@ -15,7 +15,6 @@ export const ERRORS = {
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  misdirected_request: { status: 421, title: 'Misdirected request' },
   validation_failed: { status: 422, title: 'Validation failed' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   rate_limited: { status: 429, title: 'Rate limited' },

@@ -175,15 +175,6 @@ Only the protocol is written to stdout; messages go to stderr.`,
     });
 
   program
-    .command('dashboard')
-    .description('Print a fresh sign-in link to the web dashboard of a running sandbox (needs its admin key)')
-    .addHelpText('after', '\nThe link works once, within 15 minutes. `crm sandbox start` prints the first one.')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { dashboardCommand } = await import('./dashboard.js');
-      await dashboardCommand(cmd.optsWithGlobals<GlobalOptions>());
-    });
-
-  program
     .command('sdk')
     .description('The SDKs (TypeScript, Python, Go, PHP) generated from the OpenAPI document')
     .command('generate')

@@ -42,7 +42,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   }
 
   if (options.json) {
-    printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
+    printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, db: sandbox.db, pid: process.pid });
   } else {
     const key = sandbox.apiKey ?? dim('(made on an earlier start; create another with `crm keys create`, or pass --api-key)');
     process.stdout.write(
@@ -52,7 +52,6 @@ export async function startCommand(options: StartOptions): Promise<void> {
         `  API key   ${key}`,
         `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
         `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
-        `  Dashboard  ${sandbox.dashboardUrl ?? `${sandbox.baseUrl}/dashboard/ ${dim('(sign in with an API key, or run `crm dashboard`)')}`}`,
         '',
         dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),
         dim('  Press Ctrl+C to stop.'),

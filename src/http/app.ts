@@ -6,9 +6,7 @@ import type { Ctx } from '../services/context.js';
 import { RateLimiter } from '../domain/rate-limit.js';
 import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';
-import { DashboardSessions } from '../dashboard/sessions.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerHostCheck } from './plugins/dashboard-guard.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
@@ -25,7 +23,6 @@ import { mcpRoutes } from './routes/mcp.js';
 import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { dashboardRoutes } from './routes/dashboard.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
@@ -39,8 +36,6 @@ export interface AppOptions {
   logLevel?: string;
   /** Rate limit and quota policies; none when absent. */
   limiter?: RateLimiter;
-  /** Dashboard sign-ins; the sandbox passes its own so that it can mint the link it prints. */
-  sessions?: DashboardSessions;
 }
 
 function unusedCompilerFactory(): never {
@@ -51,7 +46,7 @@ function unusedCompilerFactory(): never {
  * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
  * decides about ports and signals.
  */
-export async function buildApp({ ctx, control, logLevel = 'error', limiter = new RateLimiter([]), sessions = new DashboardSessions() }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ ctx, control, logLevel = 'error', limiter = new RateLimiter([]) }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logLevel === 'silent' ? false : { level: logLevel, stream: process.stderr },
     bodyLimit: BODY_LIMIT,
@@ -85,8 +80,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   });
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
-  registerHostCheck(app, ctx); // before auth: a rebound name learns nothing, not even 401
-  registerAuth(app, ctx, sessions);
+  registerAuth(app, ctx);
   registerRateLimit(app, limiter);
   registerIdempotency(app, ctx);
   const meter = new UsageMeter(ctx.db);
@@ -125,7 +119,6 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
-  dashboardRoutes(app, ctx, sessions);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 

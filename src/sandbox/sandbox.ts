@@ -1,4 +1,3 @@
-import { DashboardSessions } from '../dashboard/sessions.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { parsePolicy, RateLimiter } from '../domain/rate-limit.js';
@@ -35,8 +34,6 @@ export interface Sandbox {
   baseUrl: string;
   /** The admin key, when this start created or registered it; null when it was made earlier. */
   apiKey: string | null;
-  /** A single-use dashboard sign-in link (15 minutes), when apiKey is known; `crm dashboard` makes more. */
-  dashboardUrl: string | null;
   db: string;
   app: FastifyInstance;
   ctx: Ctx;
@@ -104,8 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const limiter = new RateLimiter(
       [parsePolicy('burst', options.rateLimit ?? DEFAULT_RATE_LIMIT), parsePolicy('daily', options.quota ?? DEFAULT_QUOTA)].filter((p) => p !== null),
     );
-    const sessions = new DashboardSessions();
-    const app = await buildApp({ ctx, control: { reset }, limiter, sessions, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    const app = await buildApp({ ctx, control: { reset }, limiter, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
     // Idempotency keys are kept 24 h: purge at start and hourly (unref: never keeps the process up).
     // Events are kept 30 days, on the same rhythm.
     const purge = () => {
@@ -130,8 +126,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return {
       baseUrl,
       apiKey,
-      // The sign-in link the start prints: only when this start knows the admin key to act as.
-      dashboardUrl: apiKey ? `${baseUrl}/dashboard/#login=${sessions.mintLogin(apiKey).token}` : null,
       db: dbPath,
       app,
       ctx,

@@ -91,15 +91,6 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(readdirSync(join(env.TMPDIR!, cache[0]!))).toEqual(['better_sqlite3.node']);
   });
 
-  it('serves the dashboard from inside the binary', async () => {
-    for (const [path, type] of [['/dashboard/leads', 'text/html'], ['/dashboard/assets/app.js', 'text/javascript'], ['/dashboard/assets/app.css', 'text/css']] as const) {
-      const response = await fetch(`${sandbox.baseUrl}${path}`);
-      expect(response.status, path).toBe(200);
-      expect(response.headers.get('content-type'), path).toContain(type);
-      expect((await response.text()).length, path).toBeGreaterThan(300);
-    }
-  });
-
   it('serves MCP over stdio against that sandbox', async () => {
     const transport = new StdioClientTransport({
       command: binary,

@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope } from '../../domain/scopes.js';
 import { ApiError } from '../../errors.js';
-import type { DashboardSessions } from '../../dashboard/sessions.js';
 import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { authenticateAccessToken } from '../../services/oauth-tokens.js';
-import { sessionApiKey } from './dashboard-guard.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,16 +28,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Bearer authentication and scope checks on every route that names a scope (API.md §3). Without a
- * bearer token, the dashboard's session cookie stands for the key it signed in with, under the rules
- * of dashboard-guard.ts. The lookup runs on every request, so a revoked key fails on the very next one.
+ * Bearer authentication and scope checks on every route that names a scope (API.md §3).
+ * The lookup runs on every request, so a revoked key fails on the very next one.
  */
-export function registerAuth(app: FastifyInstance, ctx: Ctx, sessions: DashboardSessions): void {
+export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
-    const token = bearerToken(request) ?? sessionApiKey(request, ctx, sessions);
+    const token = bearerToken(request);
     if (!token) {
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
         headers: { 'www-authenticate': REALM },
