@@ -23,6 +23,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { dashboardRoutes, registerDashboardGuards } from './routes/dashboard.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
@@ -80,6 +81,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   });
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
+  registerDashboardGuards(app, ctx); // before auth: a foreign Host is 421 whatever the credentials
   registerAuth(app, ctx);
   registerRateLimit(app, limiter);
   registerIdempotency(app, ctx);
@@ -119,6 +121,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 
