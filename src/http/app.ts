@@ -24,6 +24,8 @@ import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { dashboardRoutes, registerDashboardGuards } from './routes/dashboard.js';
+import { requestLogRoutes } from './routes/request-logs.js';
+import { registerRequestLog } from './plugins/request-log.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
@@ -87,6 +89,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   registerIdempotency(app, ctx);
   const meter = new UsageMeter(ctx.db);
   registerUsageMetering(app, meter);
+  registerRequestLog(app, ctx);
   const flushTimer = setInterval(() => meter.flush(), 1000).unref();
   app.addHook('onClose', async () => {
     clearInterval(flushTimer);
@@ -121,6 +124,7 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  requestLogRoutes(app, ctx);
   dashboardRoutes(app, ctx);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
