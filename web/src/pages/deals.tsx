@@ -67,13 +67,14 @@ export function Deals() {
         <button type="button" aria-pressed={!board} onClick={() => setQuery({ view: '' })}>List</button>
         <button type="button" aria-pressed={board} onClick={() => setQuery({ view: 'board' })}>Board</button>
         {!board && <UrlFilter name="stage" label="Stage" options={STAGES} />}
+        {!board && <UrlFilter name="client_id" label="Client id" />}
       </div>
       {board ? (
         <Board />
       ) : (
         <ListTable<Deal>
           caption="Deals"
-          path={withFilters('/v1/deals', ['stage'])}
+          path={withFilters('/v1/deals', ['stage', 'client_id'])}
           columns={[
             { label: 'Title', value: (d) => d.title },
             { label: 'Value', value: (d) => `${d.value} ${d.currency}` },
