@@ -127,3 +127,36 @@ describe('events', () => {
     await page.context().close();
   });
 });
+
+describe('deals board and sandbox', () => {
+  it('wins and loses deals from the board', async () => {
+    const won = await suite.api.post('/v1/deals', { title: 'Board winner', value: 10, currency: 'EUR', stage: 'proposal' });
+    const lost = await suite.api.post('/v1/deals', { title: 'Board loser', value: 10, currency: 'EUR', stage: 'qualified' });
+    const page = await suite.signedIn();
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
+    await page.getByRole('button', { name: 'Win Board winner' }).click();
+    await page.getByRole('region', { name: 'Stage won' }).getByText('Board winner').waitFor();
+    await page.getByRole('button', { name: 'Lose Board loser' }).click();
+    await page.getByRole('region', { name: 'Stage lost' }).getByText('Board loser').waitFor();
+    expect((await suite.api.get(`/v1/deals/${won.body.id}`)).body.stage).toBe('won');
+    expect((await suite.api.get(`/v1/deals/${lost.body.id}`)).body.stage).toBe('lost');
+    await page.context().close();
+  });
+
+  it('shows the mailbox, arms a fault that the API then answers, and resets', async () => {
+    const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
+    await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'Sandbox' }).click();
+    await page.getByRole('cell', { name: 'billing@mailbox.example' }).waitFor();
+    await page.getByLabel('Fail requests whose path starts with').fill('/v1/pipelines');
+    await page.getByRole('button', { name: 'Arm fault' }).click();
+    await page.getByRole('status').filter({ hasText: 'Fault armed.' }).waitFor();
+    expect((await suite.api.get('/v1/pipelines')).status).toBe(503);
+    expect((await suite.api.get('/v1/pipelines')).status).toBe(200);
+    await page.getByRole('button', { name: 'Reset sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'reset' }).waitFor();
+    expect((await suite.api.get(`/v1/clients/${client.body.id}`)).status).toBe(404);
+    await page.context().close();
+  });
+});
