@@ -37,3 +37,19 @@ export const can = (scope: string): boolean => {
   const scopes = me.value?.scopes ?? [];
   return scopes.includes('*') || scopes.includes(scope) || (scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write')));
 };
+
+/**
+ * The newest `count` records of a /v1 list. Lists are oldest first (API.md §2), so this pages to
+ * the end, 1000 at a time; a sandbox holds thousands of records, not millions.
+ */
+export async function newest<T>(path: string, count: number): Promise<T[]> {
+  const sep = path.includes('?') ? '&' : '?';
+  let cursor: string | null = null;
+  let kept: T[] = [];
+  do {
+    const page: { data: T[]; next_cursor: string | null } = await api('GET', `${path}${sep}limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    kept = [...kept, ...page.data].slice(-count);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return kept;
+}

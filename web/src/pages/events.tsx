@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { api, newest } from '../api.js';
 import { EVENT_TYPES } from '../event-types.js';
 import { JsonView, when } from '../components/table.js';
 import { UrlFilter } from '../components/search.js';
@@ -22,11 +22,10 @@ export function Events() {
   useEffect(() => {
     const abort = new AbortController();
     const filter = type ? `&type=${encodeURIComponent(type)}` : '';
-    api<{ data: Evt[] }>('GET', `/v1/events?limit=1000${filter}`).then((page) => {
-      const newest = page.data.slice(-50).reverse();
-      setEvents(newest);
+    newest<Evt>(`/v1/events${type ? `?type=${encodeURIComponent(type)}` : ''}`, 50).then((recent) => {
+      setEvents([...recent].reverse());
       followStream(
-        `/v1/events/stream?after=${encodeURIComponent(page.data.at(-1)?.id ?? 'evt_')}${filter}`,
+        `/v1/events/stream?after=${encodeURIComponent(recent.at(-1)?.id ?? 'evt_')}${filter}`,
         (m) => setEvents((list) => (list.some((e) => e.id === m.id) ? list : [JSON.parse(m.data) as Evt, ...list].slice(0, 200))),
         abort.signal,
       );

@@ -2,6 +2,19 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { JsonView, ListTable, when } from '../components/table.js';
 import { UrlFilter, withFilters } from '../components/search.js';
+import { query } from '../router.js';
+
+/** The log is a list, oldest first: a time window (in the URL as ?since=) keeps the recent requests on the first page. */
+const WINDOWS: Record<string, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000, '24h': 24 * 60 * 60_000 };
+
+function logsPath(): string {
+  const path = withFilters('/v1/request_logs', ['status', 'method', 'path_prefix', 'key_id']);
+  const window = WINDOWS[query('since') || '1h'];
+  if (!window) return path;
+  // Rounded to the minute, so the list (and its cursor) stays the same while the user pages.
+  const after = new Date(Math.floor((Date.now() - window) / 60_000) * 60_000).toISOString();
+  return `${path}${path.includes('?') ? '&' : '?'}created_after=${encodeURIComponent(after)}`;
+}
 
 interface RequestLog {
   id: string;
@@ -30,10 +43,11 @@ export function Logs() {
         <UrlFilter name="status" label="Status" />
         <UrlFilter name="method" label="Method" options={['GET', 'POST', 'PATCH', 'DELETE']} />
         <UrlFilter name="path_prefix" label="Path starts with" />
+        <UrlFilter name="since" label="Since (default 1h)" options={['5m', '1h', '24h', 'all']} />
       </div>
       <ListTable<RequestLog>
         caption="Requests to /v1, oldest first"
-        path={withFilters('/v1/request_logs', ['status', 'method', 'path_prefix'])}
+        path={logsPath()}
         onSelect={(r) => setSelected(r.id)}
         columns={[
           { label: 'Request', value: (r) => `${r.method} ${r.path}` },

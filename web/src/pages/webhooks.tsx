@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { api, newest } from '../api.js';
 import { EVENT_TYPES } from '../event-types.js';
 import { CopyButton, ListTable, when } from '../components/table.js';
 
@@ -96,12 +96,11 @@ function Deliveries(props: { endpoint: Endpoint; reload: number; onResend: () =>
 
 /** Sends the newest real event of a type the endpoint takes through the real delivery path. */
 async function sendTest(endpoint: Endpoint): Promise<string> {
-  const type = endpoint.enabled_events.includes('*') ? '' : `&type=${encodeURIComponent(endpoint.enabled_events.join(','))}`;
-  const page = await api<{ data: { id: string; type: string }[] }>('GET', `/v1/events?limit=1000${type}`);
-  const newest = page.data.at(-1);
-  if (!newest) return 'No event of these types exists yet: create a record first.';
-  await api('POST', `/v1/events/${newest.id}/resend`, { endpoint_id: endpoint.id });
-  return `Sent ${newest.type} (${newest.id}).`;
+  const type = endpoint.enabled_events.includes('*') ? '' : `?type=${encodeURIComponent(endpoint.enabled_events.join(','))}`;
+  const [last] = await newest<{ id: string; type: string }>(`/v1/events${type}`, 1);
+  if (!last) return 'No event of these types exists yet: create a record first.';
+  await api('POST', `/v1/events/${last.id}/resend`, { endpoint_id: endpoint.id });
+  return `Sent ${last.type} (${last.id}).`;
 }
 
 export function Webhooks() {
