@@ -6,8 +6,8 @@ import { dialogs, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
  * Every page of the dashboard (API.md §11): hostile data renders as text, no serious or critical
- * accessibility violation in light and dark, and a screenshot of each (test-artifacts/, gitignored;
- * three of them are copied to docs/images/ for the docs).
+ * accessibility violation in light and dark, and a screenshot of each (test-artifacts/, gitignored).
+ * With CRM_UPDATE_DOC_IMAGES=1 three of them are copied to docs/images/ (a plain run changes no tracked file).
  */
 let suite: BrowserSuite;
 useBrowser([], (s) => (suite = s));
@@ -80,7 +80,7 @@ describe('every page', () => {
         const file = join(SHOTS, `${name}-${scheme}.png`);
         await page.screenshot({ path: file });
         const docName = DOC_IMAGES[path || 'overview'];
-        if (docName && scheme === 'light') copyFileSync(file, join(ROOT, 'docs', 'images', docName));
+        if (docName && scheme === 'light' && process.env.CRM_UPDATE_DOC_IMAGES === '1') copyFileSync(file, join(ROOT, 'docs', 'images', docName));
       }
       expect(dialogs.get(page)).toEqual([]);
       await page.context().close();
