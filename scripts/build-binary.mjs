@@ -7,7 +7,8 @@
 // 1. esbuild bundles dist/cli/main.js and everything it imports (the lazy `import()`s of the
 //    commands too) into one CommonJS script, the form a SEA runs.
 // 2. A sea-config.json names that script and the files the CLI reads at run time as assets:
-//    better-sqlite3's native addon and the SQL migrations (src/sea.ts reads them back).
+//    better-sqlite3's native addon, the SQL migrations and the dashboard's built app.js/app.css
+//    (src/sea.ts, src/store/db.ts and src/http/dashboard/assets.ts read them back).
 // 3. `node --experimental-sea-config` turns it into a blob, which postject injects into a copy of
 //    this node binary, flipping the fuse that makes it run the blob instead of acting as node.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -79,6 +80,9 @@ const config = {
     'better_sqlite3.node': addon,
     'migrations/index': join(WORK, 'migrations-index.txt'),
     ...Object.fromEntries(migrations.map((f) => [`migrations/${f}`, join(migrationsDir, f)])),
+    // The dashboard (scripts/build-web.mjs), served from memory as in a normal install.
+    'web/app.js': join(ROOT, 'dist/web/app.js'),
+    'web/app.css': join(ROOT, 'dist/web/app.css'),
   },
 };
 writeFileSync(join(WORK, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);

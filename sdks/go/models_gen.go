@@ -319,6 +319,54 @@ type PipelineStage struct {
 	Closed         bool    `json:"closed"`
 }
 
+// RequestLog is an object the API returns.
+type RequestLog struct {
+	APIResource
+	// The request id (X-Request-Id)
+	ID     string `json:"id"`
+	Method string `json:"method"`
+	// Without the query string
+	Path string `json:"path"`
+	// The query string, without the "?"
+	Query      *string `json:"query"`
+	Status     int     `json:"status"`
+	DurationMs int     `json:"duration_ms"`
+	// The API key or OAuth token that made it; null when unauthenticated
+	KeyID *string `json:"key_id"`
+	// The API key’s first characters, crm_test_XXXX
+	KeyPrefix      *string `json:"key_prefix"`
+	IdempotencyKey *string `json:"idempotency_key"`
+	// true when the stored response of an earlier request was replayed
+	IdempotentReplayed bool   `json:"idempotent_replayed"`
+	CreatedAt          string `json:"created_at"`
+}
+
+// RequestLogDetail is an object the API returns.
+type RequestLogDetail struct {
+	APIResource
+	// The request id (X-Request-Id)
+	ID     string `json:"id"`
+	Method string `json:"method"`
+	// Without the query string
+	Path string `json:"path"`
+	// The query string, without the "?"
+	Query      *string `json:"query"`
+	Status     int     `json:"status"`
+	DurationMs int     `json:"duration_ms"`
+	// The API key or OAuth token that made it; null when unauthenticated
+	KeyID *string `json:"key_id"`
+	// The API key’s first characters, crm_test_XXXX
+	KeyPrefix      *string `json:"key_prefix"`
+	IdempotencyKey *string `json:"idempotency_key"`
+	// true when the stored response of an earlier request was replayed
+	IdempotentReplayed bool   `json:"idempotent_replayed"`
+	CreatedAt          string `json:"created_at"`
+	// For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads
+	RequestBody interface{} `json:"request_body"`
+	// For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads
+	ResponseBody interface{} `json:"response_body"`
+}
+
 // Usage is an object the API returns.
 type Usage struct {
 	APIResource

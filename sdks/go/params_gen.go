@@ -462,6 +462,24 @@ type OAuthAppListParams struct {
 	Cursor *string `url:"cursor"`
 }
 
+// RequestLogListParams is what a method sends.
+type RequestLogListParams struct {
+	// Page size, 1..1000
+	Limit *int `url:"limit"`
+	// The next_cursor of the previous page
+	Cursor *string `url:"cursor"`
+	// Only this HTTP status
+	Status *int `url:"status"`
+	// Filter: method.
+	Method *string `url:"method"`
+	// Only paths that start with this, e.g. /v1/leads
+	PathPrefix *string `url:"path_prefix"`
+	// Only requests made with this API key or token
+	KeyID *string `url:"key_id"`
+	// Only records created after this RFC 3339 time.
+	CreatedAfter *string `url:"created_after"`
+}
+
 // UsageRetrieveParams is what a method sends.
 type UsageRetrieveParams struct {
 	// YYYY-MM-DD (UTC); today by default

@@ -14,6 +14,7 @@ type services struct {
 	Usage            *UsageService
 	Events           *EventsService
 	WebhookEndpoints *WebhookEndpointsService
+	RequestLogs      *RequestLogsService
 }
 
 func (s *services) init(b *backend) {
@@ -27,4 +28,5 @@ func (s *services) init(b *backend) {
 	s.Usage = &UsageService{b: b}
 	s.Events = &EventsService{b: b}
 	s.WebhookEndpoints = &WebhookEndpointsService{b: b}
+	s.RequestLogs = &RequestLogsService{b: b}
 }

@@ -115,6 +115,14 @@ SIGINT or SIGTERM stops it cleanly.`,
       await resetCommand(cmd.optsWithGlobals<GlobalOptions>());
     });
 
+  program
+    .command('dashboard')
+    .description('Print a fresh sign-in link to the web dashboard (single use, 15 minutes; needs the admin key)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { dashboardCommand } = await import('./sandbox.js');
+      await dashboardCommand(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
   const keys = program.command('keys').description('Manage API keys (Settings → API)');
   keys
     .command('create')

@@ -42,7 +42,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   }
 
   if (options.json) {
-    printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, db: sandbox.db, pid: process.pid });
+    printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
   } else {
     const key = sandbox.apiKey ?? dim('(made on an earlier start; create another with `crm keys create`, or pass --api-key)');
     process.stdout.write(
@@ -50,6 +50,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
         `${green('●')} ${bold('crm sandbox ready')}`,
         `  Base URL  ${cyan(sandbox.baseUrl)}`,
         `  API key   ${key}`,
+        `  Dashboard  ${sandbox.dashboardUrl ?? dim('(no admin key left: sign in with an API key)')}`,
         `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
         `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
         '',
@@ -77,6 +78,13 @@ export async function resetCommand(options: GlobalOptions): Promise<void> {
   const body = await withClient(options, (client) => client.post<{ seeded: boolean }>('/_sandbox/reset'));
   if (options.json) printJson(body);
   else process.stdout.write(`Sandbox at ${options.baseUrl} reset${body.seeded ? ' and seeded again' : ''}.\n`);
+}
+
+/** `crm dashboard`: a fresh single-use sign-in link (POST /_sandbox/dashboard_logins, admin key). */
+export async function dashboardCommand(options: GlobalOptions): Promise<void> {
+  const body = await withClient(options, (client) => client.post<{ url: string; expires_at: string }>('/_sandbox/dashboard_logins'));
+  if (options.json) printJson({ dashboard_url: body.url, expires_at: body.expires_at });
+  else process.stdout.write(`Dashboard  ${body.url}\n${dim(`  Single use, valid until ${body.expires_at}.`)}\n`);
 }
 
 /** `crm sandbox wait`: polls /healthz until it answers 200, for CI steps that start the sandbox in the background. */

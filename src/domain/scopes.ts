@@ -2,7 +2,7 @@
 export const SCOPES = [
   'leads:read', 'leads:write', 'clients:read', 'clients:write', 'deals:read', 'deals:write',
   'invoices:read', 'invoices:write', 'events:read', 'webhooks:read', 'webhooks:write',
-  'keys:read', 'keys:write', 'usage:read',
+  'keys:read', 'keys:write', 'usage:read', 'logs:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -23,6 +23,9 @@ import { mcpRoutes } from './routes/mcp.js';
 import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { dashboardRoutes, registerDashboardGuards } from './routes/dashboard.js';
+import { requestLogRoutes } from './routes/request-logs.js';
+import { registerRequestLog } from './plugins/request-log.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
 import { UsageMeter } from '../services/usage.js';
@@ -80,11 +83,13 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   });
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
+  registerDashboardGuards(app, ctx); // before auth: a foreign Host is 421 whatever the credentials
   registerAuth(app, ctx);
   registerRateLimit(app, limiter);
   registerIdempotency(app, ctx);
   const meter = new UsageMeter(ctx.db);
   registerUsageMetering(app, meter);
+  registerRequestLog(app, ctx);
   const flushTimer = setInterval(() => meter.flush(), 1000).unref();
   app.addHook('onClose', async () => {
     clearInterval(flushTimer);
@@ -119,6 +124,8 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  requestLogRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 

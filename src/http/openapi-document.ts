@@ -21,6 +21,7 @@ const TAGS: [string, string][] = [
   ['API keys', 'Keys with scopes (Settings → API); the secret is shown once.'],
   ['OAuth', 'OAuth 2.0 apps for third parties, and the authorization server metadata.'],
   ['Usage', "Today's requests by key, endpoint and status; the quota; requests per second."],
+  ['Request logs', 'The last 10,000 /v1 requests with status, timing, key and (for writes) redacted bodies.'],
   ['Sandbox', 'Sandbox control (admin key): reset, fault injection, the mailbox; and the health check.'],
 ];
 

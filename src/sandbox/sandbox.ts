@@ -9,6 +9,8 @@ import { purgeExpiredEvents } from '../services/event-log.js';
 import { openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { loadFixtures } from './fixtures.js';
+import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
+import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { seed } from './seed.js';
 
 export interface SandboxOptions {
@@ -35,6 +37,8 @@ export interface Sandbox {
   /** The admin key, when this start created or registered it; null when it was made earlier. */
   apiKey: string | null;
   db: string;
+  /** A single-use sign-in link to the dashboard (15 minutes), bound to the admin key; null when none is left. */
+  dashboardUrl: string | null;
   app: FastifyInstance;
   ctx: Ctx;
   reset(): { seeded: boolean };
@@ -122,10 +126,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       started.start();
       return started;
     });
+    const adminId = adminKeyId(ctx);
+    const dashboardUrl = adminId ? dashboardLoginUrl(baseUrl, createLoginToken(ctx, adminId).token) : null;
     let stopped = false;
     return {
       baseUrl,
       apiKey,
+      dashboardUrl,
       db: dbPath,
       app,
       ctx,

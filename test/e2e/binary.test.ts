@@ -83,6 +83,12 @@ describe('the single binary, run from a folder outside the repository', () => {
     const deals = await fetch(`${sandbox.baseUrl}/v1/deals?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
     expect(deals.status, stderr).toBe(200);
     expect(((await deals.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0); // seeded
+    // The dashboard's built files are SEA assets too (the binary has no dist/ beside it).
+    for (const [file, type] of [['app.js', 'text/javascript'], ['app.css', 'text/css']]) {
+      const asset = await fetch(`${sandbox.baseUrl}/dashboard/assets/${file}`);
+      expect(asset.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
+      expect(await asset.text()).not.toContain('not built');
+    }
 
     expect(existsSync(join(dir.path, 'sandbox.db'))).toBe(true);
     // The embedded addon was written to a cache folder under TMPDIR, and loaded from there.

@@ -53,11 +53,12 @@ const dbFile = () => join(tempDir().path, 'sandbox.db');
 const all = async (sandbox: RunningSandbox, resource: string) => (await apiClient(sandbox).get(`/v1/${resource}?limit=1000`)).body;
 
 describe('crm sandbox start', () => {
-  it('prints exactly one JSON line {base_url, api_key, db, pid} with --json, and nothing else', async () => {
+  it('prints exactly one JSON line {base_url, api_key, dashboard_url, db, pid} with --json, and nothing else', async () => {
     const db = dbFile();
     const { child, out, exited } = await spawnStart(['--json', '--no-seed', '--db', db], /\n/);
     const ready = JSON.parse(out.stdout);
-    expect(Object.keys(ready).sort()).toEqual(['api_key', 'base_url', 'db', 'pid']);
+    expect(Object.keys(ready).sort()).toEqual(['api_key', 'base_url', 'dashboard_url', 'db', 'pid']);
+    expect(ready.dashboard_url).toMatch(new RegExp(`^${ready.base_url}/dashboard/#login=[A-Za-z0-9_-]{43}$`));
     expect(ready).toMatchObject({ db, pid: child.pid });
     expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.api_key).toMatch(/^crm_test_[0-9A-Za-z]{32}$/);
@@ -74,6 +75,7 @@ describe('crm sandbox start', () => {
     expect(baseUrl).toBeDefined();
     expect(apiKey).toBeDefined();
     expect((await apiClient({ baseUrl: baseUrl!, apiKey: apiKey! }).get('/v1/clients')).status).toBe(200);
+    expect(out.stdout).toMatch(new RegExp(`^  Dashboard  ${baseUrl}/dashboard/#login=[A-Za-z0-9_-]{43}$`, 'm'));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   });

@@ -11,6 +11,8 @@ export const CRM_BIN = join(import.meta.dirname, '..', '..', 'bin', 'crm.js');
 export interface RunningSandbox {
   baseUrl: string;
   apiKey: string;
+  /** The single-use dashboard sign-in link the sandbox printed. */
+  dashboardUrl: string;
   db: string;
   process: ChildProcess;
   /** Everything the process wrote to stderr so far (for failure messages). */
@@ -41,10 +43,11 @@ export async function startSandboxProcess(args: string[] = [], options: { db?: s
     lines.once('line', resolve);
     exited.then((code) => reject(new Error(`sandbox exited with ${code} before it was ready:\n${stderr}`)));
   });
-  const ready = JSON.parse(firstLine) as { base_url: string; api_key: string; db: string; pid: number };
+  const ready = JSON.parse(firstLine) as { base_url: string; api_key: string; dashboard_url: string; db: string; pid: number };
   return {
     baseUrl: ready.base_url,
     apiKey: ready.api_key,
+    dashboardUrl: ready.dashboard_url,
     db,
     process: child,
     stderr: () => stderr,

@@ -38,7 +38,7 @@ describe('the SDK generator', () => {
     expect(contacts.name).toBe('contacts');
     expect(contacts.methods.find((m) => m.name === 'update')!.pathParams.map((p) => p.name)).toEqual(['client_id', 'contact_id']);
     expect(view.resources.map((r) => r.name).sort()).toEqual(
-      ['apiKeys', 'clients', 'deals', 'events', 'invoices', 'leads', 'oauthApps', 'pipelines', 'usage', 'webhookEndpoints'],
+      ['apiKeys', 'clients', 'deals', 'events', 'invoices', 'leads', 'oauthApps', 'pipelines', 'requestLogs', 'usage', 'webhookEndpoints'],
     );
   });
 

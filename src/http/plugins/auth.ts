@@ -4,6 +4,9 @@ import { ApiError } from '../../errors.js';
 import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { authenticateAccessToken } from '../../services/oauth-tokens.js';
+import { sessionPrincipal } from '../../services/dashboard-sessions.js';
+import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
+import { isSameOrigin } from '../dashboard/origin.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,6 +41,12 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
     if (!scope) return;
     const token = bearerToken(request);
     if (!token) {
+      const fromSession = dashboardPrincipal(ctx, request);
+      if (fromSession) {
+        if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
+        request.principal = fromSession;
+        return;
+      }
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
         headers: { 'www-authenticate': REALM },
       });
@@ -53,6 +62,22 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
     if (scope !== ANY_SCOPE) requireScopes(principal, [scope]);
     request.principal = principal;
   });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The dashboard's session cookie stands in for a bearer token only on requests the dashboard
+ * itself makes (API.md §11): they carry `X-CRM-Dashboard: 1` (a header a cross-site form or
+ * image cannot send), and writes also come from the same origin. Otherwise the cookie is
+ * ignored, so a cross-site request can neither read nor change anything.
+ */
+function dashboardPrincipal(ctx: Ctx, request: FastifyRequest): Principal | undefined {
+  if (!dashboardHeader(request)) return undefined;
+  const id = sessionCookie(request);
+  if (!id) return undefined;
+  if (!SAFE_METHODS.has(request.method) && !isSameOrigin(ctx, request)) return undefined;
+  return sessionPrincipal(ctx, id);
 }
 
 /** 403 naming the first scope the principal lacks (actions that write several resources need all). */

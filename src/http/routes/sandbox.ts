@@ -5,6 +5,8 @@ import { MailboxMessage } from '../../schemas/invoice.js';
 import type { Ctx } from '../../services/context.js';
 import { getInvoiceByToken, payInvoice } from '../../services/invoices.js';
 import { listMailbox } from '../../services/mailbox.js';
+import { createLoginToken } from '../../services/dashboard-sessions.js';
+import { ApiError } from '../../errors.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { paymentPage } from '../pay-page.js';
 
@@ -12,6 +14,9 @@ export interface SandboxControl {
   /** Wipes the data (API keys stay valid) and seeds again as at start. */
   reset(): { seeded: boolean };
 }
+
+/** The link that signs a browser in: the token sits in the fragment, so it never reaches a server log or a Referer. */
+export const dashboardLoginUrl = (baseUrl: string, token: string): string => `${baseUrl}/dashboard/#login=${token}`;
 
 /** Health, sandbox control and the payment page: the parts of the sandbox outside /v1. */
 export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: SandboxControl): void {
@@ -30,6 +35,26 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
     config: { scope: '*' },
     schema: { ...base, summary: 'Reset the sandbox: delete all data, seed again; API keys stay valid', response: { 200: z.object({ status: z.literal('reset'), seeded: z.boolean() }), ...errorResponses() } },
     handler: async () => ({ status: 'reset' as const, ...control.reset() }),
+  });
+
+  app.post('/_sandbox/dashboard_logins', {
+    config: { scope: '*' },
+    schema: {
+      ...base,
+      summary: 'A single-use dashboard sign-in link, valid 15 minutes (what `crm dashboard` prints)',
+      response: {
+        201: z.object({ url: z.string().max(400), token: z.string().max(100), expires_at: z.string().max(30) }).meta({ id: 'DashboardLogin' }),
+        ...errorResponses(),
+      },
+    },
+    handler: async (req, reply) => {
+      const subject = req.principal?.subject ?? '';
+      // The session will carry this key's rights; an OAuth token (even with `*`) is not a key.
+      if (!subject.startsWith('key_')) throw new ApiError('insufficient_scope', 'Dashboard sign-in links are made with an API key, not an OAuth token.');
+      const login = createLoginToken(ctx, subject);
+      reply.code(201).header('cache-control', 'no-store');
+      return { url: dashboardLoginUrl(ctx.baseUrl(), login.token), token: login.token, expires_at: login.expires_at };
+    },
   });
 
   app.get('/_sandbox/mailbox', {

@@ -18,6 +18,7 @@ trait ServiceProperties
     public readonly UsageService $usage;
     public readonly EventsService $events;
     public readonly WebhookEndpointsService $webhookEndpoints;
+    public readonly RequestLogsService $requestLogs;
 
     private function initServices(Requestor $requestor): void
     {
@@ -31,5 +32,6 @@ trait ServiceProperties
         $this->usage = new UsageService($requestor);
         $this->events = new EventsService($requestor);
         $this->webhookEndpoints = new WebhookEndpointsService($requestor);
+        $this->requestLogs = new RequestLogsService($requestor);
     }
 }

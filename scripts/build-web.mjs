@@ -1,0 +1,25 @@
+// Builds the dashboard (API.md §11): web/src/main.tsx and everything it imports (Preact,
+// @preact/signals, one file per page in web/src/pages) into one script, dist/web/app.js, and its
+// styles into one sheet, dist/web/app.css. The sandbox reads both once at start and serves them
+// from memory (src/http/dashboard/assets.ts); the single binary embeds them (build-binary.mjs).
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'dist', 'web');
+mkdirSync(OUT, { recursive: true });
+
+await build({
+  entryPoints: { app: join(ROOT, 'web', 'src', 'main.tsx') },
+  outdir: OUT,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome120', 'firefox120', 'safari17'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { Ctx } from '../../services/context.js';
+
+/**
+ * Which requests come from the sandbox's own pages (API.md §11). DNS rebinding points a foreign
+ * name at 127.0.0.1, so the Host header must name the sandbox itself; and a write carrying the
+ * session cookie must come from a page of the same origin.
+ */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The Host values the sandbox answers to: its own address, and the loopback names, with its port. */
+export function ownHosts(ctx: Ctx, request: FastifyRequest): Set<string> {
+  const base = ctx.baseUrl();
+  let port = '';
+  let own = '';
+  try {
+    const url = new URL(base);
+    port = url.port || '80';
+    own = url.hostname;
+  } catch {
+    // Not listening yet (tests that inject): the port the request came in on.
+    port = String(request.socket?.localPort ?? '80');
+  }
+  const names = own ? [own, ...LOOPBACK_NAMES] : LOOPBACK_NAMES;
+  const hosts = new Set(names.map((n) => `${n}:${port}`));
+  // A client may leave out the default port.
+  if (port === '80') for (const n of names) hosts.add(n);
+  return hosts;
+}
+
+export function isOwnHost(ctx: Ctx, request: FastifyRequest): boolean {
+  const host = (request.headers.host ?? '').toLowerCase();
+  return ownHosts(ctx, request).has(host);
+}
+
+/**
+ * True when the browser says the request comes from a page of this origin: `Sec-Fetch-Site:
+ * same-origin`, or an `Origin` equal to http://<Host> for a Host the sandbox answers to.
+ */
+export function isSameOrigin(ctx: Ctx, request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin';
+  const origin = request.headers.origin;
+  if (!origin || !isOwnHost(ctx, request)) return false;
+  return origin.toLowerCase() === `http://${(request.headers.host ?? '').toLowerCase()}`;
+}

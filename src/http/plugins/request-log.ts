@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Ctx } from '../../services/context.js';
+import { logBody, RequestLogWriter } from '../../services/request-log.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A write's response body, kept by onSend for the request log. */
+    loggedResponse?: unknown;
+  }
+}
+
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const isLogged = (request: FastifyRequest) => request.url.startsWith('/v1/') && request.url !== '/v1/openapi.json';
+
+/**
+ * Records every /v1 request in the request log (API.md §11) once its response is sent: for
+ * writes with both bodies (redacted, 64 KB at most). A failure to log never fails the request.
+ */
+export function registerRequestLog(app: FastifyInstance, ctx: Ctx): void {
+  const writer = new RequestLogWriter(ctx);
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (WRITES.has(request.method) && isLogged(request) && typeof payload === 'string') request.loggedResponse = payload;
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (!isLogged(request)) return;
+    const [path = '', query] = request.url.split(/\?(.*)/s);
+    const write = WRITES.has(request.method);
+    const key = request.headers['idempotency-key'];
+    try {
+      writer.record({
+        id: String(request.id),
+        method: request.method,
+        path: path.slice(0, 2000),
+        query: query ? query.slice(0, 10_000) : null,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime),
+        key_id: request.principal?.subject ?? null,
+        idempotency_key: typeof key === 'string' ? key.slice(0, 300) : null,
+        idempotent_replayed: reply.getHeader('idempotent-replayed') === 'true',
+        request_body: write ? logBody(request.body) : null,
+        response_body: write ? logBody(request.loggedResponse) : null,
+        created_at: new Date(ctx.clock()).toISOString(),
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'could not write the request log');
+    }
+  });
+}

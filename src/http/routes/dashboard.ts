@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../errors.js';
+import type { Ctx } from '../../services/context.js';
+import { sessionPrincipal, signInWithKey, signInWithToken, signOut } from '../../services/dashboard-sessions.js';
+import { dashboardAssets } from '../dashboard/assets.js';
+import { clearSessionCookie, dashboardHeader, sessionCookie, setSessionCookie } from '../dashboard/cookie.js';
+import { isOwnHost, isSameOrigin } from '../dashboard/origin.js';
+
+/** The headers of every dashboard response (API.md §11), the CSP exactly as the contract writes it. */
+export const DASHBOARD_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+const isDashboardPath = (url: string) => url === '/' || url.startsWith('/dashboard') || url.startsWith('/?');
+const isGuardedPath = (url: string) => url.startsWith('/dashboard') || url.startsWith('/_sandbox');
+
+/**
+ * Runs first on every request: the dashboard's headers on its responses (errors too), and 421
+ * for /dashboard* and /_sandbox/* under a Host that is not the sandbox's own (DNS rebinding).
+ */
+export function registerDashboardGuards(app: FastifyInstance, ctx: Ctx): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.url;
+    // no-store on everything but the two static files: pages and session answers may show secrets.
+    if (isDashboardPath(url)) reply.headers(DASHBOARD_HEADERS).header('cache-control', 'no-store');
+    if (isGuardedPath(url) && !isOwnHost(ctx, request)) {
+      throw new ApiError('misdirected_request', 'This sandbox answers only to its own address, localhost, 127.0.0.1 or [::1] with its port (DNS rebinding protection).');
+    }
+  });
+}
+
+const SignIn = z
+  .strictObject({ login_token: z.string().min(1).max(200).optional(), api_key: z.string().min(1).max(200).optional() })
+  .refine((b) => (b.login_token === undefined) !== (b.api_key === undefined), { message: 'Send either login_token or api_key.' });
+
+/** Writes to the session must come from the dashboard's own pages. */
+function requireDashboardOrigin(ctx: Ctx, request: FastifyRequest): void {
+  if (!dashboardHeader(request) || !isSameOrigin(ctx, request)) {
+    throw new ApiError('forbidden_origin', 'Sign-in and sign-out are accepted only from the dashboard itself (same origin, X-CRM-Dashboard: 1).');
+  }
+}
+
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store');
+}
+
+/** `/` → `/dashboard/`, the page and its two files from memory, and the session endpoints. */
+export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const assets = dashboardAssets();
+  const hide = { hide: true };
+
+  app.get('/', { schema: hide }, async (_req, reply) => reply.redirect('/dashboard/', 302));
+  const page = async (_req: FastifyRequest, reply: FastifyReply) => noStore(reply).type('text/html; charset=utf-8').send(assets.html);
+  app.get('/dashboard', { schema: hide }, page);
+  app.get('/dashboard/*', { schema: hide }, page);
+  app.get('/dashboard/assets/app.js', { schema: hide }, async (_req, reply) =>
+    reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send(assets.js),
+  );
+  app.get('/dashboard/assets/app.css', { schema: hide }, async (_req, reply) =>
+    reply.header('cache-control', 'no-cache').type('text/css; charset=utf-8').send(assets.css),
+  );
+
+  app.post('/dashboard/session', { schema: { ...hide, body: SignIn } }, async (req, reply) => {
+    requireDashboardOrigin(ctx, req);
+    const session = req.body.login_token !== undefined ? signInWithToken(ctx, req.body.login_token) : signInWithKey(ctx, req.body.api_key!);
+    setSessionCookie(reply, session);
+    return noStore(reply).send({ key_id: session.principal.subject, scopes: session.principal.scopes, expires_at: session.expires_at });
+  });
+
+  app.get('/dashboard/session', { schema: hide }, async (req, reply) => {
+    const id = sessionCookie(req);
+    const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
+    if (!principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
+    return noStore(reply).send({ key_id: principal.subject, scopes: principal.scopes });
+  });
+
+  app.delete('/dashboard/session', { schema: hide }, async (req, reply) => {
+    requireDashboardOrigin(ctx, req);
+    const id = sessionCookie(req);
+    if (id) signOut(ctx, id);
+    clearSessionCookie(reply);
+    return noStore(reply).code(204).send();
+  });
+}

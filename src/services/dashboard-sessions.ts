@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import { stmt } from '../store/rows.js';
+import { authenticateKey, hashSecret, type Principal } from './api-keys.js';
+import type { Ctx } from './context.js';
+
+/**
+ * Dashboard sign-in (API.md §11): single-use login tokens trade for a session, and a session
+ * carries the rights of the API key it was made from. Only hashes are stored.
+ */
+export const LOGIN_TTL_MS = 15 * 60 * 1000;
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const randomToken = () => randomBytes(32).toString('base64url');
+
+/** A login token for the key keyId; returns the token (shown once) and when it expires. */
+export function createLoginToken(ctx: Ctx, keyId: string): { token: string; expires_at: string } {
+  const token = randomToken();
+  const expiresAt = iso(ctx.clock() + LOGIN_TTL_MS);
+  // Spent and expired tokens are of no use to anyone: drop them as new ones are made.
+  stmt(ctx.db, 'DELETE FROM dashboard_logins WHERE expires_at <= ? OR used_at IS NOT NULL').run(iso(ctx.clock()));
+  stmt(ctx.db, 'INSERT INTO dashboard_logins (hash, key_id, expires_at) VALUES (?, ?, ?)').run(hashSecret(token), keyId, expiresAt);
+  return { token, expires_at: expiresAt };
+}
+
+/** The admin key (scope `*`, not revoked or expired) the sandbox's printed sign-in link is bound to. */
+export function adminKeyId(ctx: Ctx): string | undefined {
+  const rows = stmt(ctx.db, "SELECT id, scopes, expires_at FROM api_keys WHERE revoked_at IS NULL ORDER BY id").all() as { id: string; scopes: string; expires_at: string | null }[];
+  const now = ctx.clock();
+  return rows.find((r) => (JSON.parse(r.scopes) as string[]).includes('*') && (!r.expires_at || Date.parse(r.expires_at) > now))?.id;
+}
+
+export interface Session {
+  /** The cookie value (shown once, to the browser). */
+  id: string;
+  expires_at: string;
+  principal: Principal;
+}
+
+function openSession(ctx: Ctx, keyId: string, principal: Principal): Session {
+  const id = randomToken();
+  const now = ctx.clock();
+  const expiresAt = iso(now + SESSION_TTL_MS);
+  stmt(ctx.db, 'DELETE FROM dashboard_sessions WHERE expires_at <= ?').run(iso(now));
+  stmt(ctx.db, 'INSERT INTO dashboard_sessions (hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(hashSecret(id), keyId, iso(now), expiresAt);
+  return { id, expires_at: expiresAt, principal };
+}
+
+const invalidLogin = () =>
+  new ApiError('unauthenticated', 'This sign-in link was already used or has expired (links last 15 minutes). Run `crm dashboard` for a fresh one.');
+
+/** Trades a login token for a session, once: the token is spent even if the key behind it turns out revoked. */
+export function signInWithToken(ctx: Ctx, token: string): Session {
+  const hash = hashSecret(token);
+  const row = stmt(ctx.db, 'SELECT key_id, expires_at, used_at FROM dashboard_logins WHERE hash = ?').get(hash) as
+    | { key_id: string; expires_at: string; used_at: string | null }
+    | undefined;
+  if (!row || row.used_at || Date.parse(row.expires_at) <= ctx.clock()) throw invalidLogin();
+  // Spent by a conditional update, so two racing requests cannot both use it.
+  const spent = stmt(ctx.db, 'UPDATE dashboard_logins SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(iso(ctx.clock()), hash);
+  if (spent.changes !== 1) throw invalidLogin();
+  const principal = principalOfKeyId(ctx, row.key_id);
+  if (!principal) throw new ApiError('unauthenticated', 'The API key behind this sign-in link was revoked or has expired.');
+  return openSession(ctx, row.key_id, principal);
+}
+
+/** Signs in with a pasted API key: the session has that key's scopes, no more. */
+export function signInWithKey(ctx: Ctx, secret: string): Session {
+  const principal = authenticateKey(ctx, secret);
+  if (!principal) throw new ApiError('unauthenticated', 'The API key is unknown, revoked or expired.');
+  return openSession(ctx, principal.subject, principal);
+}
+
+function principalOfKeyId(ctx: Ctx, keyId: string): Principal | undefined {
+  const row = stmt(ctx.db, 'SELECT scopes, expires_at, revoked_at FROM api_keys WHERE id = ?').get(keyId) as
+    | { scopes: string; expires_at: string | null; revoked_at: string | null }
+    | undefined;
+  if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= ctx.clock())) return undefined;
+  return { subject: keyId, scopes: JSON.parse(row.scopes) as string[] };
+}
+
+/** The principal behind a session cookie, or undefined when the session or its key is gone. */
+export function sessionPrincipal(ctx: Ctx, sessionId: string): Principal | undefined {
+  const row = stmt(ctx.db, 'SELECT key_id, expires_at FROM dashboard_sessions WHERE hash = ?').get(hashSecret(sessionId)) as
+    | { key_id: string; expires_at: string }
+    | undefined;
+  if (!row || Date.parse(row.expires_at) <= ctx.clock()) return undefined;
+  return principalOfKeyId(ctx, row.key_id);
+}
+
+export function signOut(ctx: Ctx, sessionId: string): void {
+  stmt(ctx.db, 'DELETE FROM dashboard_sessions WHERE hash = ?').run(hashSecret(sessionId));
+}

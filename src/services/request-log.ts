@@ -1,0 +1,118 @@
+import type { Ctx } from './context.js';
+import { listTable, type Condition } from '../store/list.js';
+import { getRow, stmt, type Row } from '../store/rows.js';
+import { notFound } from '../errors.js';
+import type { RequestLog, RequestLogListQuery } from '../schemas/request-log.js';
+
+/** How many requests the log keeps (API.md §11), and how much of each body. */
+export const KEEP = 10_000;
+export const BODY_LIMIT = 64 * 1024;
+const REDACTED = '[redacted]';
+
+/** Field names whose values never reach the log: secrets, client secrets, keys, tokens, credentials. */
+const SECRET_FIELD = /^(secret|client_secret|api_key|token|access_token|refresh_token|authorization|password|previous_secret|login_token|code_verifier)$|_secret$|_token$/i;
+
+/** A copy of a JSON value with every secret field's value replaced by "[redacted]", at any depth. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && v !== null ? REDACTED : redact(v)]));
+  }
+  // A key pasted where it does not belong (a note, a description) is a secret all the same.
+  if (typeof value === 'string') return value.replace(/crm_test_[0-9A-Za-z]{32}/g, `crm_test_${REDACTED}`).replace(/whsec_[A-Za-z0-9+/=]{20,}/g, `whsec_${REDACTED}`);
+  return value;
+}
+
+/** A body as the log keeps it: redacted JSON text, cut at 64 KB; non-JSON text only redacted of known key shapes. */
+export function logBody(body: unknown): string | null {
+  if (body === undefined || body === null || body === '') return null;
+  let text: string;
+  if (typeof body === 'string') {
+    try {
+      text = JSON.stringify(redact(JSON.parse(body)));
+    } catch {
+      text = redact(body) as string;
+    }
+  } else text = JSON.stringify(redact(body));
+  return text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text;
+}
+
+export interface RequestRecord {
+  id: string;
+  method: string;
+  path: string;
+  query: string | null;
+  status: number;
+  duration_ms: number;
+  key_id: string | null;
+  idempotency_key: string | null;
+  idempotent_replayed: boolean;
+  request_body: string | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+/** Writes the log, dropping the oldest rows past 10,000 (the count is kept in memory after one query at start). */
+export class RequestLogWriter {
+  private count: number;
+  constructor(private readonly ctx: Ctx) {
+    this.count = stmt(ctx.db, 'SELECT count(*) FROM request_logs').pluck().get() as number;
+  }
+
+  record(r: RequestRecord): void {
+    const db = this.ctx.db;
+    const prefix = r.key_id?.startsWith('key_') ? ((stmt(db, 'SELECT prefix FROM api_keys WHERE id = ?').pluck().get(r.key_id) as string | undefined) ?? null) : null;
+    stmt(
+      db,
+      `INSERT OR IGNORE INTO request_logs (id, method, path, query, status, duration_ms, key_id, key_prefix, idempotency_key, idempotent_replayed, request_body, response_body, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(r.id, r.method, r.path, r.query, r.status, r.duration_ms, r.key_id, prefix, r.idempotency_key, r.idempotent_replayed ? 1 : 0, r.request_body, r.response_body, r.created_at);
+    this.count += 1;
+    if (this.count > KEEP) {
+      const excess = this.count - KEEP;
+      stmt(db, 'DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs ORDER BY id LIMIT ?)').run(excess);
+      this.count = stmt(db, 'SELECT count(*) FROM request_logs').pluck().get() as number;
+    }
+  }
+}
+
+const view = (row: Row): RequestLog => ({
+  id: row.id as string,
+  method: row.method as string,
+  path: row.path as string,
+  query: (row.query as string | null) ?? null,
+  status: row.status as number,
+  duration_ms: row.duration_ms as number,
+  key_id: (row.key_id as string | null) ?? null,
+  key_prefix: (row.key_prefix as string | null) ?? null,
+  idempotency_key: (row.idempotency_key as string | null) ?? null,
+  idempotent_replayed: row.idempotent_replayed === 1,
+  created_at: row.created_at as string,
+});
+
+export function listRequestLogs(ctx: Ctx, q: RequestLogListQuery) {
+  const conditions: Condition[] = [];
+  if (q.status !== undefined) conditions.push(['status = ?', [q.status]]);
+  if (q.method !== undefined) conditions.push(['method = ?', [q.method]]);
+  // substr, not LIKE: a prefix with % or _ in it means itself.
+  if (q.path_prefix !== undefined) conditions.push(['substr(path, 1, ?) = ?', [q.path_prefix.length, q.path_prefix]]);
+  if (q.key_id !== undefined) conditions.push(['key_id = ?', [q.key_id]]);
+  if (q.created_after !== undefined) conditions.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
+  return listTable(ctx.db, ctx.cursorSecret, 'request_logs', q, conditions, (rows) => rows.map(view));
+}
+
+export function getRequestLog(ctx: Ctx, id: string) {
+  const row = getRow(ctx.db, 'request_logs', id);
+  if (!row) throw notFound('request log entry', id);
+  return { ...view(row), request_body: parse(row.request_body), response_body: parse(row.response_body) };
+}
+
+/** Bodies come back as JSON when they are whole JSON, else as the (cut) text. */
+function parse(text: unknown): unknown {
+  if (typeof text !== 'string') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { dialogs, useBrowser, type BrowserSuite } from '../helpers/browser.js';
+import { startReceiver } from '../helpers/receiver.js';
+
+/** The dashboard's user flows (issue #12), in a real Chromium against a real sandbox process. */
+let suite: BrowserSuite;
+useBrowser([], (s) => (suite = s));
+
+describe('sign-in', () => {
+  it('signs in from the printed link, drops the token from the address bar, stays signed in on reload, signs out', async () => {
+    const context = await suite.context();
+    const page = await context.newPage();
+    await page.goto(suite.sandbox.dashboardUrl);
+    await page.getByRole('link', { name: 'Overview' }).waitFor();
+    expect(page.url()).toBe(`${suite.sandbox.baseUrl}/dashboard/`);
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: 'crm_session', httpOnly: true, sameSite: 'Strict', path: '/' });
+
+    await page.reload();
+    await page.getByRole('link', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Leads' }).click();
+    await page.getByRole('heading', { name: 'Leads' }).waitFor();
+    expect(page.url()).toBe(`${suite.sandbox.baseUrl}/dashboard/leads`);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Leads' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    await page.reload();
+    await page.getByLabel('API key').waitFor();
+    expect(await context.cookies()).toEqual([]);
+
+    // The printed link was single use: opening it again shows the sign-in form.
+    const again = await (await suite.context()).newPage();
+    await again.goto(suite.sandbox.dashboardUrl);
+    await again.getByLabel('API key').waitFor();
+    await context.close();
+  });
+
+  it('signs in by pasting an API key, and shows only what its scopes allow', async () => {
+    const reader = await suite.api.post('/v1/api_keys', { name: 'browser reader', scopes: ['leads:read'] });
+    const page = await (await suite.context()).newPage();
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals`);
+    await page.getByLabel('API key').fill(reader.body.secret);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Deals' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: "lacks the scope 'deals:read'" }).waitFor();
+    await page.getByRole('link', { name: 'Leads' }).click();
+    await page.getByRole('table', { name: /Leads/ }).getByRole('row').nth(1).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('API keys', () => {
+  it('creates a key with the scope matrix, shows its secret once, revokes it, and the key fails', async () => {
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('from the browser');
+    await page.getByLabel('leads write').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-secret').textContent())!;
+    expect(secret).toMatch(/^crm_test_[0-9A-Za-z]{32}$/);
+    await page.getByRole('button', { name: 'Copy secret' }).waitFor();
+    const use = () => fetch(`${suite.sandbox.baseUrl}/v1/leads?limit=1`, { headers: { authorization: `Bearer ${secret}` } });
+    expect((await use()).status).toBe(200);
+    const row = page.getByRole('row').filter({ hasText: 'from the browser' });
+    await expect.poll(() => row.textContent()).toContain(`${secret.slice(0, 13)}…${secret.slice(-4)}`);
+    expect(await row.textContent()).toContain('leads:write');
+
+    // Secrets never reach web storage.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    expect(stored).not.toContain(secret);
+
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'from the browser' }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole('button', { name: 'Revoke from the browser' }).click();
+    await page.getByRole('row').filter({ hasText: 'from the browser' }).filter({ hasText: 'revoked' }).waitFor();
+    expect((await use()).status).toBe(401);
+    expect(dialogs.get(page)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('webhooks', () => {
+  it('adds an endpoint, shows its secret once, sends a test event that arrives, lists the attempt', async () => {
+    const receiver = await startReceiver();
+    // The test event is the newest real event of a type the endpoint takes.
+    const deal = await suite.api.post('/v1/deals', { title: 'Test event source', value: 5, currency: 'EUR', stage: 'lead_in' });
+    try {
+      const page = await suite.signedIn();
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByLabel('Description').fill('browser receiver');
+      await page.getByLabel('deal.created').check();
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/whsec_/);
+      const row = page.getByRole('row').filter({ hasText: receiver.url });
+      await row.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByRole('status').filter({ hasText: /^Sent deal.created/ }).waitFor();
+      await receiver.waitFor('the test event', () => receiver.received.some((r) => JSON.parse(r.body).data.object.id === deal.body.id));
+      await row.getByRole('button', { name: 'Deliveries' }).click();
+      await page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'deal.created' }).first().waitFor();
+      await page.context().close();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('events', () => {
+  it('tails events live, and keeps the type filter in the URL', async () => {
+    const page = await suite.signedIn();
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/events?type=lead.created`);
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    await expect.poll(() => page.getByLabel('Type').inputValue()).toBe('lead.created');
+    await page.waitForTimeout(300); // let the stream open; the test waits for the event below either way
+    const lead = await suite.api.post('/v1/leads', { first_name: 'Live', last_name: 'Tail' });
+    const deal = await suite.api.post('/v1/deals', { title: 'Not a lead', value: 1, currency: 'EUR', stage: 'lead_in' });
+    const events = await suite.api.get(`/v1/events?type=lead.created&limit=1000`);
+    const created = (events.body.data as { id: string; data: { object: { id: string } } }[]).find((e) => e.data.object.id === lead.body.id)!;
+    await page.locator(`tr[data-event-id="${created.id}"]`).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('cell', { name: 'deal.created' }).count()).toBe(0);
+    expect(deal.status).toBe(201);
+    await page.context().close();
+  });
+});
+
+describe('deals board and sandbox', () => {
+  it('wins and loses deals from the board', async () => {
+    const won = await suite.api.post('/v1/deals', { title: 'Board winner', value: 10, currency: 'EUR', stage: 'proposal' });
+    const lost = await suite.api.post('/v1/deals', { title: 'Board loser', value: 10, currency: 'EUR', stage: 'qualified' });
+    const page = await suite.signedIn();
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
+    await page.getByRole('button', { name: 'Win Board winner' }).click();
+    await page.getByRole('region', { name: 'Stage won' }).getByText('Board winner').waitFor();
+    await page.getByRole('button', { name: 'Lose Board loser' }).click();
+    await page.getByRole('region', { name: 'Stage lost' }).getByText('Board loser').waitFor();
+    expect((await suite.api.get(`/v1/deals/${won.body.id}`)).body.stage).toBe('won');
+    expect((await suite.api.get(`/v1/deals/${lost.body.id}`)).body.stage).toBe('lost');
+    await page.context().close();
+  });
+
+  it('shows the mailbox, arms a fault that the API then answers, and resets', async () => {
+    const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
+    await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'Sandbox' }).click();
+    await page.getByRole('cell', { name: 'billing@mailbox.example' }).waitFor();
+    await page.getByLabel('Fail requests whose path starts with').fill('/v1/pipelines');
+    await page.getByRole('button', { name: 'Arm fault' }).click();
+    await page.getByRole('status').filter({ hasText: 'Fault armed.' }).waitFor();
+    expect((await suite.api.get('/v1/pipelines')).status).toBe(503);
+    expect((await suite.api.get('/v1/pipelines')).status).toBe(200);
+    await page.getByRole('button', { name: 'Reset sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'reset' }).waitFor();
+    expect((await suite.api.get(`/v1/clients/${client.body.id}`)).status).toBe(404);
+    await page.context().close();
+  });
+});

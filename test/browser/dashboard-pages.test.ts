@@ -1,0 +1,89 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dialogs, useBrowser, type BrowserSuite } from '../helpers/browser.js';
+
+/**
+ * Every page of the dashboard (API.md §11): hostile data renders as text, no serious or critical
+ * accessibility violation in light and dark, and a screenshot of each (test-artifacts/, gitignored).
+ * With CRM_UPDATE_DOC_IMAGES=1 three of them are copied to docs/images/ (a plain run changes no tracked file).
+ */
+let suite: BrowserSuite;
+useBrowser([], (s) => (suite = s));
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
+const DOC_IMAGES: Record<string, string> = { overview: 'dashboard-overview.png', webhooks: 'dashboard-webhooks.png', 'deals?view=board': 'dashboard-deals-board.png' };
+const PAGES: [path: string, heading: string][] = [
+  ['', 'Overview'],
+  ['leads', 'Leads'],
+  ['clients', 'Clients'],
+  ['deals', 'Deals'],
+  ['deals?view=board', 'Deals'],
+  ['invoices', 'Invoices'],
+  ['api-keys', 'API keys'],
+  ['oauth-apps', 'OAuth apps'],
+  ['webhooks', 'Webhooks'],
+  ['events', 'Events'],
+  ['logs', 'Logs'],
+  ['usage', 'Usage'],
+  ['sandbox', 'Sandbox'],
+];
+
+const IMG = '<img src=x onerror=alert(1)>';
+const SCRIPT = '"><script>alert(2)</script>';
+
+describe('hostile data renders as text', () => {
+  it('a lead, client and deal named with markup show the markup as text on every page they appear on; no dialog fires', async () => {
+    const lead = await suite.api.post('/v1/leads', { first_name: IMG, last_name: SCRIPT, company: IMG, notes: SCRIPT, email: 'xss@example.com' });
+    const client = await suite.api.post('/v1/clients', { name: IMG, email: 'xss@example.com' });
+    const deal = await suite.api.post('/v1/deals', { title: SCRIPT, value: 1, currency: 'EUR', stage: 'lead_in', client_id: client.body.id });
+    expect([lead.status, client.status, deal.status]).toEqual([201, 201, 201]);
+    const page = await suite.signedIn();
+    const visits: [path: string, text: string, open?: string][] = [
+      // Lists are oldest first and the sandbox is seeded: filters find the new records.
+      ['leads?email=xss@example.com', `${IMG} ${SCRIPT}`],
+      ['clients?q=xss', IMG],
+      [`deals?client_id=${client.body.id}`, SCRIPT],
+      ['deals?view=board', SCRIPT],
+      ['events?type=lead.created', SCRIPT, 'lead.created'],
+      ['logs?method=POST&path_prefix=/v1/leads', SCRIPT, 'POST /v1/leads'],
+    ];
+    for (const [path, text, open] of visits) {
+      await page.goto(`${suite.sandbox.baseUrl}/dashboard/${path}`);
+      if (open) await page.getByRole('button', { name: open }).last().click();
+      await page.getByText(text, { exact: false }).first().waitFor();
+      expect(await page.locator('img').count(), path).toBe(0);
+      expect(await page.locator('script:not([src])').count(), path).toBe(0);
+    }
+    expect(dialogs.get(page)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('every page', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`has its heading, no serious or critical axe violation, and a screenshot (${scheme})`, async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      const page = await suite.signedIn(scheme);
+      for (const [path, heading] of PAGES) {
+        await page.goto(`${suite.sandbox.baseUrl}/dashboard/${path}`);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        // Data arrives after the heading; live pages never go network-idle, so wait for the loading text to go.
+        await page.getByText('Loading…').waitFor({ state: 'detached' });
+        await page.waitForTimeout(250);
+        const results = await new AxeBuilder({ page }).analyze();
+        const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${path} (${scheme})`).toEqual([]);
+        const name = (path || 'overview').replace(/[?=]/g, '-');
+        const file = join(SHOTS, `${name}-${scheme}.png`);
+        await page.screenshot({ path: file });
+        const docName = DOC_IMAGES[path || 'overview'];
+        if (docName && scheme === 'light' && process.env.CRM_UPDATE_DOC_IMAGES === '1') copyFileSync(file, join(ROOT, 'docs', 'images', docName));
+      }
+      expect(dialogs.get(page)).toEqual([]);
+      await page.context().close();
+    }, 90_000);
+  }
+});

@@ -1,0 +1,55 @@
+// The dashboard talks to the public /v1 API with its session cookie (HttpOnly: this script never
+// sees it). Every request carries X-CRM-Dashboard: 1, without which the server ignores the cookie.
+import { signal } from '@preact/signals';
+
+export interface Me {
+  key_id: string;
+  scopes: string[];
+}
+
+export const me = signal<Me | null | undefined>(undefined);
+
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { 'x-crm-dashboard': '1' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(path, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const parsed = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
+  if (!response.ok) {
+    if (response.status === 401 && path !== '/dashboard/session') me.value = null;
+    throw new ApiProblem(response.status, parsed?.code ?? 'error', parsed?.detail ?? `HTTP ${response.status}`);
+  }
+  return parsed as T;
+}
+
+export const can = (scope: string): boolean => {
+  const scopes = me.value?.scopes ?? [];
+  return scopes.includes('*') || scopes.includes(scope) || (scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write')));
+};
+
+/**
+ * The newest `count` records of a /v1 list. Lists are oldest first (API.md §2), so this pages to
+ * the end, 1000 at a time; a sandbox holds thousands of records, not millions.
+ */
+export async function newest<T>(path: string, count: number): Promise<T[]> {
+  const sep = path.includes('?') ? '&' : '?';
+  let cursor: string | null = null;
+  let kept: T[] = [];
+  do {
+    const page: { data: T[]; next_cursor: string | null } = await api('GET', `${path}${sep}limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    kept = [...kept, ...page.data].slice(-count);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return kept;
+}

@@ -1,0 +1,31 @@
+import { query, setQuery } from '../router.js';
+
+/** A filter kept in the URL (?name=…), so reloads and shared links keep it. */
+export function UrlFilter(props: { name: string; label: string; options?: string[] }) {
+  const id = `filter-${props.name}`;
+  return (
+    <div class="filter">
+      <label for={id}>{props.label}</label>
+      {props.options ? (
+        <select id={id} value={query(props.name)} onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })}>
+          <option value="">All</option>
+          {props.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input id={id} type="search" value={query(props.name)} onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })} />
+      )}
+    </div>
+  );
+}
+
+/** The list path with the URL's filters appended. */
+export function withFilters(path: string, names: string[]): string {
+  const params = new URLSearchParams();
+  for (const n of names) if (query(n)) params.set(n, query(n));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}

@@ -1,0 +1,103 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+
+export interface Column<T> {
+  label: string;
+  /** Text only: API data is never rendered as markup (API.md §11). */
+  value: (row: T) => ComponentChildren;
+}
+
+/**
+ * A cursor-paged table over a /v1 list: "Next page" follows next_cursor, "First page" starts over.
+ * `reload` changes when the caller wants the first page fetched again (after a create, a filter).
+ */
+export function ListTable<T extends { id: string }>(props: { path: string; columns: Column<T>[]; caption: string; reload?: unknown; onSelect?: (row: T) => void }) {
+  const [rows, setRows] = useState<T[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => setCursor(null), [props.path, props.reload]);
+  useEffect(() => {
+    const sep = props.path.includes('?') ? '&' : '?';
+    api<{ data: T[]; next_cursor: string | null }>('GET', `${props.path}${sep}limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      .then((page) => {
+        setRows(page.data);
+        setNext(page.next_cursor);
+        setError('');
+      })
+      .catch((err: Error) => setError(err.message));
+  }, [props.path, props.reload, cursor]);
+  return (
+    <div class="table-wrap">
+      {error && <p role="alert" class="error">{error}</p>}
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.columns.map((c) => (
+              <th scope="col" key={c.label}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={props.columns.length}>Nothing here yet.</td>
+            </tr>
+          )}
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {props.columns.map((c, i) => (
+                <td key={c.label}>
+                  {i === 0 && props.onSelect ? (
+                    <button type="button" class="link" onClick={() => props.onSelect!(row)}>
+                      {c.value(row)}
+                    </button>
+                  ) : (
+                    c.value(row)
+                  )}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div class="pager">
+        <button type="button" disabled={!cursor} onClick={() => setCursor(null)}>
+          First page
+        </button>
+        <button type="button" disabled={!next} onClick={() => setCursor(next)}>
+          Next page
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A record as indented JSON text (a <pre> text node, never markup). */
+export function JsonView(props: { value: unknown; label?: string }) {
+  return (
+    <pre class="json" tabIndex={0} aria-label={props.label ?? 'JSON'}>
+      {JSON.stringify(props.value, null, 2)}
+    </pre>
+  );
+}
+
+export function CopyButton(props: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void navigator.clipboard?.writeText(props.text).then(() => setDone(true), () => setDone(false));
+      }}
+    >
+      {done ? 'Copied' : (props.label ?? 'Copy')}
+    </button>
+  );
+}
+
+export const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');

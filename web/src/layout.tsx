@@ -1,0 +1,73 @@
+import type { ComponentType } from 'preact';
+import { api, me } from './api.js';
+import { location, navigate, pageName } from './router.js';
+import { Overview } from './pages/overview.js';
+import { Leads } from './pages/leads.js';
+import { Clients } from './pages/clients.js';
+import { Deals } from './pages/deals.js';
+import { Invoices } from './pages/invoices.js';
+import { ApiKeys } from './pages/api-keys.js';
+import { OAuthApps } from './pages/oauth-apps.js';
+import { Webhooks } from './pages/webhooks.js';
+import { Events } from './pages/events.js';
+import { Logs } from './pages/logs.js';
+import { Usage } from './pages/usage.js';
+import { Sandbox } from './pages/sandbox.js';
+
+/** The pages, their URLs and their link names, exactly as API.md §11 lists them. */
+const PAGES: [path: string, name: string, page: ComponentType][] = [
+  ['', 'Overview', Overview],
+  ['leads', 'Leads', Leads],
+  ['clients', 'Clients', Clients],
+  ['deals', 'Deals', Deals],
+  ['invoices', 'Invoices', Invoices],
+  ['api-keys', 'API keys', ApiKeys],
+  ['oauth-apps', 'OAuth apps', OAuthApps],
+  ['webhooks', 'Webhooks', Webhooks],
+  ['events', 'Events', Events],
+  ['logs', 'Logs', Logs],
+  ['usage', 'Usage', Usage],
+  ['sandbox', 'Sandbox', Sandbox],
+];
+
+async function signOut() {
+  await api('DELETE', '/dashboard/session');
+  me.value = null;
+}
+
+export function Layout() {
+  void location.value; // re-render on navigation
+  const current = pageName();
+  const found = PAGES.find(([path]) => path === current);
+  const Page = found?.[2];
+  return (
+    <div class="layout">
+      <nav aria-label="Main">
+        <p class="brand">crm</p>
+        <ul>
+          {PAGES.map(([path, name]) => (
+            <li key={path}>
+              <a
+                href={`/dashboard/${path}`}
+                aria-current={path === current ? 'page' : undefined}
+                onClick={(e) => {
+                  if (e.ctrlKey || e.metaKey || e.shiftKey) return;
+                  e.preventDefault();
+                  navigate(`/dashboard/${path}`);
+                }}
+              >
+                {name}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <button type="button" class="sign-out" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </nav>
+      <main>
+        {Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}
+      </main>
+    </div>
+  );
+}

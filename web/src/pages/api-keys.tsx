@@ -1,0 +1,121 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { SCOPES } from '../event-types.js';
+import { CopyButton, ListTable, when } from '../components/table.js';
+
+interface Key {
+  id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  scopes: string[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** The resources of the scope matrix: each none, read or write (usage and logs are read only). */
+const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))];
+type Level = 'none' | 'read' | 'write';
+
+function state(k: Key): string {
+  if (k.revoked_at) return `revoked ${when(k.revoked_at)}`;
+  if (k.expires_at && Date.parse(k.expires_at) <= Date.now()) return `expired ${when(k.expires_at)}`;
+  return 'active';
+}
+
+export function ApiKeys() {
+  const [name, setName] = useState('');
+  const [all, setAll] = useState(false);
+  const [levels, setLevels] = useState<Record<string, Level>>({});
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState('');
+  const [reload, setReload] = useState(0);
+  const scopes = () => (all ? ['*'] : Object.entries(levels).filter(([, l]) => l !== 'none').map(([r, l]) => `${r}:${l}`));
+  const create = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const made = await api('POST', '/v1/api_keys', { name, scopes: scopes() });
+      setSecret(made.secret);
+      setError('');
+      setName('');
+      setReload(reload + 1);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const revoke = async (k: Key) => {
+    await api('DELETE', `/v1/api_keys/${k.id}`);
+    setReload(reload + 1);
+  };
+  return (
+    <section>
+      <h1>API keys</h1>
+      <form onSubmit={create} class="card">
+        <h2>Create a key</h2>
+        <label for="key-name">Name</label>
+        <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
+        <label class="check">
+          <input type="checkbox" checked={all} onChange={() => setAll(!all)} /> All scopes (*)
+        </label>
+        <table class="matrix">
+          <caption>Scopes per resource</caption>
+          <thead>
+            <tr>
+              <th scope="col">Resource</th>
+              <th scope="col">None</th>
+              <th scope="col">Read</th>
+              <th scope="col">Write</th>
+            </tr>
+          </thead>
+          <tbody>
+            {RESOURCES.map((r) => (
+              <tr key={r}>
+                <th scope="row">{r}</th>
+                {(['none', 'read', 'write'] as Level[]).map((l) => (
+                  <td key={l}>
+                    {SCOPES.includes(`${r}:${l}` as never) || l === 'none' ? (
+                      <input
+                        type="radio"
+                        name={`scope-${r}`}
+                        aria-label={`${r} ${l}`}
+                        disabled={all}
+                        checked={(levels[r] ?? 'none') === l}
+                        onChange={() => setLevels({ ...levels, [r]: l })}
+                      />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="submit">Create key</button>
+        {error && <p role="alert" class="error">{error}</p>}
+      </form>
+      {secret && (
+        <div class="card secret" role="status">
+          <p>The key's secret, shown once: copy it now.</p>
+          <code data-testid="new-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
+          <button type="button" onClick={() => setSecret('')}>Done</button>
+        </div>
+      )}
+      <ListTable<Key>
+        caption="API keys"
+        path="/v1/api_keys"
+        reload={reload}
+        columns={[
+          { label: 'Name', value: (k) => k.name },
+          { label: 'Key', value: (k) => `${k.prefix}…${k.last4}` },
+          { label: 'Scopes', value: (k) => k.scopes.join(' ') },
+          { label: 'Last used', value: (k) => when(k.last_used_at) },
+          { label: 'State', value: state },
+          { label: 'Revoke', value: (k) => (k.revoked_at ? '' : <button type="button" onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>) },
+        ]}
+      />
+    </section>
+  );
+}

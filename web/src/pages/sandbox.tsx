@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, can } from '../api.js';
+import { when } from '../components/table.js';
+
+interface Message {
+  id: string;
+  to: string;
+  subject: string;
+  created_at: string;
+}
+
+/** Sandbox control: reset, faults and the mailbox. Reset and faults need the admin key (`*`). */
+export function Sandbox() {
+  const [mail, setMail] = useState<Message[]>([]);
+  const [message, setMessage] = useState('');
+  const [prefix, setPrefix] = useState('/v1/leads');
+  const [count, setCount] = useState('1');
+  const load = () => api<{ data: Message[] }>('GET', '/_sandbox/mailbox').then((m) => setMail(m.data), (e: Error) => setMessage(e.message));
+  useEffect(() => void load(), []);
+  const act = async (fn: () => Promise<unknown>, done: string) => {
+    try {
+      await fn();
+      setMessage(done);
+      void load();
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  };
+  const admin = can('*');
+  return (
+    <section>
+      <h1>Sandbox</h1>
+      {message && <p role="status">{message}</p>}
+      {admin ? (
+        <div class="card">
+          <button type="button" onClick={() => void act(() => api('POST', '/_sandbox/reset'), 'The sandbox was reset and seeded again.')}>Reset sandbox</button>
+          <label for="fault-path">Fail requests whose path starts with</label>
+          <input id="fault-path" value={prefix} onInput={(e) => setPrefix(e.currentTarget.value)} />
+          <label for="fault-count">How many (answered 503)</label>
+          <input id="fault-count" value={count} onInput={(e) => setCount(e.currentTarget.value)} inputMode="numeric" />
+          <button type="button" onClick={() => void act(() => api('POST', '/_sandbox/faults', { path_prefix: prefix, count: Number(count) }), 'Fault armed.')}>Arm fault</button>
+          <button type="button" onClick={() => void act(() => api('DELETE', '/_sandbox/faults'), 'Faults cleared.')}>Clear faults</button>
+        </div>
+      ) : (
+        <p>Reset and faults need the admin key (scope *).</p>
+      )}
+      <table>
+        <caption>Mailbox, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">To</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {mail.map((m) => (
+            <tr key={m.id}>
+              <td>{m.to}</td>
+              <td>{m.subject}</td>
+              <td>{when(m.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
