@@ -658,6 +658,67 @@ class PipelineStage(CrmObject):
     closed: bool
 
 
+class RequestLog(CrmObject):
+    id: str
+    """The request id (X-Request-Id)"""
+    method: str
+    path: str
+    """Without the query string"""
+    query: Optional[str]
+    """The query string, without the "?""""
+    status: int
+    duration_ms: int
+    key_id: Optional[str]
+    """The API key or OAuth token that made it; null when unauthenticated"""
+    key_prefix: Optional[str]
+    """The API key’s first characters, crm_test_XXXX"""
+    idempotency_key: Optional[str]
+    idempotent_replayed: bool
+    """true when the stored response of an earlier request was replayed"""
+    created_at: str
+
+
+class RequestLogDetail(CrmObject):
+    id: str
+    """The request id (X-Request-Id)"""
+    method: str
+    path: str
+    """Without the query string"""
+    query: Optional[str]
+    """The query string, without the "?""""
+    status: int
+    duration_ms: int
+    key_id: Optional[str]
+    """The API key or OAuth token that made it; null when unauthenticated"""
+    key_prefix: Optional[str]
+    """The API key’s first characters, crm_test_XXXX"""
+    idempotency_key: Optional[str]
+    idempotent_replayed: bool
+    """true when the stored response of an earlier request was replayed"""
+    created_at: str
+    request_body: Any
+    """For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads"""
+    response_body: Any
+    """For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads"""
+
+
+class RequestLogListParams(CrmObject):
+    limit: Optional[int]
+    """Page size, 1..1000"""
+    cursor: Optional[str]
+    """The next_cursor of the previous page"""
+    status: Optional[int]
+    """Only this HTTP status"""
+    method: Optional[Literal["GET", "POST", "PATCH", "DELETE"]]
+    """Filter: method."""
+    path_prefix: Optional[str]
+    """Only paths that start with this, e.g. /v1/leads"""
+    key_id: Optional[str]
+    """Only requests made with this API key or token"""
+    created_after: Optional[str]
+    """Only records created after this RFC 3339 time."""
+
+
 class Usage(CrmObject):
     day: str
     """The UTC day the totals are for"""

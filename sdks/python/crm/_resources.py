@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Literal, Optional, Union, Unpack
 
 from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote
 from ._pagination import Page
-from ._models import ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
+from ._models import ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
 
 
 class LeadsResource:
@@ -788,6 +788,38 @@ class WebhookEndpointsResource:
         ]), model=WebhookRecoverResult, options=options)
 
 
+class RequestLogsResource:
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def list(
+        self,
+        *,
+        limit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        cursor: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        status: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        method: Union[Optional[Literal["GET", "POST", "PATCH", "DELETE"]], NotGiven] = NOT_GIVEN,
+        path_prefix: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        key_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        created_after: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> Page[RequestLog]:
+        """List logged requests, oldest first (the last 10,000 are kept)"""
+        return self._core.page("GET", "/v1/request_logs", _given([
+            ("limit", limit),
+            ("cursor", cursor),
+            ("status", status),
+            ("method", method),
+            ("path_prefix", path_prefix),
+            ("key_id", key_id),
+            ("created_after", created_after),
+        ]), RequestLog, options)
+
+    def retrieve(self, id: str, **options: Unpack[RequestOptions]) -> RequestLogDetail:
+        """Get a logged request with its bodies (secrets redacted)"""
+        return self._core.call("GET", f"/v1/request_logs/{_quote(id)}", query=None, model=RequestLogDetail, options=options)
+
+
 class Resources:
     """Every resource namespace; Crm extends it."""
 
@@ -802,3 +834,4 @@ class Resources:
         self.usage = UsageResource(core)
         self.events = EventsResource(core)
         self.webhook_endpoints = WebhookEndpointsResource(core)
+        self.request_logs = RequestLogsResource(core)

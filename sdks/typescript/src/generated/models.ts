@@ -648,6 +648,67 @@ export interface PipelineStage {
   closed: boolean;
 }
 
+export interface RequestLog {
+  /** The request id (X-Request-Id) */
+  id: string;
+  method: string;
+  /** Without the query string */
+  path: string;
+  /** The query string, without the "?" */
+  query: string | null;
+  status: number;
+  duration_ms: number;
+  /** The API key or OAuth token that made it; null when unauthenticated */
+  key_id: string | null;
+  /** The API key’s first characters, crm_test_XXXX */
+  key_prefix: string | null;
+  idempotency_key: string | null;
+  /** true when the stored response of an earlier request was replayed */
+  idempotent_replayed: boolean;
+  created_at: string;
+}
+
+export interface RequestLogDetail {
+  /** The request id (X-Request-Id) */
+  id: string;
+  method: string;
+  /** Without the query string */
+  path: string;
+  /** The query string, without the "?" */
+  query: string | null;
+  status: number;
+  duration_ms: number;
+  /** The API key or OAuth token that made it; null when unauthenticated */
+  key_id: string | null;
+  /** The API key’s first characters, crm_test_XXXX */
+  key_prefix: string | null;
+  idempotency_key: string | null;
+  /** true when the stored response of an earlier request was replayed */
+  idempotent_replayed: boolean;
+  created_at: string;
+  /** For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads */
+  request_body: unknown;
+  /** For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads */
+  response_body: unknown;
+}
+
+export interface RequestLogListParams {
+  /** Page size, 1..1000 */
+  limit?: number;
+  /** The next_cursor of the previous page */
+  cursor?: string;
+  /** Only this HTTP status */
+  status?: number;
+  /** Filter: method. */
+  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Only paths that start with this, e.g. /v1/leads */
+  path_prefix?: string;
+  /** Only requests made with this API key or token */
+  key_id?: string;
+  /** Only records created after this RFC 3339 time. */
+  created_after?: string;
+}
+
 export interface Usage {
   /** The UTC day the totals are for */
   day: string;
