@@ -3,12 +3,21 @@ import { createInterface } from 'node:readline';
 import { CRM_BIN } from './sandbox.js';
 
 /** Runs `bin/crm …` to completion: exit code and output. */
-export function runCrm(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCrm(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { cwd?: string; input?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CRM_BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
