@@ -32,6 +32,7 @@ export function registerSyncCommands(program: Command): void {
     .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
     .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
     .option('--dry-run', 'validate only: nothing is sent', false)
+    .option('--plan', 'ask the server what the import would do (a bulk dry run: nothing is written); writes plan.csv', false)
     .option('--resume', 'continue an interrupted import from its journal (same file and options)', false)
     .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
     .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
@@ -44,6 +45,8 @@ Columns match the API's field names, ignoring case, spaces, underscores and dash
 is first_name). custom.<name> columns are custom fields; clients take address.<field> and one
 primary contact person as contact.first_name, contact.last_name, contact.email, contact.phone,
 contact.role. An id column (as exported) updates that record. Empty cells clear a field.
+--plan writes plan.csv (line, status, id, field, from, to; one line per changed field) into the
+results folder (default FILE.plan) and changes nothing; run again without --plan to import.
 Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     )
     .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
@@ -57,6 +60,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         batchSize: opts.batchSize as number,
         concurrency: opts.concurrency as number,
         dryRun: opts.dryRun as boolean,
+        plan: opts.plan as boolean,
         resume: opts.resume as boolean,
         results: opts.results as string | undefined,
         delimiter: opts.delimiter as string,

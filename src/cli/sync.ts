@@ -21,8 +21,9 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
+  if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', 2);
   const { importCsv } = await import('../sync/import.js');
-  const progress = await startProgress(`${flags.dryRun ? 'Checking' : 'Importing'} ${flags.resource}`, options);
+  const progress = await startProgress(`${flags.dryRun ? 'Checking' : flags.plan ? 'Planning' : 'Importing'} ${flags.resource}`, options);
   const retried = noteRetries(progress);
   // A dry run sends nothing, so it needs no key and no server.
   const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
@@ -32,6 +33,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     report = await importCsv({ ...flags, resultsDir: flags.results }, send, (p) => progress.update(p.rows, p.bytes, p.size));
   } catch (error) {
     if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
+    if (error instanceof Error && error.name === 'PlanRefused') throw new CliError(error.message, 1);
     throw error;
   } finally {
     progress.stop();
@@ -42,11 +44,18 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
 }
 
 function printImport(report: ImportReport, json: boolean): void {
-  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun } = report;
+  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun, plan } = report;
   if (json) {
-    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}) });
+    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}) });
   }
   const out = process.stdout;
+  if (plan) {
+    out.write(`${bold('Plan')} for ${rows.toLocaleString('en')} rows ${dim('(nothing was written)')}\n`);
+    out.write(`  would create ${summary.created} · update ${summary.updated} · leave unchanged ${summary.unchanged} · fail ${summary.failed}\n`);
+    out.write(`  Changes: ${plan}\n  Import with the same command without --plan.\n`);
+    if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n`);
+    return;
+  }
   const rate = Math.round(rows / Math.max(durationMs / 1000, 0.001)).toLocaleString('en');
   out.write(`${bold(dryRun ? 'Checked' : 'Imported')} ${rows.toLocaleString('en')} rows in ${duration(durationMs / 1000)} (${rate} rows/s)\n`);
   if (dryRun) out.write(`  ${green(`${(rows - summary.failed).toLocaleString('en')} valid`)}, ${summary.failed ? red(`${summary.failed} invalid`) : '0 invalid'} ${dim('(nothing was sent)')}\n`);
