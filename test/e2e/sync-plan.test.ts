@@ -55,7 +55,7 @@ describe('crm sync import --plan', () => {
     for (const row of done) expect(planStatus[row.line], `line ${row.line}`).toBe(row.status);
     for (const change of planned.filter((p) => p.status === 'updated')) {
       const lead = (await api.get(`/v1/leads/${change.id}`)).body;
-      expect(String(lead[change.field!]), `${change.id} ${change.field}`).toBe(change.to);
+      expect(String(lead[change.field as string]), `${change.id} ${change.field}`).toBe(change.to);
     }
   });
 
