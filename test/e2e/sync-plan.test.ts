@@ -52,7 +52,7 @@ describe('crm sync import --plan', () => {
     expect(JSON.parse(real.stdout).summary).toEqual(report.summary);
     const done = readCsv(join(out.path, 'real', 'succeeded.csv'));
     const planStatus = Object.fromEntries(planned.map((p) => [p.line, p.status]));
-    for (const row of done) expect(planStatus[row.line], `line ${row.line}`).toBe(row.status);
+    for (const row of done) expect(planStatus[row.line as string], `line ${row.line}`).toBe(row.status);
     for (const change of planned.filter((p) => p.status === 'updated')) {
       const lead = (await api.get(`/v1/leads/${change.id}`)).body;
       expect(String(lead[change.field as string]), `${change.id} ${change.field}`).toBe(change.to);
