@@ -25,7 +25,7 @@ export function registerSyncCommands(program: Command): void {
     .command('import')
     .description('Create or update records from a CSV file, in bulk batches')
     .addArgument(resource())
-    .argument('<file>', 'the CSV file')
+    .argument('<file>', 'a CSV file, a .jsonl file (one JSON record per line), or - for stdin')
     .addOption(new Option('--mode <mode>', 'upsert: update matching records, create the rest; create: always create').choices(['upsert', 'create']).default('upsert'))
     .addOption(new Option('--match-on <field>', 'how upsert finds existing records').choices(['external_id', 'email']).default('external_id'))
     .option('--map <pairs>', 'column mapping, "CSV Column=field,Other=custom.name,Unwanted="')
@@ -75,10 +75,11 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     .addArgument(resource())
     .option('--out <file>', 'the CSV file, or - for stdout', '-')
     .option('--fields <list>', 'columns to write, comma-separated (default: all)')
+    .addOption(new Option('--format <format>', 'csv, or jsonl: one JSON record per line (default: from --out, else csv)').choices(['csv', 'jsonl']))
     .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
     .option('--resume', 'continue an interrupted export into the same --out file', false)
     .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
-    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number }, cmd: Command) => {
+    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl' }, cmd: Command) => {
       const { exportCommand } = await import('./sync.js');
       await exportCommand(globals(cmd), {
         resource: res,
@@ -86,6 +87,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         fields: opts.fields?.split(',').map((f) => f.trim()).filter(Boolean),
         since: opts.since,
         resume: opts.resume,
+        format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
         retries: opts.retries,
       });
     });

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { BulkResponse } from '../schemas/bulk.js';
 import { SyncUsageError } from '../sync/errors.js';
 import type { ExportOptions } from '../sync/export.js';
@@ -22,6 +24,16 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
   if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', 2);
+  let spooled: string | undefined;
+  if (flags.file === '-') {
+    if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', 2);
+    const { spoolStdin } = await import('../sync/stdin.js');
+    const file = await spoolStdin().catch((error: unknown) => {
+      throw error instanceof SyncUsageError ? new CliError(error.message, 2) : error;
+    });
+    flags = { ...flags, file, results: flags.results ?? 'stdin.results' };
+    spooled = file;
+  }
   const { importCsv } = await import('../sync/import.js');
   const progress = await startProgress(`${flags.dryRun ? 'Checking' : flags.plan ? 'Planning' : 'Importing'} ${flags.resource}`, options);
   const retried = noteRetries(progress);
@@ -38,6 +50,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   } finally {
     progress.stop();
     await client?.close();
+    if (spooled) rmSync(dirname(spooled), { recursive: true, force: true }); // the copy of stdin
   }
   printImport(report, options.json);
   if (report.summary.failed > 0 || report.unprocessed > 0) throw new ExitCode(1);

@@ -71,6 +71,10 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
   const invalid: RowFailure[] = [];
   const records: unknown[] = [];
   for (const row of chunk.rows) {
+    if (row.error) {
+      invalid.push({ row, ...row.error });
+      continue;
+    }
     const converted = rowToRecord(spec.map, row.values);
     if (!converted.ok) {
       invalid.push({ row, code: converted.code, message: converted.message });

@@ -10,6 +10,7 @@ import { mapHeader, parseMapOption } from './mapping.js';
 import { NO_DRY_RUN, PlanFile, PlanRefused, isDryRunRefusal } from './plan.js';
 import { ResultsFolder } from './results.js';
 import { classifyFailure } from './send-failure.js';
+import { openJsonl, isJsonl } from './jsonl-source.js';
 import { openCsv, type Encoding } from './source.js';
 
 /**
@@ -74,7 +75,9 @@ export const defaultResultsDir = (file: string, dryRun: boolean, plan = false): 
 
 export async function importCsv(options: ImportOptions, send: SendBatch, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
   const started = Date.now();
-  const source = await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
+  const source = isJsonl(options.file)
+    ? await openJsonl(options.file, options.resource)
+    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
   const map = mapHeader(options.resource, source.header, parseMapOption(options.map), options.mode);
   const dir = options.resultsDir ?? defaultResultsDir(options.file, options.dryRun, options.plan);
   const dirExisted = existsSync(dir);
