@@ -32,6 +32,7 @@ export function registerSyncCommands(program: Command): void {
     .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
     .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
     .option('--dry-run', 'validate only: nothing is sent', false)
+    .addOption(new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']))
     .option('--plan', 'ask the server what the import would do (a bulk dry run: nothing is written); writes plan.csv', false)
     .option('--resume', 'continue an interrupted import from its journal (same file and options)', false)
     .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
@@ -61,6 +62,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         concurrency: opts.concurrency as number,
         dryRun: opts.dryRun as boolean,
         plan: opts.plan as boolean,
+        from: opts.from as 'hubspot' | 'salesforce' | 'pipedrive' | undefined,
         resume: opts.resume as boolean,
         results: opts.results as string | undefined,
         delimiter: opts.delimiter as string,

@@ -52,6 +52,9 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     await client?.close();
     if (spooled) rmSync(dirname(spooled), { recursive: true, force: true }); // the copy of stdin
   }
+  if (report.keptAsCustom && !options.json) {
+    process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${c}"`).join(', ')}; kept as custom.<column>.\n`);
+  }
   printImport(report, options.json);
   if (report.summary.failed > 0 || report.unprocessed > 0) throw new ExitCode(1);
 }
@@ -59,7 +62,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
 function printImport(report: ImportReport, json: boolean): void {
   const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun, plan } = report;
   if (json) {
-    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}) });
+    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}), ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}) });
   }
   const out = process.stdout;
   if (plan) {

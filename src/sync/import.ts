@@ -11,6 +11,7 @@ import { NO_DRY_RUN, PlanFile, PlanRefused, isDryRunRefusal } from './plan.js';
 import { ResultsFolder } from './results.js';
 import { classifyFailure } from './send-failure.js';
 import { openJsonl, isJsonl } from './jsonl-source.js';
+import { applyPreset, type Preset } from './presets.js';
 import { openCsv, type Encoding } from './source.js';
 
 /**
@@ -29,6 +30,8 @@ export interface ImportOptions {
   batchSize: number;
   concurrency: number;
   dryRun: boolean;
+  /** Read another product's export: its columns and values mapped onto ours (API.md §14). */
+  from?: Preset | undefined;
   /** Send every batch as a server dry run and write plan.csv (API.md §14). */
   plan?: boolean | undefined;
   resume: boolean;
@@ -49,6 +52,8 @@ export interface ImportReport {
   stopped?: string;
   dryRun: boolean;
   plan?: string;
+  /** --from: the file's columns the preset does not know, kept as custom.<column>. */
+  keptAsCustom?: string[];
 }
 
 export interface ImportProgress {
@@ -75,13 +80,16 @@ export const defaultResultsDir = (file: string, dryRun: boolean, plan = false): 
 
 export async function importCsv(options: ImportOptions, send: SendBatch, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
   const started = Date.now();
-  const source = isJsonl(options.file)
+  const opened = isJsonl(options.file)
     ? await openJsonl(options.file, options.resource)
     : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
-  const map = mapHeader(options.resource, source.header, parseMapOption(options.map), options.mode);
+  const mapOption = parseMapOption(options.map);
+  const preset = options.from ? applyPreset(options.from, options.resource, opened, mapOption.keys()) : undefined;
+  const source = preset?.source ?? opened;
+  const map = mapHeader(options.resource, source.header, mapOption, options.mode);
   const dir = options.resultsDir ?? defaultResultsDir(options.file, options.dryRun, options.plan);
   const dirExisted = existsSync(dir);
-  const header = journalHeader(options, source.header, source.delimiter, source.encoding);
+  const header = journalHeader(options, opened.header, source.delimiter, source.encoding);
 
   let journal: Journal | undefined;
   let point: ResumePoint | undefined;
@@ -121,7 +129,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     throw new PlanRefused(run.noDryRun);
   }
   const { summary, rows, unprocessed, stopped } = run;
-  return { summary, rows, unprocessed, resultsDir: dir, durationMs: Date.now() - started, dryRun: options.dryRun, ...(stopped ? { stopped } : {}), ...(plan ? { plan: plan.path } : {}) };
+  return { summary, rows, unprocessed, resultsDir: dir, durationMs: Date.now() - started, dryRun: options.dryRun, ...(stopped ? { stopped } : {}), ...(plan ? { plan: plan.path } : {}), ...(preset?.custom.length ? { keptAsCustom: preset.custom } : {}) };
 }
 
 /** What a journal is valid for: the same file (by size and time), options and columns cut the same chunks. */
