@@ -1,5 +1,6 @@
 import { CrmClient, type ClientOptions } from '../client/client.js';
 import { CrmApiError, CrmNetworkError } from '../client/errors.js';
+import { HOW_TO_LOG_IN } from './credentials.js';
 import { CliError } from './output.js';
 
 export interface GlobalOptions {
@@ -11,7 +12,7 @@ export interface GlobalOptions {
 /** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
 export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
   if (!options.apiKey) {
-    throw new CliError('An API key is needed: pass --api-key or set CRM_API_KEY (the sandbox prints its admin key at start).', 2);
+    throw new CliError(HOW_TO_LOG_IN, 2);
   }
   return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
 }
@@ -32,7 +33,7 @@ export async function withClient<T>(
     if (error instanceof CrmNetworkError) throw new CliError(error.message);
     if (error instanceof CrmApiError) {
       const hint =
-        error.status === 401 ? ' Check --api-key / CRM_API_KEY.' : error.status === 403 ? ' Use a key with that scope.' : '';
+        error.status === 401 ? ' Check the key: `crm whoami` shows which one was used.' : error.status === 403 ? ' Use a key with that scope.' : '';
       const fields = error.errors?.map((e) => `\n  ${e.path}: ${e.message}`).join('') ?? '';
       throw new CliError(`${error.message}${fields}${hint}`);
     }

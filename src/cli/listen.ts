@@ -2,6 +2,7 @@ import { followEvents, type StreamItem } from '../client/event-stream.js';
 import { CrmApiError } from '../client/errors.js';
 import { EVENT_TYPES } from '../domain/event-types.js';
 import type { GlobalOptions } from './api.js';
+import { HOW_TO_LOG_IN } from './credentials.js';
 import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState, saveListenPosition } from './listen-state.js';
 import { bold, CliError, cyan, dim, printJson, yellow } from './output.js';
@@ -22,7 +23,7 @@ export interface ListenOptions extends GlobalOptions {
  * forward under way finish first, so nothing is forwarded twice.
  */
 export async function listenCommand(options: ListenOptions): Promise<void> {
-  if (!options.apiKey) throw new CliError('An API key is needed: pass --api-key or set CRM_API_KEY.', 2);
+  if (!options.apiKey) throw new CliError(HOW_TO_LOG_IN, 2);
   const url = checkForwardUrl(options.forwardTo);
   const wanted = parseTypes(options.events);
   if (options.from !== undefined && options.from !== 'now' && !/^evt_[0-9A-Z]{0,26}$/.test(options.from)) {

@@ -3,11 +3,36 @@ import { VERSION } from '../version.js';
 import { parsePolicy } from '../domain/rate-limit.js';
 import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
-import { CliError, printError, printJson } from './output.js';
+import { DEFAULT_BASE_URL, resolveCredentials, type Credentials } from './credentials.js';
+import { CliError, printError, printJson, yellow } from './output.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
 
-const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+/** Commands that do not talk to a server with stored credentials: they skip the resolution. */
+const NO_CREDENTIALS = new Set(['start', 'login', 'logout', 'whoami', 'openapi']);
+
+/**
+ * Fills --base-url and --api-key from the one resolver (flags, variables, profile, .crm/sandbox.json,
+ * default profile; API.md §14) before any command runs, so every command, `crm mcp` and `crm listen`
+ * use the same credentials.
+ */
+function resolveInto(program: Command): Credentials {
+  const source = (name: string) => program.getOptionValueSource(name);
+  const opts = program.opts<{ baseUrl?: string; apiKey?: string; profile?: string }>();
+  const credentials = resolveCredentials({
+    flags: {
+      ...(source('baseUrl') === 'cli' ? { baseUrl: opts.baseUrl } : {}),
+      ...(source('apiKey') === 'cli' ? { apiKey: opts.apiKey } : {}),
+    },
+    env: process.env,
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    cwd: process.cwd(),
+  });
+  for (const warning of credentials.warnings) process.stderr.write(`${yellow('warning', process.stderr)}: ${warning}\n`);
+  program.setOptionValueWithSource('baseUrl', credentials.baseUrl, source('baseUrl') ?? 'config');
+  if (credentials.apiKey) program.setOptionValueWithSource('apiKey', credentials.apiKey, source('apiKey') === 'cli' ? 'cli' : 'config');
+  return credentials;
+}
 
 function integerIn(min: number, max: number, hint: string) {
   return (value: string): number => {
@@ -42,8 +67,9 @@ export function buildProgram(): Command {
   const program = new Command('crm')
     .description('A local CRM API sandbox, and bulk sync for any server speaking the same API.')
     .version(VERSION, '-v, --version')
-    .addOption(new Option('--base-url <url>', 'API base URL').env('CRM_BASE_URL').default(DEFAULT_BASE_URL))
+    .addOption(new Option('--base-url <url>', `API base URL (default: from the profile or .crm/sandbox.json, else ${DEFAULT_BASE_URL})`).env('CRM_BASE_URL'))
     .addOption(new Option('--api-key <key>', 'API key (Bearer token)').env('CRM_API_KEY'))
+    .addOption(new Option('--profile <name>', 'use a profile saved by `crm login --profile NAME`').env('CRM_PROFILE'))
     .option('--json', 'machine-readable output: JSON on stdout', false)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
@@ -58,8 +84,48 @@ Examples:
   $ crm listen --forward-to http://localhost:3000/webhooks
   $ crm trigger deal.won                  # make the API calls that cause an event
 
-Environment: CRM_BASE_URL, CRM_API_KEY, CRM_SANDBOX_API_KEY, NO_COLOR.`,
+Credentials, first found wins: --base-url/--api-key, CRM_BASE_URL/CRM_API_KEY, --profile or
+CRM_PROFILE, .crm/sandbox.json in this folder (written by \`crm sandbox start\`), the default
+profile (\`crm login\`). \`crm whoami\` shows which was used.
+
+Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CONFIG_HOME, NO_COLOR.`,
     );
+  program.hook('preAction', (_program, action) => {
+    if (!NO_CREDENTIALS.has(action.name())) resolveInto(program);
+    else if (action.name() === 'openapi') program.setOptionValueWithSource('baseUrl', program.opts().baseUrl ?? DEFAULT_BASE_URL, 'default');
+  });
+
+  program
+    .command('login')
+    .description('Save a base URL and API key as a profile, so no variables are needed')
+    .addHelpText(
+      'after',
+      `
+Saved in $XDG_CONFIG_HOME/crm/config.json (~/.config/crm/config.json), readable by you only.
+  $ crm login --base-url http://127.0.0.1:4010 --api-key crm_test_…
+  $ crm login --base-url https://crm.example.com --api-key … --profile prod
+  $ crm --profile prod sync export leads`,
+    )
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { loginCommand } = await import('./login.js');
+      const globals = cmd.optsWithGlobals<GlobalOptions & { profile?: string }>();
+      loginCommand({ baseUrl: globals.baseUrl, apiKey: globals.apiKey, profile: globals.profile, json: globals.json });
+    });
+  program
+    .command('logout')
+    .description('Forget a saved profile (--profile NAME; default: the default profile)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { logoutCommand } = await import('./login.js');
+      const globals = cmd.optsWithGlobals<GlobalOptions & { profile?: string }>();
+      logoutCommand({ profile: globals.profile, json: globals.json });
+    });
+  program
+    .command('whoami')
+    .description('Show the base URL and key (prefix only) commands use here, and where they came from')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { whoamiCommand } = await import('./login.js');
+      whoamiCommand(resolveInto(program), cmd.optsWithGlobals<GlobalOptions>().json);
+    });
 
   const sandbox = program.command('sandbox').description('Run the local CRM sandbox');
 

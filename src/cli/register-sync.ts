@@ -25,13 +25,15 @@ export function registerSyncCommands(program: Command): void {
     .command('import')
     .description('Create or update records from a CSV file, in bulk batches')
     .addArgument(resource())
-    .argument('<file>', 'the CSV file')
+    .argument('<file>', 'a CSV file, a .jsonl file (one JSON record per line), or - for stdin')
     .addOption(new Option('--mode <mode>', 'upsert: update matching records, create the rest; create: always create').choices(['upsert', 'create']).default('upsert'))
     .addOption(new Option('--match-on <field>', 'how upsert finds existing records').choices(['external_id', 'email']).default('external_id'))
     .option('--map <pairs>', 'column mapping, "CSV Column=field,Other=custom.name,Unwanted="')
     .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
     .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
     .option('--dry-run', 'validate only: nothing is sent', false)
+    .addOption(new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']))
+    .option('--plan', 'ask the server what the import would do (a bulk dry run: nothing is written); writes plan.csv', false)
     .option('--resume', 'continue an interrupted import from its journal (same file and options)', false)
     .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
     .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
@@ -44,6 +46,8 @@ Columns match the API's field names, ignoring case, spaces, underscores and dash
 is first_name). custom.<name> columns are custom fields; clients take address.<field> and one
 primary contact person as contact.first_name, contact.last_name, contact.email, contact.phone,
 contact.role. An id column (as exported) updates that record. Empty cells clear a field.
+--plan writes plan.csv (line, status, id, field, from, to; one line per changed field) into the
+results folder (default FILE.plan) and changes nothing; run again without --plan to import.
 Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     )
     .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
@@ -57,6 +61,8 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         batchSize: opts.batchSize as number,
         concurrency: opts.concurrency as number,
         dryRun: opts.dryRun as boolean,
+        plan: opts.plan as boolean,
+        from: opts.from as 'hubspot' | 'salesforce' | 'pipedrive' | undefined,
         resume: opts.resume as boolean,
         results: opts.results as string | undefined,
         delimiter: opts.delimiter as string,
@@ -71,10 +77,11 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     .addArgument(resource())
     .option('--out <file>', 'the CSV file, or - for stdout', '-')
     .option('--fields <list>', 'columns to write, comma-separated (default: all)')
+    .addOption(new Option('--format <format>', 'csv, or jsonl: one JSON record per line (default: from --out, else csv)').choices(['csv', 'jsonl']))
     .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
     .option('--resume', 'continue an interrupted export into the same --out file', false)
     .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
-    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number }, cmd: Command) => {
+    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl' }, cmd: Command) => {
       const { exportCommand } = await import('./sync.js');
       await exportCommand(globals(cmd), {
         resource: res,
@@ -82,6 +89,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         fields: opts.fields?.split(',').map((f) => f.trim()).filter(Boolean),
         since: opts.since,
         resume: opts.resume,
+        format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
         retries: opts.retries,
       });
     });

@@ -1,4 +1,5 @@
 import { withClient, type GlobalOptions } from './api.js';
+import { recordSandbox } from './credentials.js';
 import { CliError, bold, cyan, dim, green, printJson } from './output.js';
 
 export interface StartOptions {
@@ -41,6 +42,8 @@ export async function startCommand(options: StartOptions): Promise<void> {
     throw error;
   }
 
+  // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
+  const recorded = recordSandbox(process.cwd(), sandbox.baseUrl, sandbox.apiKey ?? undefined, sandbox.db);
   if (options.json) {
     printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
   } else {
@@ -53,6 +56,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
         `  Dashboard  ${sandbox.dashboardUrl ?? dim('(no admin key left: sign in with an API key)')}`,
         `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
         `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
+        ...(recorded ? [dim(`  Saved to ${recorded}: crm commands run in this folder use it.`)] : []),
         '',
         dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),
         dim('  Press Ctrl+C to stop.'),

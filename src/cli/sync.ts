@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { BulkResponse } from '../schemas/bulk.js';
 import { SyncUsageError } from '../sync/errors.js';
 import type { ExportOptions } from '../sync/export.js';
@@ -22,8 +24,19 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
+  if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', 2);
+  let spooled: string | undefined;
+  if (flags.file === '-') {
+    if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', 2);
+    const { spoolStdin } = await import('../sync/stdin.js');
+    const file = await spoolStdin().catch((error: unknown) => {
+      throw error instanceof SyncUsageError ? new CliError(error.message, 2) : error;
+    });
+    flags = { ...flags, file, results: flags.results ?? 'stdin.results' };
+    spooled = file;
+  }
   const { importCsv } = await import('../sync/import.js');
-  const progress = await startProgress(`${flags.dryRun ? 'Checking' : 'Importing'} ${flags.resource}`, options);
+  const progress = await startProgress(`${flags.dryRun ? 'Checking' : flags.plan ? 'Planning' : 'Importing'} ${flags.resource}`, options);
   const retried = noteRetries(progress);
   // A dry run sends nothing, so it needs no key and no server.
   const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
@@ -34,22 +47,34 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     report = await importCsv({ ...flags, resultsDir: flags.results, signal: interrupt.signal }, send, (p) => progress.update(p.rows, p.bytes, p.size));
   } catch (error) {
     if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
+    if (error instanceof Error && error.name === 'PlanRefused') throw new CliError(error.message, 1);
     throw error;
   } finally {
     interrupt.dispose();
     progress.stop();
     await client?.close();
+    if (spooled) rmSync(dirname(spooled), { recursive: true, force: true }); // the copy of stdin
+  }
+  if (report.keptAsCustom && !options.json) {
+    process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${c}"`).join(', ')}; kept as custom.<column>.\n`);
   }
   printImport(report, options.json);
   if (report.summary.failed > 0 || report.unprocessed > 0) throw new ExitCode(1);
 }
 
 function printImport(report: ImportReport, json: boolean): void {
-  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun } = report;
+  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun, plan } = report;
   if (json) {
-    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}) });
+    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}), ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}) });
   }
   const out = process.stdout;
+  if (plan) {
+    out.write(`${bold('Plan')} for ${rows.toLocaleString('en')} rows ${dim('(nothing was written)')}\n`);
+    out.write(`  would create ${summary.created} · update ${summary.updated} · leave unchanged ${summary.unchanged} · fail ${summary.failed}\n`);
+    out.write(`  Changes: ${plan}\n  Import with the same command without --plan.\n`);
+    if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n`);
+    return;
+  }
   const rate = Math.round(rows / Math.max(durationMs / 1000, 0.001)).toLocaleString('en');
   out.write(`${bold(dryRun ? 'Checked' : 'Imported')} ${rows.toLocaleString('en')} rows in ${duration(durationMs / 1000)} (${rate} rows/s)\n`);
   if (dryRun) out.write(`  ${green(`${(rows - summary.failed).toLocaleString('en')} valid`)}, ${summary.failed ? red(`${summary.failed} invalid`) : '0 invalid'} ${dim('(nothing was sent)')}\n`);

@@ -51,6 +51,10 @@ function bulkRequest<T extends z.ZodType, M extends readonly [string, ...string[
     mode: z.enum(BULK_MODES).describe('upsert: update the record that matches, else create; create: always create'),
     match_on: z.enum(matchOn).default(matchOn[0]).describe('How upsert finds the existing record (email: case-insensitive)'),
     records: z.array(eachOnItsOwn(record)).min(1).max(BULK_MAX_RECORDS).describe(`1..${BULK_MAX_RECORDS} records`),
+    dry_run: z
+      .boolean()
+      .default(false)
+      .describe('Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id'),
   });
 }
 
@@ -63,6 +67,7 @@ export interface BulkRequest<R> {
   mode: BulkMode;
   match_on: 'external_id' | 'email';
   records: RecordOutcome<R>[];
+  dry_run?: boolean;
 }
 
 export const BulkError = z.object({
@@ -76,6 +81,10 @@ export const BulkResult = z.object({
   status: z.enum(BULK_STATUSES),
   id: z.string().optional(),
   error: BulkError.optional(),
+  changes: z
+    .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
+    .optional()
+    .describe('Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value'),
 });
 
 export const BulkSummary = z.object({

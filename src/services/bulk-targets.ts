@@ -1,11 +1,11 @@
 import { ApiError } from '../errors.js';
 import type { ClientBulkRecord, DealBulkRecord, LeadBulkRecord } from '../schemas/bulk.js';
 import type { Contact, ContactCreate } from '../schemas/client.js';
-import { createClient, insertClients, newClient, updateClient } from './clients.js';
+import { createClient, getClient, insertClients, newClient, updateClient } from './clients.js';
 import { contactsOf, createContact, updateContact } from './contacts.js';
 import { changedAttributes, inTransaction, sentFields, type Ctx } from './context.js';
-import { createDeal, updateDeal } from './deals.js';
-import { createLead, insertLeads, newLead, updateLead } from './leads.js';
+import { createDeal, getDeal, updateDeal } from './deals.js';
+import { createLead, getLead, insertLeads, newLead, updateLead } from './leads.js';
 import type { Lead } from '../schemas/lead.js';
 import type { Client } from '../schemas/client.js';
 import type { BulkTarget } from './bulk.js';
@@ -18,6 +18,7 @@ export const leadTarget: BulkTarget<Omit<LeadBulkRecord, 'id'>> = {
   table: 'leads',
   noun: 'lead',
   create: createLead,
+  read: getLead,
   update: (ctx, id, record) => void updateLead(ctx, id, record),
   createMany: { build: newLead, insert: (ctx, leads) => insertLeads(ctx, leads as Lead[]) },
 };
@@ -26,6 +27,7 @@ export const dealTarget: BulkTarget<Omit<DealBulkRecord, 'id'>> = {
   table: 'deals',
   noun: 'deal',
   create: createDeal,
+  read: getDeal,
   update: (ctx, id, record) => void updateDeal(ctx, id, record),
 };
 
@@ -33,6 +35,7 @@ export const clientTarget: BulkTarget<Omit<ClientBulkRecord, 'id'>> = {
   table: 'clients',
   noun: 'client',
   create: createClient,
+  read: (ctx, id) => ({ ...getClient(ctx, id), contacts: contactsOf(ctx, id) }),
   createMany: { build: newClient, insert: (ctx, clients) => insertClients(ctx, clients as Client[]) },
   update(ctx, id, { contacts, ...fields }) {
     // Several writes: one savepoint around them, so a contact that fails undoes the client's change too.

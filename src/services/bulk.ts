@@ -24,6 +24,8 @@ export interface BulkTarget<R> {
   /** Each must be all-or-nothing (its own transaction), as the service functions are. */
   create(ctx: Ctx, record: R): { id: string };
   update(ctx: Ctx, id: string, record: R): void;
+  /** The record as the API shows it, for the changes a dry run reports. */
+  read(ctx: Ctx, id: string): object;
   /** Optional: the create split in two, for batches of new records (the create must equal build + insert). */
   createMany?: {
     /** Checks the rules and makes the record, writing nothing; throws ApiError like create. */
@@ -36,22 +38,81 @@ export interface BulkTarget<R> {
 export type Matchable = { id?: string | undefined; external_id?: string | null | undefined; email?: string | null | undefined };
 
 export function runBulk<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>): BulkResponse {
+  if (request.dry_run) return planBulk(ctx, target, request);
+  return writeBulk(ctx, target, request);
+}
+
+function writeBulk<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>, plan?: Plan): BulkResponse {
   return inTransaction(ctx, () => {
     if (target.createMany && allRecordsNew(ctx, target.table, request)) return createAll(ctx, target.createMany, request);
     try {
-      return inOneSavepoint(ctx, () => applyAll(ctx, target, request, 'throw'));
+      return inOneSavepoint(ctx, () => applyAll(ctx, target, request, 'throw', plan));
     } catch (error) {
       if (!(error instanceof RecordFailed)) throw error;
-      return applyAll(ctx, target, request, 'report');
+      return applyAll(ctx, target, request, 'report', plan);
     }
   });
+}
+
+/** A dry run records, for each updated record, the fields it changes. */
+type Plan = Map<number, Record<string, { from: unknown; to: unknown }>>;
+class RollBack extends Error {}
+
+/**
+ * `dry_run` (API.md §14): the batch runs exactly as it would, through the same services and checks,
+ * inside a transaction that is then rolled back, so nothing is written and no event survives (the
+ * outbox nudge finds nothing new). Created records get no id: the real import makes another.
+ */
+function planBulk<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>): BulkResponse {
+  const plan: Plan = new Map();
+  let planned: BulkResponse | undefined;
+  try {
+    inTransaction(ctx, () => {
+      // The all-new fast path reports the same statuses; the record-by-record path gives changes.
+      planned = writeBulk(ctx, { ...target, createMany: undefined }, request, plan);
+      throw new RollBack();
+    });
+  } catch (error) {
+    if (!(error instanceof RollBack)) throw error;
+  }
+  const results = planned!.results.map(({ id, ...result }): BulkResult => {
+    if (result.status === 'created') return result;
+    const changes = plan.get(result.index);
+    return { ...result, ...(id ? { id } : {}), ...(result.status === 'updated' && changes ? { changes } : {}) };
+  });
+  return { results, summary: planned!.summary };
+}
+
+/** Field-by-field differences of two API records, nested objects dotted (address.city), arrays whole. */
+function changesOf(before: object, after: object): Record<string, { from: unknown; to: unknown }> {
+  const flat = (value: object, prefix = '', out: Record<string, unknown> = {}) => {
+    for (const [key, v] of Object.entries(value)) {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) flat(v, `${prefix}${key}.`, out);
+      else out[`${prefix}${key}`] = v;
+    }
+    return out;
+  };
+  const [was, is] = [flat(before), flat(after)];
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
+    if (key === 'updated_at') continue;
+    const [from, to] = [was[key] ?? null, is[key] ?? null];
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[key] = { from, to };
+  }
+  return changes;
 }
 
 /** Thrown out of the one-savepoint pass: a record failed after it may have written part of itself. */
 class RecordFailed extends Error {}
 
-function applyAll<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>, onFailure: 'throw' | 'report'): BulkResponse {
-  const results = request.records.map((outcome, index) => applyOne(ctx, target, request, outcome, index, onFailure));
+function applyAll<R extends Matchable>(
+  ctx: Ctx,
+  target: BulkTarget<Omit<R, 'id'>>,
+  request: BulkRequest<R>,
+  onFailure: 'throw' | 'report',
+  plan?: Plan,
+): BulkResponse {
+  const results = request.records.map((outcome, index) => applyOne(ctx, target, request, outcome, index, onFailure, plan));
   return { results, summary: summarize(results) };
 }
 
@@ -86,6 +147,7 @@ function applyOne<R extends Matchable>(
   outcome: RecordOutcome<R>,
   index: number,
   onFailure: 'throw' | 'report',
+  plan?: Plan,
 ): BulkResult {
   if (!outcome.ok) return { index, status: 'failed', error: issuesError(outcome.issues) };
   const { id, ...fields } = outcome.value;
@@ -94,9 +156,12 @@ function applyOne<R extends Matchable>(
     if (existing === undefined) return { index, status: 'created', id: target.create(ctx, fields).id };
     // The services return before writing when nothing changes; SQLite counts every row written,
     // so "no row written" is exactly the contract's "unchanged" (no write, no event).
+    const before = plan ? target.read(ctx, existing) : undefined;
     const writesBefore = totalChanges(ctx);
     target.update(ctx, existing, fields);
-    return { index, status: totalChanges(ctx) === writesBefore ? 'unchanged' : 'updated', id: existing };
+    const status = totalChanges(ctx) === writesBefore ? 'unchanged' : 'updated';
+    if (plan && before && status === 'updated') plan.set(index, changesOf(before, target.read(ctx, existing)));
+    return { index, status, id: existing };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error; // a bug fails the whole batch (500), never half of it silently
     if (onFailure === 'throw') throw new RecordFailed();

@@ -56,6 +56,8 @@ export interface BatchSpec {
   map: ColumnMap;
   /** The same schema the server validates each record with. */
   schema: z.ZodType;
+  /** A plan: the server checks each batch and writes nothing (API.md §14). */
+  dryRun?: boolean;
 }
 
 /**
@@ -69,6 +71,10 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
   const invalid: RowFailure[] = [];
   const records: unknown[] = [];
   for (const row of chunk.rows) {
+    if (row.error) {
+      invalid.push({ row, ...row.error });
+      continue;
+    }
     const converted = rowToRecord(spec.map, row.values);
     if (!converted.ok) {
       invalid.push({ row, code: converted.code, message: converted.message });
@@ -86,7 +92,7 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
     records.push(converted.record); // as read, not as parsed: the server applies its own defaults
   }
   if (records.length === 0 || !withRequest) return { ...chunk, sent, invalid };
-  const body = Buffer.from(JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records }));
+  const body = Buffer.from(JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records, ...(spec.dryRun ? { dry_run: true } : {}) }));
   return { ...chunk, sent, invalid, request: { body, key: batchKey(spec.resource, body) } };
 }
 

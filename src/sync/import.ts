@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ClientBulkRecord, LeadBulkRecord, type BulkMode, type BulkResponse, type BulkSummary } from '../schemas/bulk.js';
@@ -7,8 +7,11 @@ import type { SyncResource } from './columns.js';
 import { SyncUsageError } from './errors.js';
 import { Journal, type JournalHeader, type ResumePoint } from './journal.js';
 import { mapHeader, parseMapOption } from './mapping.js';
+import { NO_DRY_RUN, PlanFile, PlanRefused, isDryRunRefusal } from './plan.js';
 import { ResultsFolder } from './results.js';
 import { classifyFailure } from './send-failure.js';
+import { openJsonl, isJsonl } from './jsonl-source.js';
+import { applyPreset, type Preset } from './presets.js';
 import { openCsv, type Encoding } from './source.js';
 
 /**
@@ -27,6 +30,10 @@ export interface ImportOptions {
   batchSize: number;
   concurrency: number;
   dryRun: boolean;
+  /** Read another product's export: its columns and values mapped onto ours (API.md §14). */
+  from?: Preset | undefined;
+  /** Send every batch as a server dry run and write plan.csv (API.md §14). */
+  plan?: boolean | undefined;
   resume: boolean;
   resultsDir?: string | undefined;
   delimiter?: string | undefined;
@@ -46,6 +53,9 @@ export interface ImportReport {
   /** Why the import stopped before the end of the file. */
   stopped?: string;
   dryRun: boolean;
+  plan?: string;
+  /** --from: the file's columns the preset does not know, kept as custom.<column>. */
+  keptAsCustom?: string[];
 }
 
 export interface ImportProgress {
@@ -68,23 +78,31 @@ const SCHEMAS = { leads: LeadBulkRecord, clients: ClientBulkRecord };
 const compiledSchema = (resource: SyncResource): z.ZodType => z.compile(SCHEMAS[resource]);
 
 /** --results default: beside the file, one folder per file, so that --resume finds its journal. */
-export const defaultResultsDir = (file: string, dryRun: boolean): string => `${file}.${dryRun ? 'dry-run' : 'results'}`;
+export const defaultResultsDir = (file: string, dryRun: boolean, plan = false): string => `${file}.${plan ? 'plan' : dryRun ? 'dry-run' : 'results'}`;
 
 export async function importCsv(options: ImportOptions, send: SendBatch, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
   const started = Date.now();
-  const source = await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
-  const map = mapHeader(options.resource, source.header, parseMapOption(options.map), options.mode);
-  const dir = options.resultsDir ?? defaultResultsDir(options.file, options.dryRun);
-  const header = journalHeader(options, source.header, source.delimiter, source.encoding);
+  const opened = isJsonl(options.file)
+    ? await openJsonl(options.file, options.resource)
+    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
+  const mapOption = parseMapOption(options.map);
+  const preset = options.from ? applyPreset(options.from, options.resource, opened, mapOption.keys()) : undefined;
+  const source = preset?.source ?? opened;
+  const map = mapHeader(options.resource, source.header, mapOption, options.mode);
+  const dir = options.resultsDir ?? defaultResultsDir(options.file, options.dryRun, options.plan);
+  const dirExisted = existsSync(dir);
+  const header = journalHeader(options, opened.header, source.delimiter, source.encoding);
 
   let journal: Journal | undefined;
   let point: ResumePoint | undefined;
   if (options.resume) ({ journal, point } = Journal.resume(dir, header)); // before the results files are touched
   const results = new ResultsFolder(dir, source.header, point?.sizes);
-  if (!options.resume && !options.dryRun) journal = Journal.create(dir, header);
+  // A plan changes nothing, so there is nothing to resume: no journal.
+  if (!options.resume && !options.dryRun && !options.plan) journal = Journal.create(dir, header);
+  const plan = options.plan ? new PlanFile(dir) : undefined;
 
-  const run = new ImportRun(options, send, results, journal, () => onProgress({ rows: run.finished, bytes: source.bytesRead(), size: source.size }));
-  const spec = { resource: options.resource, mode: options.mode, matchOn: options.matchOn, map, schema: compiledSchema(options.resource) };
+  const run = new ImportRun(options, send, results, journal, () => onProgress({ rows: run.finished, bytes: source.bytesRead(), size: source.size }), plan);
+  const spec = { resource: options.resource, mode: options.mode, matchOn: options.matchOn, map, schema: compiledSchema(options.resource), dryRun: options.plan === true };
   const inFlight = new Set<Promise<void>>();
   try {
     for await (const chunk of chunksOf(source.rows, options.batchSize)) {
@@ -103,9 +121,18 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     await Promise.all(inFlight); // send() never rejects: every outcome is written down
     results.close();
     journal?.close();
+    if (run.noDryRun) plan?.discard();
+    else plan?.close();
+  }
+  if (run.noDryRun) {
+    // Nothing was planned, so nothing is left behind that could pass for a plan.
+    if (run.serverWrote) throw new PlanRefused(run.noDryRun);
+    if (dirExisted) for (const name of ['succeeded.csv', 'failed.csv', 'unprocessed.csv']) rmSync(results.path(name), { force: true });
+    else rmSync(dir, { recursive: true, force: true });
+    throw new PlanRefused(run.noDryRun);
   }
   const { summary, rows, unprocessed, stopped } = run;
-  return { summary, rows, unprocessed, resultsDir: dir, durationMs: Date.now() - started, dryRun: options.dryRun, ...(stopped ? { stopped } : {}) };
+  return { summary, rows, unprocessed, resultsDir: dir, durationMs: Date.now() - started, dryRun: options.dryRun, ...(stopped ? { stopped } : {}), ...(plan ? { plan: plan.path } : {}), ...(preset?.custom.length ? { keptAsCustom: preset.custom } : {}) };
 }
 
 /** What a journal is valid for: the same file (by size and time), options and columns cut the same chunks. */
@@ -133,6 +160,9 @@ class ImportRun {
   finished = 0;
   unprocessed = 0;
   stopped: string | undefined;
+  /** Set when a plan is asked of a server that cannot make one. */
+  noDryRun: string | undefined;
+  serverWrote = false;
 
   constructor(
     private readonly options: ImportOptions,
@@ -140,15 +170,26 @@ class ImportRun {
     private readonly results: ResultsFolder,
     private readonly journal: Journal | undefined,
     private readonly progress: () => void,
+    private readonly plan?: PlanFile,
   ) {}
 
   async send(batch: Batch): Promise<void> {
     if (!batch.request) return this.finish(batch, []);
+    if (this.noDryRun) return; // the whole plan is off
     let response: BulkResponse;
     try {
       response = await this.post(`/v1/${this.options.resource}/bulk`, batch.request.body, batch.request.key);
       if (response.results.length !== batch.sent.length) throw new Error(`The server answered ${response.results.length} results for ${batch.sent.length} records.`);
+      // A dry run gives a created record no id; an id means the server ignored dry_run and wrote.
+      if (this.plan && response.results.some((r) => r.status === 'created' && r.id)) {
+        this.noDryRun = 'This server ignored "dry_run" and WROTE the first batch it was sent (created records have ids): it does not support plans (API.md §14). Stopped; check succeeded.csv.';
+        this.serverWrote = true; // its results files stay: they are the record of what was written
+      }
     } catch (error) {
+      if (this.plan && isDryRunRefusal(error)) {
+        this.noDryRun = NO_DRY_RUN;
+        return;
+      }
       const failure = classifyFailure(error);
       if (failure.stops) {
         this.stopped ??= failure.message;
@@ -161,6 +202,7 @@ class ImportRun {
     const succeeded: [number, string, string][] = [];
     for (const result of response.results) {
       const row = batch.sent[result.index]!;
+      this.plan?.add(row.line, result);
       if (result.status === 'failed') failed.push({ row, code: result.error?.code ?? 'failed', message: result.error?.message ?? '' });
       else {
         succeeded.push([row.line, result.id ?? '', result.status]);

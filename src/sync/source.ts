@@ -16,6 +16,8 @@ export interface SourceRow {
   /** 1-based line of the file where the row starts (the header is line 1). */
   line: number;
   values: string[];
+  /** A row that cannot be read (a JSON Lines line that is not JSON): it fails with this. */
+  error?: { code: string; message: string };
 }
 
 export interface CsvSource {

@@ -29,7 +29,7 @@ describe('Node 20', () => {
     expect(execFileSync(node20, ['--version'], { encoding: 'utf8' })).toMatch(/^v20\./);
     expect(ENGINES).toBe('>=22.19');
     for (const args of [['--version'], ['sandbox', 'start', '--port', '0'], ['sync', 'import', 'leads', 'x.csv']]) {
-      const run = await runCrm(args, {}, node20);
+      const run = await runCrm(args, {}, { node: node20 });
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^crm needs Node\.js 22\.19 or newer \(Node 24 LTS recommended\); this is v20\.\d+\.\d+\. Install a current Node and run it again\.\n$/);
@@ -53,7 +53,7 @@ describe('Node 22 smoke run', () => {
       expect((await api.delete(`/v1/leads/${created.body.id}`)).body).toEqual({ id: created.body.id, deleted: true });
 
       writeFileSync(join(dir.path, 'leads.csv'), 'first_name,email\nGrace,grace@node22.example\nAlan,alan@node22.example\n');
-      const imported = await runCrm(['sync', 'import', 'leads', join(dir.path, 'leads.csv'), '--json', ...auth], {}, node22);
+      const imported = await runCrm(['sync', 'import', 'leads', join(dir.path, 'leads.csv'), '--json', ...auth], {}, { node: node22 });
       expect(imported.code, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout).summary).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0 });
 

@@ -2,13 +2,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CRM_BIN } from './sandbox.js';
 
-/** Runs `bin/crm …` to completion (on `node`, by default the one running the tests): exit code and output. */
-export function runCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(node, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `bin/crm …` to completion (on `options.node`, by default the node running the tests): exit code and output. */
+export function runCrm(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { cwd?: string; input?: string; node?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(options.node ?? process.execPath, [CRM_BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { checkResponse } from './openapi-check.js';
 
@@ -26,13 +26,15 @@ export interface RunningSandbox {
  * Runs `bin/crm sandbox start --port 0 --json` as a user would and waits for its one JSON line.
  * Each sandbox gets its own database file in a fresh temporary folder unless one is given.
  */
-export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv; node?: string } = {}): Promise<RunningSandbox> {
+export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv; cwd?: string; node?: string } = {}): Promise<RunningSandbox> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
   // Suites send bursts of requests; a high limit keeps the rate-limit headers without throttling them.
   const limits = args.includes('--rate-limit') ? [] : ['--rate-limit', '10000/1s'];
   const child = spawn(options.node ?? process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...options.env },
+    // It writes .crm/sandbox.json into its working folder: the database's folder, never the checkout.
+    cwd: options.cwd ?? dirname(db),
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

@@ -14,7 +14,9 @@ an \`error\`); the others are written. In \`upsert\` mode a record with \`id\` u
 it is matched on \`match_on\` (\`email\` is case-insensitive; two records with that email fail the record
 with \`conflict\`); a record without a match key is created. Records apply in order, so a later record
 with the same key as an earlier one updates it. \`unchanged\` means nothing was written and no event
-emitted. An Idempotency-Key covers the whole batch; the call counts as one request for rate limits.`;
+emitted. An Idempotency-Key covers the whole batch; the call counts as one request for rate limits.
+With \`dry_run: true\` (API.md §14) the same checks run and nothing is written: no events, no idempotency
+record; each result has the status it would have, \`updated\` ones the \`changes\` they would make.`;
 
 function bulkRoute<R extends Matchable>(
   fastify: FastifyInstance,
@@ -34,7 +36,9 @@ function bulkRoute<R extends Matchable>(
       body,
       response: { 200: BulkResponse, ...errorResponses('malformed_json', 'validation_failed', 'payload_too_large') },
     },
-    handler: async (req, reply) => respond(ctx, req, reply, 200, () => runBulk(ctx, target, req.body)),
+    // A dry run writes nothing, so it stores no idempotency record either: the claim is released.
+    handler: async (req, reply) =>
+      req.body.dry_run ? reply.code(200).send(runBulk(ctx, target, req.body)) : respond(ctx, req, reply, 200, () => runBulk(ctx, target, req.body)),
   });
 }
 

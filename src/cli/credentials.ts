@@ -1,0 +1,173 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { CliError } from './output.js';
+
+/**
+ * Where a command's base URL and API key come from (API.md §14), highest first:
+ *   1. --base-url / --api-key flags
+ *   2. CRM_BASE_URL / CRM_API_KEY
+ *   3. the profile named by --profile or CRM_PROFILE (in $XDG_CONFIG_HOME/crm/config.json)
+ *   4. .crm/sandbox.json of the current folder (written by `crm sandbox start`)
+ *   5. the default profile
+ * A stored key is only used with its own base URL: when a flag or variable names another server,
+ * a sandbox or profile key is not sent there (that would leak it).
+ */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_PROFILE = 'default';
+
+export type CredentialSource = 'flags' | 'env' | 'profile' | 'sandbox-file' | 'default-profile' | 'none';
+
+export interface Credentials {
+  baseUrl: string;
+  apiKey?: string;
+  /** Where the key came from (or the base URL, when there is no key). */
+  source: CredentialSource;
+  /** The profile used, or the sandbox file path, for `crm whoami`. */
+  from?: string;
+  /** Things the user should know (a profile file others can read). */
+  warnings: string[];
+}
+
+export interface Profile {
+  base_url: string;
+  api_key: string;
+}
+
+interface ConfigFile {
+  profiles: Record<string, Profile>;
+}
+
+export interface ResolveInput {
+  flags: { baseUrl?: string; apiKey?: string };
+  env: NodeJS.ProcessEnv;
+  profile?: string;
+  cwd: string;
+}
+
+const clean = (value: string | undefined): string | undefined => (value && value.trim() !== '' ? value.trim() : undefined);
+const sameServer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = clean(env.XDG_CONFIG_HOME) ?? join(homedir(), '.config');
+  return join(base, 'crm', 'config.json');
+}
+
+export function sandboxFilePath(cwd: string = process.cwd()): string {
+  return join(cwd, '.crm', 'sandbox.json');
+}
+
+/** Reads the profiles file; warns when group or others may read it (it holds secrets). */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, warnings: string[] = []): ConfigFile {
+  const path = configPath(env);
+  if (!existsSync(path)) return { profiles: {} };
+  const mode = statSync(path).mode & 0o777;
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    warnings.push(`${path} can be read by other users (mode ${mode.toString(8)}); it holds API keys. Run: chmod 600 ${path}`);
+  }
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigFile>;
+    return { profiles: parsed.profiles && typeof parsed.profiles === 'object' ? parsed.profiles : {} };
+  } catch (error) {
+    throw new CliError(`${path} is not valid JSON (${(error as Error).message}). Fix it, or delete it and run \`crm login\` again.`, 2);
+  }
+}
+
+/** Writes a secrets file readable by its owner only, atomically (a crash never leaves half a file). */
+export function writeSecretFile(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  renameSync(temp, path);
+}
+
+export function writeConfig(config: ConfigFile, env: NodeJS.ProcessEnv = process.env): string {
+  const path = configPath(env);
+  writeSecretFile(path, config);
+  return path;
+}
+
+interface SandboxFile {
+  base_url: string;
+  api_key: string;
+  db?: string;
+}
+
+function readSandboxFile(cwd: string): SandboxFile | undefined {
+  const path = sandboxFilePath(cwd);
+  if (!existsSync(path)) return undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<SandboxFile>;
+    if (typeof parsed.base_url === 'string' && typeof parsed.api_key === 'string') return parsed as SandboxFile;
+  } catch {
+    // A broken file is ignored like a missing one: `crm sandbox start` writes it again.
+  }
+  return undefined;
+}
+
+/**
+ * `crm sandbox start` records its URL and admin key for the commands run in the same folder.
+ * When the key is not known (it was made on an earlier start of the same database), the file of
+ * that database keeps its key and gets the new URL.
+ */
+export function recordSandbox(cwd: string, baseUrl: string, apiKey: string | undefined, db: string): string | undefined {
+  const dbPath = db === ':memory:' ? db : resolve(cwd, db);
+  let key = apiKey;
+  if (!key) {
+    const existing = readSandboxFile(cwd);
+    if (existing?.db === dbPath) key = existing.api_key;
+  }
+  if (!key) return undefined;
+  const path = sandboxFilePath(cwd);
+  writeSecretFile(path, { base_url: baseUrl, api_key: key, db: dbPath });
+  return path;
+}
+
+export function resolveCredentials(input: ResolveInput): Credentials {
+  const warnings: string[] = [];
+  const flagUrl = clean(input.flags.baseUrl);
+  const flagKey = clean(input.flags.apiKey);
+  const envUrl = clean(input.env.CRM_BASE_URL);
+  const envKey = clean(input.env.CRM_API_KEY);
+  const explicitUrl = flagUrl ?? envUrl;
+
+  if (flagKey) return { baseUrl: explicitUrl ?? DEFAULT_BASE_URL, apiKey: flagKey, source: 'flags', warnings };
+  if (envKey) return { baseUrl: explicitUrl ?? DEFAULT_BASE_URL, apiKey: envKey, source: 'env', warnings };
+
+  const profileName = clean(input.profile) ?? clean(input.env.CRM_PROFILE);
+  const config = readConfig(input.env, warnings);
+  const stored: { source: CredentialSource; from: string; base_url: string; api_key: string }[] = [];
+  if (profileName) {
+    const profile = config.profiles[profileName];
+    if (!profile) {
+      const known = Object.keys(config.profiles);
+      throw new CliError(
+        `No profile '${profileName}' in ${configPath(input.env)}${known.length ? ` (profiles: ${known.join(', ')})` : ''}. ` +
+          `Save it with: crm login --base-url URL --api-key KEY --profile ${profileName}`,
+        2,
+      );
+    }
+    stored.push({ source: 'profile', from: profileName, ...profile });
+  }
+  const sandbox = readSandboxFile(input.cwd);
+  if (sandbox) stored.push({ source: 'sandbox-file', from: sandboxFilePath(input.cwd), ...sandbox });
+  const fallback = config.profiles[DEFAULT_PROFILE];
+  if (fallback) stored.push({ source: 'default-profile', from: DEFAULT_PROFILE, ...fallback });
+
+  // A flag or variable naming the server picks the stored key of that server only.
+  const usable = stored.find((s) => !explicitUrl || sameServer(s.base_url, explicitUrl));
+  if (usable) return { baseUrl: explicitUrl ?? usable.base_url, apiKey: usable.api_key, source: usable.source, from: usable.from, warnings };
+  return { baseUrl: explicitUrl ?? DEFAULT_BASE_URL, source: explicitUrl ? (flagUrl ? 'flags' : 'env') : 'none', warnings };
+}
+
+/** The message for a command that needs a key and found none anywhere. */
+export const HOW_TO_LOG_IN =
+  'No API key found. In the folder where you ran `crm sandbox start` it is found by itself (.crm/sandbox.json); ' +
+  'elsewhere run `crm login --base-url URL --api-key KEY`, or pass --api-key / set CRM_API_KEY.';
+
+/** Shows a key without its secret: its prefix only (e.g. crm_test_…). */
+export function keyHint(key: string): string {
+  const prefix = /^[a-z]+_(?:test|live)_/.exec(key)?.[0] ?? key.slice(0, 4);
+  return `${prefix}…`;
+}

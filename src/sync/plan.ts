@@ -1,0 +1,59 @@
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { CrmApiError } from '../client/errors.js';
+import type { BulkResult } from '../schemas/bulk.js';
+import { csvLine, csvLines } from './csv-line.js';
+
+/**
+ * `crm sync import --plan` (API.md §14): every batch goes to the server as a bulk dry run, and
+ * plan.csv in the results folder says what the import would do, one line per changed field:
+ *   line, status, id, field, from, to
+ * A created, unchanged or failed row has one line with an empty field. Values are JSON for
+ * anything but strings (a number stays 5, a cleared field is null).
+ */
+export class PlanFile {
+  private readonly fd: number;
+  readonly path: string;
+
+  constructor(dir: string) {
+    this.path = join(dir, 'plan.csv');
+    this.fd = openSync(this.path, 'w');
+    writeSync(this.fd, csvLine(['line', 'status', 'id', 'field', 'from', 'to']));
+  }
+
+  add(line: number, result: BulkResult): void {
+    const rows: string[][] = [];
+    const changes = Object.entries(result.changes ?? {});
+    if (result.status === 'updated' && changes.length) {
+      for (const [field, { from, to }] of changes) rows.push([String(line), result.status, result.id ?? '', field, cell(from), cell(to)]);
+    } else rows.push([String(line), result.status, result.id ?? '', '', '', '']);
+    writeSync(this.fd, csvLines(rows));
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** A plan that could not be made leaves no file that looks like one. */
+  discard(): void {
+    this.close();
+    rmSync(this.path, { force: true });
+  }
+}
+
+const cell = (value: unknown): string => (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value));
+
+/** A server from before §14 refuses the unknown field (422) or the request (400): a plan cannot be made there. */
+export function isDryRunRefusal(error: unknown): boolean {
+  if (!(error instanceof CrmApiError) || (error.status !== 400 && error.status !== 422)) return false;
+  return JSON.stringify([error.detail, error.errors ?? []]).includes('dry_run');
+}
+
+export const NO_DRY_RUN =
+  'This server does not support bulk dry runs (API.md §14: "dry_run" was refused), so no plan can be made. ' +
+  'Nothing was written. Use --dry-run to check the file locally, or update the server.';
+
+/** The server cannot plan: the command fails (exit 1), having written nothing. */
+export class PlanRefused extends Error {
+  override name = 'PlanRefused';
+}

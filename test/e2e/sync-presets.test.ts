@@ -1,0 +1,89 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { runCrm } from '../helpers/cli-process.js';
+import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { FIXTURES } from '../helpers/sync.js';
+
+/**
+ * `crm sync import --from hubspot|salesforce|pipedrive` (API.md §14), on fixtures built from the
+ * products' documented export columns and value sets (fixtures/sync/presets/).
+ */
+let sandbox: RunningSandbox;
+let api: ApiClient;
+useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+  sandbox = s;
+  api = a;
+});
+const dir = tempDir('crm-presets-');
+afterAll(() => dir.remove());
+const PRESETS = join(FIXTURES, 'presets');
+const env = () => ({ CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
+
+async function importFrom(product: string, resource: string, file: string) {
+  const res = await runCrm(['sync', 'import', resource, join(PRESETS, file), '--from', product, '--results', join(dir.path, file), '--json'], env());
+  expect(res.code, res.stdout + res.stderr).toBe(0);
+  return JSON.parse(res.stdout);
+}
+const pick = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((f) => [f, record[f]]));
+const LEAD_FIELDS = ['external_id', 'first_name', 'last_name', 'email', 'phone', 'company', 'title', 'source', 'status', 'custom_fields'];
+async function leadsByExternalId(ids: string[]) {
+  const all = (await api.get('/v1/leads?limit=100')).body.data as Record<string, unknown>[];
+  return ids.map((id) => pick(all.find((l) => l.external_id === id)!, LEAD_FIELDS));
+}
+
+describe('--from presets', () => {
+  it('HubSpot contacts: Record ID, names, Phone Number, Company Name, Lead Status values; unknown columns kept as custom', async () => {
+    const report = await importFrom('hubspot', 'leads', 'hubspot-contacts.csv');
+    expect(report.summary).toEqual({ created: 3, updated: 0, unchanged: 0, failed: 0 });
+    expect(report.kept_as_custom).toEqual(['Create Date', 'Lifecycle Stage']);
+    expect(await leadsByExternalId(['101', '102', '103'])).toEqual([
+      { external_id: '101', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@hs.example.com', phone: '+442079460000', company: 'Analytical Engines', title: null, source: null, status: 'new', custom_fields: { 'Create Date': '2026-01-05 09:12', 'Lifecycle Stage': 'lead' } },
+      { external_id: '102', first_name: 'Grace', last_name: 'Hopper', email: 'grace@hs.example.com', phone: null, company: 'Navy', title: null, source: null, status: 'qualified', custom_fields: { 'Create Date': '2026-02-11 14:00', 'Lifecycle Stage': 'opportunity' } },
+      { external_id: '103', first_name: 'Alan', last_name: 'Turing', email: 'alan@hs.example.com', phone: null, company: 'Bletchley', title: null, source: null, status: 'unqualified', custom_fields: { 'Create Date': '2026-03-01 08:30', 'Lifecycle Stage': 'lead' } },
+    ]);
+    // A rerun of the same export makes no second copy (Record ID is the external_id).
+    await importFrom('hubspot', 'leads', 'hubspot-contacts.csv');
+    expect((await api.get('/v1/leads?limit=100')).body.data).toHaveLength(3);
+  });
+
+  it('Salesforce leads: Id, LeadSource and Status values', async () => {
+    const report = await importFrom('salesforce', 'leads', 'salesforce-leads.csv');
+    expect(report.kept_as_custom).toEqual(['CreatedDate']);
+    expect(await leadsByExternalId(['00Q5g00000AbCdE', '00Q5g00000AbCdF', '00Q5g00000AbCdG'])).toEqual([
+      { external_id: '00Q5g00000AbCdE', first_name: 'Marie', last_name: 'Curie', email: 'marie@sf.example.com', phone: '+33140000000', company: 'Radium Institute', title: 'Director', source: 'web', status: 'new', custom_fields: { CreatedDate: '2026-04-01T10:00:00.000Z' } },
+      { external_id: '00Q5g00000AbCdF', first_name: 'Pierre', last_name: 'Curie', email: 'pierre@sf.example.com', phone: null, company: 'Radium Institute', title: null, source: 'partner', status: 'contacted', custom_fields: { CreatedDate: '2026-04-02T10:00:00.000Z' } },
+      { external_id: '00Q5g00000AbCdG', first_name: 'Lise', last_name: 'Meitner', email: 'lise@sf.example.com', phone: null, company: 'KWI', title: null, source: 'cold_call', status: 'unqualified', custom_fields: { CreatedDate: '2026-04-03T10:00:00.000Z' } },
+    ]);
+  });
+
+  it('Pipedrive persons: "Person - …" and "Organization - Name" columns', async () => {
+    const report = await importFrom('pipedrive', 'leads', 'pipedrive-persons.csv');
+    expect(report.kept_as_custom).toEqual(['Person - Name', 'Person - Label']);
+    expect(await leadsByExternalId(['1', '2'])).toEqual([
+      { external_id: '1', first_name: 'Nikola', last_name: 'Tesla', email: 'nikola@pd.example.com', phone: '+12125550100', company: 'Tesla Electric', title: null, source: null, status: 'new', custom_fields: { 'Person - Name': 'Nikola Tesla', 'Person - Label': 'Hot' } },
+      { external_id: '2', first_name: 'Ada', last_name: 'Byron', email: 'ada@pd.example.com', phone: null, company: null, title: null, source: null, status: 'new', custom_fields: { 'Person - Name': 'Ada Byron', 'Person - Label': 'Cold' } },
+    ]);
+  });
+
+  it('Salesforce accounts with their contacts become clients with a primary contact person', async () => {
+    const report = await importFrom('salesforce', 'clients', 'salesforce-accounts-contacts.csv');
+    expect(report.summary.created).toBe(2);
+    const clients = (await api.get('/v1/clients?limit=100')).body.data as any[];
+    const acme = clients.find((c) => c.external_id === '0015g00000XyZaA');
+    expect(pick(acme, ['name', 'website', 'custom_fields'])).toEqual({ name: 'Acme Corp', website: 'https://acme.example.com', custom_fields: { Industry: 'Manufacturing' } });
+    expect(acme.address.city).toBe('Berlin');
+    const contacts = acme.contacts ?? (await api.get(`/v1/clients/${acme.id}/contacts`)).body.data;
+    expect(contacts.map((c: any) => pick(c, ['first_name', 'last_name', 'email', 'role', 'is_primary']))).toEqual([
+      { first_name: 'Wile', last_name: 'Coyote', email: 'wile@acme.example.com', role: 'Buyer', is_primary: true },
+    ]);
+  });
+
+  it("a preset given another product's file names the missing columns (usage error, nothing imported)", async () => {
+    const before = (await api.get('/v1/leads?limit=100')).body.data.length;
+    const res = await runCrm(['sync', 'import', 'leads', join(PRESETS, 'hubspot-contacts.csv'), '--from', 'pipedrive', '--results', join(dir.path, 'wrong')], env());
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('not a pipedrive leads export');
+    expect(res.stderr).toContain('"person - id", "person - email"');
+    expect((await api.get('/v1/leads?limit=100')).body.data.length).toBe(before);
+  });
+});
