@@ -101,6 +101,15 @@ type BulkResponseResult struct {
 	Status string                   `json:"status"`
 	ID     string                   `json:"id"`
 	Error  *BulkResponseResultError `json:"error"`
+	// Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value
+	Changes map[string]*BulkResponseResultChanges `json:"changes"`
+}
+
+// BulkResponseResultChanges is an object the API returns.
+type BulkResponseResultChanges struct {
+	APIResource
+	From interface{} `json:"from"`
+	To   interface{} `json:"to"`
 }
 
 // BulkResponseResultError is an object the API returns.

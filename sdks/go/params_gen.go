@@ -35,6 +35,8 @@ type ClientBulkParams struct {
 	MatchOn *string `json:"match_on,omitempty"`
 	// 1..1000 records
 	Records []*ClientBulkRecordParams `json:"records"`
+	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id
+	DryRun *bool `json:"dry_run,omitempty"`
 }
 
 // ClientBulkRecordParams is what a method sends.
@@ -149,6 +151,8 @@ type DealBulkParams struct {
 	MatchOn *string `json:"match_on,omitempty"`
 	// 1..1000 records
 	Records []*DealBulkRecordParams `json:"records"`
+	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id
+	DryRun *bool `json:"dry_run,omitempty"`
 }
 
 // DealBulkRecordParams is what a method sends.
@@ -338,6 +342,8 @@ type LeadBulkParams struct {
 	MatchOn *string `json:"match_on,omitempty"`
 	// 1..1000 records
 	Records []*LeadBulkRecordParams `json:"records"`
+	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id
+	DryRun *bool `json:"dry_run,omitempty"`
 }
 
 // LeadBulkRecordParams is what a method sends.

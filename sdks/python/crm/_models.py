@@ -65,6 +65,12 @@ class BulkResponseResult(CrmObject):
     status: Literal["created", "updated", "unchanged", "failed"]
     id: Optional[str]
     error: Optional["BulkResponseResultError"]
+    changes: Optional[Dict[str, "BulkResponseResultChanges"]]
+    """Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value"""
+
+
+class BulkResponseResultChanges(CrmObject):
+    to: Any
 
 
 class BulkResponseResultError(CrmObject):
@@ -114,6 +120,8 @@ class ClientBulkParams(CrmObject):
     """How upsert finds the existing record (email: case-insensitive)"""
     records: List["ClientBulkRecordParams"]
     """1..1000 records"""
+    dry_run: Optional[bool]
+    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id"""
 
 
 class ClientBulkRecordParams(CrmObject):
@@ -254,6 +262,8 @@ class DealBulkParams(CrmObject):
     """How upsert finds the existing record (email: case-insensitive)"""
     records: List["DealBulkRecordParams"]
     """1..1000 records"""
+    dry_run: Optional[bool]
+    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id"""
 
 
 class DealBulkRecordParams(CrmObject):
@@ -501,6 +511,8 @@ class LeadBulkParams(CrmObject):
     """How upsert finds the existing record (email: case-insensitive)"""
     records: List["LeadBulkRecordParams"]
     """1..1000 records"""
+    dry_run: Optional[bool]
+    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id"""
 
 
 class LeadBulkRecordParams(CrmObject):

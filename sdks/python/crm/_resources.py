@@ -136,6 +136,7 @@ class LeadsResource:
         mode: Literal["upsert", "create"],
         match_on: Union[Optional[Literal["external_id", "email"]], NotGiven] = NOT_GIVEN,
         records: List["LeadBulkRecordParams"],
+        dry_run: Union[Optional[bool], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> BulkResponse:
         """Create or update leads in bulk"""
@@ -143,6 +144,7 @@ class LeadsResource:
             ("mode", mode),
             ("match_on", match_on),
             ("records", records),
+            ("dry_run", dry_run),
         ]), model=BulkResponse, options=options)
 
 
@@ -229,6 +231,7 @@ class ClientsResource:
         mode: Literal["upsert", "create"],
         match_on: Union[Optional[Literal["external_id", "email"]], NotGiven] = NOT_GIVEN,
         records: List["ClientBulkRecordParams"],
+        dry_run: Union[Optional[bool], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> BulkResponse:
         """Create or update clients in bulk"""
@@ -236,6 +239,7 @@ class ClientsResource:
             ("mode", mode),
             ("match_on", match_on),
             ("records", records),
+            ("dry_run", dry_run),
         ]), model=BulkResponse, options=options)
 
     def list(
@@ -341,6 +345,7 @@ class DealsResource:
         mode: Literal["upsert", "create"],
         match_on: Union[Optional[Literal["external_id"]], NotGiven] = NOT_GIVEN,
         records: List["DealBulkRecordParams"],
+        dry_run: Union[Optional[bool], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> BulkResponse:
         """Create or update deals in bulk"""
@@ -348,6 +353,7 @@ class DealsResource:
             ("mode", mode),
             ("match_on", match_on),
             ("records", records),
+            ("dry_run", dry_run),
         ]), model=BulkResponse, options=options)
 
     def list(

@@ -18,6 +18,11 @@ final class BulkResponseResult extends Model
     public string $status;
     public ?string $id = null;
     public ?BulkResponseResultError $error = null;
+    /**
+     * Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value
+     * @var array<string, BulkResponseResultChanges>
+     */
+    public ?array $changes = null;
 
     protected static function types(): array
     {

@@ -59,6 +59,13 @@ export interface BulkResponseResult {
   status: "created" | "updated" | "unchanged" | "failed";
   id?: string;
   error?: BulkResponseResultError;
+  /** Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value */
+  changes?: Record<string, BulkResponseResultChanges>;
+}
+
+export interface BulkResponseResultChanges {
+  from: unknown;
+  to: unknown;
 }
 
 export interface BulkResponseResultError {
@@ -108,6 +115,8 @@ export interface ClientBulkParams {
   match_on?: "external_id" | "email";
   /** 1..1000 records */
   records: ClientBulkRecordParams[];
+  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id */
+  dry_run?: boolean;
 }
 
 export interface ClientBulkRecordParams {
@@ -247,6 +256,8 @@ export interface DealBulkParams {
   match_on?: "external_id";
   /** 1..1000 records */
   records: DealBulkRecordParams[];
+  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id */
+  dry_run?: boolean;
 }
 
 export interface DealBulkRecordParams {
@@ -492,6 +503,8 @@ export interface LeadBulkParams {
   match_on?: "external_id" | "email";
   /** 1..1000 records */
   records: LeadBulkRecordParams[];
+  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id */
+  dry_run?: boolean;
 }
 
 export interface LeadBulkRecordParams {
