@@ -677,7 +677,7 @@ class RequestLog(CrmObject):
     path: str
     """Without the query string"""
     query: Optional[str]
-    """The query string, without the "?""""
+    """The query string, without the \"?\""""
     status: int
     duration_ms: int
     key_id: Optional[str]
@@ -697,7 +697,7 @@ class RequestLogDetail(CrmObject):
     path: str
     """Without the query string"""
     query: Optional[str]
-    """The query string, without the "?""""
+    """The query string, without the \"?\""""
     status: int
     duration_ms: int
     key_id: Optional[str]
@@ -824,7 +824,7 @@ class WebhookEndpointCreateParams(CrmObject):
     url: str
     """Where deliveries are POSTed (http or https)"""
     enabled_events: Optional[List[str]]
-    """["*"] for every event type, or a list of types"""
+    """[\"*\"] for every event type, or a list of types"""
     description: Optional[str]
 
 
@@ -850,7 +850,7 @@ class WebhookEndpointUpdateParams(CrmObject):
     url: Optional[str]
     """Where deliveries are POSTed (http or https)"""
     enabled_events: Optional[List[str]]
-    """["*"] for every event type, or a list of types"""
+    """[\"*\"] for every event type, or a list of types"""
     description: Optional[str]
     status: Optional[Literal["enabled", "disabled"]]
     """disabled: nothing is sent; pending deliveries wait until it is enabled again"""

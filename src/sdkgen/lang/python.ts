@@ -14,7 +14,8 @@ const KEYWORDS = new Set(['from', 'class', 'def', 'return', 'import', 'global', 
 /** Request options that share the keyword namespace with the fields (SDK.md: reserved keyword arguments). */
 const OPTIONS = ['idempotency_key', 'api_key', 'max_retries', 'timeout', 'headers'];
 const argName = (field: string): string => (KEYWORDS.has(field) || OPTIONS.includes(field) ? `${field}_` : field);
-const docLine = (text: string): string => text.replace(/\s+/g, ' ').replace(/"""/g, "'''").trim();
+/** One line for a docstring: quotes and backslashes escaped (a description ending in `"` would close it). */
+const docLine = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
 function pyType(t: TypeRef): string {
   switch (t.kind) {
