@@ -46,6 +46,22 @@ describe('crm sandbox start', () => {
     expect(exported.stdout.split('\n')[0]).toContain('email');
   });
 
+  it('a restart of the same database (key not shown again) keeps the key and takes the new URL', async () => {
+    const db = join(project.path, 'restart', 'sandbox.db');
+    const cwd = join(project.path, 'restart');
+    const first = await startSandboxProcess(['--no-seed'], { db, cwd });
+    await first.stop();
+    const second = await startSandboxProcess(['--no-seed'], { db, cwd });
+    try {
+      expect(second.apiKey).toBeNull();
+      const saved = JSON.parse(readFileSync(join(cwd, '.crm', 'sandbox.json'), 'utf8'));
+      expect(saved).toMatchObject({ base_url: second.baseUrl, api_key: first.apiKey });
+      expect((await runCrm(['keys', 'list'], env, { cwd })).code).toBe(0);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('elsewhere, the same commands fail with exit 2 and say how to log in', async () => {
     for (const args of [['trigger', 'deal.won'], ['keys', 'list'], ['sync', 'export', 'leads']]) {
       const res = await runCrm(args, env, { cwd: elsewhere.path });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,11 +30,13 @@ export async function startSandboxProcess(args: string[] = [], options: { db?: s
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
   // Suites send bursts of requests; a high limit keeps the rate-limit headers without throttling them.
   const limits = args.includes('--rate-limit') ? [] : ['--rate-limit', '10000/1s'];
+  const cwd = options.cwd ?? dirname(db);
+  mkdirSync(cwd, { recursive: true });
   const child = spawn(options.node ?? process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     // It writes .crm/sandbox.json into its working folder: the database's folder, never the checkout.
-    cwd: options.cwd ?? dirname(db),
+    cwd,
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
