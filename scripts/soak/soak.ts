@@ -72,7 +72,8 @@ async function drain(dbPath: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const db = new Database(dbPath, { readonly: true });
-    const pending = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' OR (status = 'failed' AND next_attempt_at IS NOT NULL)").pluck().get() as number;
+    // A failed attempt keeps its next_attempt_at as history; the retry itself is a new pending row.
+    const pending = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'").pluck().get() as number;
     db.close();
     if (pending === 0) return;
     await sleep(250);
