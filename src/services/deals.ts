@@ -16,7 +16,8 @@ export function getDeal(ctx: Ctx, id: string): Deal {
 }
 
 function assertClientExists(ctx: Ctx, clientId: string | null | undefined, path = 'client_id'): void {
-  if (clientId && !getRow(ctx.db, 'clients', clientId)) throw fieldError(path, 'not_found', `No client with id '${clientId}'.`);
+  // `!= null`, not truthiness: an empty string names no client and must be refused, not stored.
+  if (clientId != null && !getRow(ctx.db, 'clients', clientId)) throw fieldError(path, 'not_found', `No client with id '${clientId}'.`);
 }
 
 /** won_at / lost_at follow the stage: set when a deal enters won or lost, cleared when it leaves. */

@@ -41,8 +41,9 @@ function lineItemsAndTotal(items: InvoiceCreate['line_items'], currency: string)
 function resolveRelations(ctx: Ctx, clientId: string, dealId: string | null | undefined) {
   const client = getRow(ctx.db, 'clients', clientId);
   if (!client) throw fieldError('client_id', 'not_found', `No client with id '${clientId}'.`);
-  const deal = dealId ? getRow(ctx.db, 'deals', dealId) : undefined;
-  if (dealId && !deal) throw fieldError('deal_id', 'not_found', `No deal with id '${dealId}'.`);
+  // An empty string is an id too (of no deal): looked up and refused, not stored as a dangling reference.
+  const deal = dealId != null ? getRow(ctx.db, 'deals', dealId) : undefined;
+  if (dealId != null && !deal) throw fieldError('deal_id', 'not_found', `No deal with id '${dealId}'.`);
   return { clientEmail: client.email as string | null, dealCurrency: deal?.currency as string | undefined };
 }
 

@@ -1,0 +1,60 @@
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+
+/** Failures the OpenAPI fuzzer (scripts/fuzz) found, shrunk to their smallest request, kept as tests. */
+let sandbox: RunningSandbox;
+let api: ApiClient;
+useSandbox(['--no-seed'], (s, a) => {
+  sandbox = s;
+  api = a;
+});
+
+function count(table: string): number {
+  const db = new Database(sandbox.db, { readonly: true });
+  try {
+    return db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+let clientId: string;
+let invoiceId: string;
+let dealId: string;
+beforeAll(async () => {
+  clientId = (await api.post('/v1/clients', { name: 'Fuzz Ltd', email: 'fuzz@example.com' })).body.id;
+  invoiceId = (await api.post('/v1/invoices', { client_id: clientId, line_items: [{ description: 'x', quantity: 1, unit_price: 10 }], send: false })).body.id;
+  dealId = (await api.post('/v1/deals', { title: 'Fuzz deal', value: 1, currency: 'EUR', stage: 'qualified' })).body.id;
+});
+
+describe('an empty string as a related id is refused with 422, not a 500', () => {
+  it('PATCH /v1/invoices/{id} {"deal_id": ""} (fuzz seed 17017)', async () => {
+    const before = (await api.get(`/v1/invoices/${invoiceId}`)).body;
+    const res = await api.patch(`/v1/invoices/${invoiceId}`, { deal_id: '' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: 'deal_id', code: 'not_found' })]);
+    expect((await api.get(`/v1/invoices/${invoiceId}`)).body).toEqual(before);
+  });
+
+  it('POST /v1/invoices with deal_id "" creates nothing', async () => {
+    const invoices = count('invoices');
+    const events = count('events');
+    const res = await api.post('/v1/invoices', { client_id: clientId, deal_id: '', line_items: [{ description: 'x', quantity: 1, unit_price: 10 }] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: 'deal_id', code: 'not_found' })]);
+    expect([count('invoices'), count('events')]).toEqual([invoices, events]);
+  });
+
+  it('POST and PATCH of a deal with client_id "" change nothing', async () => {
+    const deals = count('deals');
+    const created = await api.post('/v1/deals', { title: 'No client', value: 1, currency: 'EUR', stage: 'qualified', client_id: '' });
+    expect(created.status).toBe(422);
+    expect(created.body.errors).toEqual([expect.objectContaining({ path: 'client_id', code: 'not_found' })]);
+    expect(count('deals')).toBe(deals);
+    const before = (await api.get(`/v1/deals/${dealId}`)).body;
+    const patched = await api.patch(`/v1/deals/${dealId}`, { client_id: '' });
+    expect(patched.status).toBe(422);
+    expect((await api.get(`/v1/deals/${dealId}`)).body).toEqual(before);
+  });
+});
