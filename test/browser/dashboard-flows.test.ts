@@ -128,6 +128,19 @@ describe('events', () => {
   });
 });
 
+describe('usage', () => {
+  it('updates the live table by status class without a reload', async () => {
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const table = page.getByRole('table', { name: 'Requests per second by status, last 10 seconds' });
+    await table.waitFor();
+    const column4xx = () => table.locator('tbody tr td:nth-of-type(2)').allTextContents();
+    for (let i = 0; i < 3; i++) await suite.api.get('/v1/deals/deal_missing'); // 404s
+    await expect.poll(async () => (await column4xx()).map(Number).reduce((a, b) => a + b, 0), { timeout: 8000 }).toBeGreaterThanOrEqual(3);
+    await page.context().close();
+  });
+});
+
 describe('deals board and sandbox', () => {
   it('wins and loses deals from the board', async () => {
     const won = await suite.api.post('/v1/deals', { title: 'Board winner', value: 10, currency: 'EUR', stage: 'proposal' });
