@@ -158,8 +158,12 @@ describe('deals board and sandbox', () => {
 
   it('shows the mailbox, arms a fault that the API then answers, and resets', async () => {
     const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
-    await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
+    const invoice = await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
     const page = await suite.signedIn();
+    // The invoice's detail shows the message the sandbox sent for it.
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.body.id}`);
+    await page.getByRole('button', { name: invoice.body.number }).click();
+    await page.getByRole('region', { name: 'Mailbox messages for this invoice' }).getByText(invoice.body.payment_link).waitFor();
     await page.getByRole('link', { name: 'Sandbox' }).click();
     await page.getByRole('cell', { name: 'billing@mailbox.example' }).waitFor();
     await page.getByLabel('Fail requests whose path starts with').fill('/v1/pipelines');
