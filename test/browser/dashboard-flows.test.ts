@@ -102,7 +102,15 @@ describe('webhooks', () => {
       await page.getByRole('status').filter({ hasText: /^Sent deal.created/ }).waitFor();
       await receiver.waitFor('the test event', () => receiver.received.some((r) => JSON.parse(r.body).data.object.id === deal.body.id));
       await row.getByRole('button', { name: 'Deliveries' }).click();
-      await page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'deal.created' }).first().waitFor();
+      const attempts = page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'deal.created' });
+      await attempts.filter({ hasText: 'succeeded' }).first().waitFor();
+      // Resend runs through the queue again: a second delivery arrives and shows as a new attempt.
+      await attempts.first().getByRole('button', { name: 'Resend' }).click();
+      await receiver.waitFor('the resent event', () => receiver.received.filter((r) => JSON.parse(r.body).data.object.id === deal.body.id).length === 2);
+      await expect.poll(async () => {
+        await row.getByRole('button', { name: 'Deliveries' }).click();
+        return attempts.filter({ hasText: 'succeeded' }).count();
+      }).toBe(2);
       await page.context().close();
     } finally {
       await receiver.close();
