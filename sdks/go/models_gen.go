@@ -436,6 +436,16 @@ type UsageRequestsPerSecond struct {
 	Average       float64 `json:"average"`
 	// One count per second, oldest first
 	Series []int `json:"series"`
+	// The same series by status class, for the live chart
+	ByClass []*UsageRequestsPerSecondByClass `json:"by_class"`
+}
+
+// UsageRequestsPerSecondByClass is an object the API returns.
+type UsageRequestsPerSecondByClass struct {
+	APIResource
+	// 2xx, 4xx (without 429), 429 or 5xx
+	StatusClass string `json:"status_class"`
+	Series      []int  `json:"series"`
 }
 
 // UsageTotals is an object the API returns.

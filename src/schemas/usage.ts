@@ -17,6 +17,9 @@ export const Usage = z
       window_seconds: z.number().int(),
       average: z.number(),
       series: z.array(z.number().int()).describe('One count per second, oldest first'),
+      by_class: z
+        .array(z.object({ status_class: z.string().max(3).describe('2xx, 4xx (without 429), 429 or 5xx'), series: z.array(z.number().int()) }))
+        .describe('The same series by status class, for the live chart'),
     }),
   })
   .meta({ id: 'Usage' });

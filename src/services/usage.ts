@@ -15,9 +15,22 @@ export interface UsageRow {
   requests: number;
 }
 
+/** The status classes the live chart shows (429 apart from the other 4xx: it means "slow down", not "fix the request"). */
+export const STATUS_CLASSES = ['2xx', '4xx', '429', '5xx'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+export function statusClass(status: number): StatusClass | undefined {
+  if (status === 429) return '429';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 400 && status < 500) return '4xx';
+  if (status >= 500) return '5xx';
+  return undefined;
+}
+
 export class UsageMeter {
   private pending = new Map<string, number>();
   private readonly ring = new Array<number>(RING_SECONDS).fill(0);
+  private readonly classRings = Object.fromEntries(STATUS_CLASSES.map((c) => [c, new Array<number>(RING_SECONDS).fill(0)])) as Record<StatusClass, number[]>;
   private ringSecond = 0;
 
   constructor(
@@ -30,6 +43,8 @@ export class UsageMeter {
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
     this.advanceRing();
     this.ring[this.ringSecond % RING_SECONDS]! += 1;
+    const cls = statusClass(status);
+    if (cls) this.classRings[cls][this.ringSecond % RING_SECONDS]! += 1;
   }
 
   /** Writes pending counts in one transaction. */
@@ -61,11 +76,21 @@ export class UsageMeter {
     return out;
   }
 
+  /** The same series split by status class, oldest first. */
+  perSecondByClass(): Record<StatusClass, number[]> {
+    this.advanceRing();
+    const read = (ring: number[]) => Array.from({ length: RING_SECONDS }, (_, i) => ring[(this.ringSecond + i + 1) % RING_SECONDS]!);
+    return Object.fromEntries(STATUS_CLASSES.map((c) => [c, read(this.classRings[c])])) as Record<StatusClass, number[]>;
+  }
+
   private advanceRing(): void {
     const second = Math.floor(this.clock() / 1000);
     if (this.ringSecond === 0) this.ringSecond = second;
     const gap = Math.min(second - this.ringSecond, RING_SECONDS);
-    for (let i = 1; i <= gap; i++) this.ring[(this.ringSecond + i) % RING_SECONDS] = 0;
+    for (let i = 1; i <= gap; i++) {
+      this.ring[(this.ringSecond + i) % RING_SECONDS] = 0;
+      for (const c of STATUS_CLASSES) this.classRings[c][(this.ringSecond + i) % RING_SECONDS] = 0;
+    }
     if (second > this.ringSecond) this.ringSecond = second;
   }
 }

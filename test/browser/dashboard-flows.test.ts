@@ -102,7 +102,15 @@ describe('webhooks', () => {
       await page.getByRole('status').filter({ hasText: /^Sent deal.created/ }).waitFor();
       await receiver.waitFor('the test event', () => receiver.received.some((r) => JSON.parse(r.body).data.object.id === deal.body.id));
       await row.getByRole('button', { name: 'Deliveries' }).click();
-      await page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'deal.created' }).first().waitFor();
+      const attempts = page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'deal.created' });
+      await attempts.filter({ hasText: 'succeeded' }).first().waitFor();
+      // Resend runs through the queue again: a second delivery arrives and shows as a new attempt.
+      await attempts.first().getByRole('button', { name: 'Resend' }).click();
+      await receiver.waitFor('the resent event', () => receiver.received.filter((r) => JSON.parse(r.body).data.object.id === deal.body.id).length === 2);
+      await expect.poll(async () => {
+        await row.getByRole('button', { name: 'Deliveries' }).click();
+        return attempts.filter({ hasText: 'succeeded' }).count();
+      }).toBe(2);
       await page.context().close();
     } finally {
       await receiver.close();
@@ -128,6 +136,19 @@ describe('events', () => {
   });
 });
 
+describe('usage', () => {
+  it('updates the live table by status class without a reload', async () => {
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const table = page.getByRole('table', { name: 'Requests per second by status, last 10 seconds' });
+    await table.waitFor();
+    const column4xx = () => table.locator('tbody tr td:nth-of-type(2)').allTextContents();
+    for (let i = 0; i < 3; i++) await suite.api.get('/v1/deals/deal_missing'); // 404s
+    await expect.poll(async () => (await column4xx()).map(Number).reduce((a, b) => a + b, 0), { timeout: 8000 }).toBeGreaterThanOrEqual(3);
+    await page.context().close();
+  });
+});
+
 describe('deals board and sandbox', () => {
   it('wins and loses deals from the board', async () => {
     const won = await suite.api.post('/v1/deals', { title: 'Board winner', value: 10, currency: 'EUR', stage: 'proposal' });
@@ -145,8 +166,12 @@ describe('deals board and sandbox', () => {
 
   it('shows the mailbox, arms a fault that the API then answers, and resets', async () => {
     const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
-    await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
+    const invoice = await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
     const page = await suite.signedIn();
+    // The invoice's detail shows the message the sandbox sent for it.
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.body.id}`);
+    await page.getByRole('button', { name: invoice.body.number }).click();
+    await page.getByRole('region', { name: 'Mailbox messages for this invoice' }).getByText(invoice.body.payment_link).waitFor();
     await page.getByRole('link', { name: 'Sandbox' }).click();
     await page.getByRole('cell', { name: 'billing@mailbox.example' }).waitFor();
     await page.getByLabel('Fail requests whose path starts with').fill('/v1/pipelines');

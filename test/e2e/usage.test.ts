@@ -106,6 +106,20 @@ describe('GET /v1/usage', () => {
     expect(average).toBeCloseTo(sum(series) / 300, 3);
   });
 
+  it('splits requests per second by status class for the dashboard chart (429 apart from the other 4xx)', async () => {
+    await api.get('/v1/leads/lead_missing'); // 404
+    await api.get('/v1/leads', { key: null }); // 401 (unauthenticated: not metered per key)
+    const { body: usage } = await api.get('/v1/usage');
+    const byClass = usage.requests_per_second.by_class as { status_class: string; series: number[] }[];
+    expect(byClass.map((c) => c.status_class)).toEqual(['2xx', '4xx', '429', '5xx']);
+    for (const c of byClass) expect(c.series).toHaveLength(300);
+    const total = (k: string) => sum(byClass.find((c) => c.status_class === k)!.series);
+    const counted = Object.fromEntries((usage.by_status as { status: number; requests: number }[]).map((s) => [s.status, s.requests]));
+    expect(total('4xx')).toBe(Object.entries(counted).filter(([s]) => s.startsWith('4') && s !== '429').reduce((a, [, n]) => a + n, 0));
+    expect(total('4xx')).toBeGreaterThan(0);
+    expect(total('2xx') + total('4xx') + total('429') + total('5xx')).toBe(sum(usage.requests_per_second.series));
+  });
+
   it('answers for another day, and refuses a bad one', async () => {
     const old = await api.get('/v1/usage?day=2001-01-01');
     expect(old.status).toBe(200);

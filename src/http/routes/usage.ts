@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RateLimiter } from '../../domain/rate-limit.js';
 import { Usage, UsageQuery } from '../../schemas/usage.js';
 import type { Principal } from '../../services/api-keys.js';
-import { day, totalsBy, type UsageMeter } from '../../services/usage.js';
+import { day, STATUS_CLASSES, totalsBy, type UsageMeter } from '../../services/usage.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
 /** GET /v1/usage and its live twin, GET /v1/usage/stream (Server-Sent Events, one report a second). */
@@ -15,6 +15,7 @@ export function usageRoutes(fastify: FastifyInstance, meter: UsageMeter, limiter
   const report = (principal: Principal, forDay?: string): Usage => {
     const rows = meter.rows(forDay);
     const series = meter.perSecond();
+    const byClass = meter.perSecondByClass();
     const quota = limiter.policies.find((p) => p.name === 'daily');
     const used = quota ? limiter.used(principal.subject, 'daily') : null;
     const burst = limiter.policies.find((p) => p.name === 'burst');
@@ -30,7 +31,13 @@ export function usageRoutes(fastify: FastifyInstance, meter: UsageMeter, limiter
           ? { limit: quota.quota, used: used.used, remaining: Math.max(0, quota.quota - used.used), resets_at: new Date(used.resetsAt).toISOString() }
           : null,
       rate_limit: burst ? { limit: burst.quota, window_seconds: burst.windowSeconds } : null,
-      requests_per_second: { window_seconds: series.length, average: Number((series.reduce((a, b) => a + b, 0) / series.length).toFixed(3)), series },
+      requests_per_second: {
+        window_seconds: series.length,
+        average: Number((series.reduce((a, b) => a + b, 0) / series.length).toFixed(3)),
+        series,
+        // In the classes' order (Object.entries would put the integer-like key '429' first).
+        by_class: STATUS_CLASSES.map((status_class) => ({ status_class, series: byClass[status_class] })),
+      },
     };
   };
 

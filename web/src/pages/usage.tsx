@@ -8,26 +8,52 @@ interface Usage {
   by_status: { status: number; requests: number }[];
   quota: { limit: number; used: number; remaining: number; resets_at: string } | null;
   rate_limit: { limit: number; window_seconds: number } | null;
-  requests_per_second: { window_seconds: number; average: number; series: number[] };
+  requests_per_second: { window_seconds: number; average: number; series: number[]; by_class: { status_class: Cls; series: number[] }[] };
 }
 
-/** Requests per second as bars on a canvas (decorative: the table beside it carries the same numbers). */
-function Chart(props: { series: number[] }) {
+type Cls = '2xx' | '4xx' | '429' | '5xx';
+const CLASSES: Cls[] = ['2xx', '4xx', '429', '5xx'];
+const CHART_SECONDS = 120;
+
+/**
+ * Requests per second over the last two minutes as bars stacked by status class, on a canvas
+ * (hidden from screen readers: the table beside it carries the same numbers). Colours come from
+ * the stylesheet (.class-2xx …), so dark mode applies.
+ */
+function Chart(props: { byClass: Record<Cls, number[]> }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const c = canvas.current;
     const g = c?.getContext('2d');
     if (!c || !g) return;
-    const max = Math.max(1, ...props.series);
+    const series = Object.fromEntries(CLASSES.map((k) => [k, props.byClass[k].slice(-CHART_SECONDS)])) as Record<Cls, number[]>;
+    const totals = series['2xx'].map((_, i) => CLASSES.reduce((sum, k) => sum + series[k][i]!, 0));
+    const max = Math.max(1, ...totals);
+    const colours = Object.fromEntries(CLASSES.map((k) => [k, getComputedStyle(c.parentElement!.querySelector(`.class-${k}`)!).color])) as Record<Cls, string>;
     g.clearRect(0, 0, c.width, c.height);
-    g.fillStyle = getComputedStyle(c).color;
-    const w = c.width / Math.max(1, props.series.length);
-    props.series.forEach((v, i) => {
-      const h = (v / max) * (c.height - 2);
-      g.fillRect(i * w, c.height - h, Math.max(1, w - 1), h);
+    const w = c.width / CHART_SECONDS;
+    totals.forEach((_, i) => {
+      let y = c.height;
+      for (const k of CLASSES) {
+        const h = (series[k][i]! / max) * (c.height - 2);
+        g.fillStyle = colours[k];
+        g.fillRect(i * w, y - h, Math.max(1, w - 1), h);
+        y -= h;
+      }
     });
-  }, [props.series]);
-  return <canvas ref={canvas} width={600} height={120} aria-hidden="true" class="chart" />;
+  }, [props.byClass]);
+  return (
+    <figure class="chart-box">
+      <canvas ref={canvas} width={600} height={140} aria-hidden="true" class="chart" />
+      <figcaption>
+        {CLASSES.map((k) => (
+          <span key={k} class={`legend class-${k}`}>
+            {`■ ${k}`}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
 }
 
 export function useUsage(): [Usage | null, string] {
@@ -50,7 +76,8 @@ export function Usage() {
   const [usage, error] = useUsage();
   if (error) return <p role="alert" class="error">{error}</p>;
   if (!usage) return <p>Loading…</p>;
-  const last = usage.requests_per_second.series.slice(-10);
+  const byClass = Object.fromEntries(CLASSES.map((k) => [k, usage.requests_per_second.by_class.find((c) => c.status_class === k)?.series ?? []])) as Record<Cls, number[]>;
+  const seconds = [...Array(10).keys()].map((i) => i - 10);
   return (
     <section>
       <h1>Usage</h1>
@@ -60,15 +87,28 @@ export function Usage() {
         {usage.rate_limit ? `Rate limit: ${usage.rate_limit.limit} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
       </p>
       <div class="split">
-        <Chart series={usage.requests_per_second.series} />
+        <Chart byClass={byClass} />
         <table>
-          <caption>Requests per second, last 10 seconds (oldest first)</caption>
-          <tbody>
+          <caption>Requests per second by status, last 10 seconds</caption>
+          <thead>
             <tr>
-              {last.map((v, i) => (
-                <td key={i}>{String(v)}</td>
+              <th scope="col">Second</th>
+              {CLASSES.map((k) => (
+                <th scope="col" key={k}>
+                  {k}
+                </th>
               ))}
             </tr>
+          </thead>
+          <tbody>
+            {seconds.map((s) => (
+              <tr key={s}>
+                <th scope="row">{`${s} s`}</th>
+                {CLASSES.map((k) => (
+                  <td key={k}>{String(byClass[k].at(s) ?? 0)}</td>
+                ))}
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>

@@ -15,4 +15,14 @@ final class UsageRequestsPerSecond extends Model
      * @var list<int>
      */
     public array $series;
+    /**
+     * The same series by status class, for the live chart
+     * @var list<UsageRequestsPerSecondByClass>
+     */
+    public array $by_class;
+
+    protected static function types(): array
+    {
+        return ['by_class' => [UsageRequestsPerSecondByClass::class]];
+    }
 }
