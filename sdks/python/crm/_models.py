@@ -777,6 +777,14 @@ class UsageRequestsPerSecond(CrmObject):
     average: float
     series: List[int]
     """One count per second, oldest first"""
+    by_class: List["UsageRequestsPerSecondByClass"]
+    """The same series by status class, for the live chart"""
+
+
+class UsageRequestsPerSecondByClass(CrmObject):
+    status_class: str
+    """2xx, 4xx (without 429), 429 or 5xx"""
+    series: List[int]
 
 
 class UsageRetrieveParams(CrmObject):

@@ -768,6 +768,14 @@ export interface UsageRequestsPerSecond {
   average: number;
   /** One count per second, oldest first */
   series: number[];
+  /** The same series by status class, for the live chart */
+  by_class: UsageRequestsPerSecondByClass[];
+}
+
+export interface UsageRequestsPerSecondByClass {
+  /** 2xx, 4xx (without 429), 429 or 5xx */
+  status_class: string;
+  series: number[];
 }
 
 export interface UsageRetrieveParams {
