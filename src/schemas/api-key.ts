@@ -11,7 +11,7 @@ export const ApiKeyCreate = z
     scopes: z.array(ScopeName).min(1).max(SCOPES.length + 1),
     expires_at: z.iso.datetime({ offset: true }).max(64).optional(),
   })
-  .meta({ id: 'ApiKeyCreate' });
+  .meta({ id: 'ApiKeyCreate', examples: [{ name: 'ci', scopes: ['leads:read', 'deals:read'] }] });
 
 export const ApiKey = z
   .object({

@@ -77,7 +77,10 @@ export const ClientCreate = z
     ...clientFields,
     contacts: z.array(ContactCreate).max(50).optional().describe('Contact persons created with the client'),
   })
-  .meta({ id: 'ClientCreate' });
+  .meta({
+    id: 'ClientCreate',
+    examples: [{ name: 'Acme GmbH', kind: 'company', email: 'billing@acme.example', address: { city: 'Berlin', country: 'DE' }, contacts: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@acme.example', is_primary: true }] }],
+  });
 
 export const ClientUpdate = z
   .strictObject({ ...clientFields, name: clientFields.name.optional() })

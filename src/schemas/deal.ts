@@ -16,7 +16,7 @@ const dealFields = {
   ...syncFields,
 };
 
-export const DealCreate = z.strictObject(dealFields).meta({ id: 'DealCreate' });
+export const DealCreate = z.strictObject(dealFields).meta({ id: 'DealCreate', examples: [{ title: 'Pilot', value: 1200.5, currency: 'EUR', stage: 'proposal' }] });
 
 export const DealUpdate = z
   .strictObject({

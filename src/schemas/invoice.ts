@@ -23,7 +23,7 @@ export const InvoiceCreate = z
     ...editableFields,
     send: z.boolean().default(true).describe('false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send'),
   })
-  .meta({ id: 'InvoiceCreate' });
+  .meta({ id: 'InvoiceCreate', examples: [{ client_id: 'cli_01JDX3Q8ZP0000000000000000', currency: 'EUR', line_items: [{ description: 'Onboarding', quantity: 2, unit_price: 450 }] }] });
 
 export const InvoiceUpdate = z
   .strictObject({ ...editableFields, line_items: editableFields.line_items.optional() })

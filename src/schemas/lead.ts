@@ -25,7 +25,7 @@ export const LeadCreate = z
     message: 'A lead needs at least one of first_name, last_name, email or company.',
     path: ['first_name'],
   })
-  .meta({ id: 'LeadCreate' });
+  .meta({ id: 'LeadCreate', examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd', source: 'web' }] });
 
 export const LeadUpdate = z.strictObject(leadFields).meta({ id: 'LeadUpdate' });
 

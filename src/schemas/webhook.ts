@@ -23,7 +23,7 @@ export const WebhookEndpointCreate = z
     enabled_events: EnabledEvents.default(['*']),
     description: Description.optional(),
   })
-  .meta({ id: 'WebhookEndpointCreate' });
+  .meta({ id: 'WebhookEndpointCreate', examples: [{ url: 'http://localhost:3000/webhooks', enabled_events: ['deal.won', 'invoice.paid'], description: 'Local receiver' }] });
 
 export const WebhookEndpointUpdate = z
   .strictObject({

@@ -48,3 +48,19 @@ describe('the OpenAPI document', () => {
     expect(Object.fromEntries(bodies)).toMatchObject({ 'POST /v1/leads': true, 'PATCH /v1/deals/{id}': true, 'POST /v1/leads/bulk': true });
   });
 });
+
+describe('the examples in the OpenAPI document', () => {
+  it('are valid requests by the schemas that document them', async () => {
+    const { LeadCreate } = await import('../../src/schemas/lead.js');
+    const { ClientCreate } = await import('../../src/schemas/client.js');
+    const { DealCreate } = await import('../../src/schemas/deal.js');
+    const { InvoiceCreate } = await import('../../src/schemas/invoice.js');
+    const { WebhookEndpointCreate } = await import('../../src/schemas/webhook.js');
+    const { ApiKeyCreate } = await import('../../src/schemas/api-key.js');
+    for (const schema of [LeadCreate, ClientCreate, DealCreate, InvoiceCreate, WebhookEndpointCreate, ApiKeyCreate]) {
+      const examples = (schema.meta()?.examples ?? []) as unknown[];
+      expect(examples.length, String(schema.meta()?.id)).toBeGreaterThan(0);
+      for (const example of examples) expect(schema.safeParse(example).error, String(schema.meta()?.id)).toBeUndefined();
+    }
+  });
+});
