@@ -1,6 +1,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ApiKeyCreate } from '../../src/schemas/api-key.js';
+import { ClientCreate } from '../../src/schemas/client.js';
+import { DealCreate } from '../../src/schemas/deal.js';
+import { InvoiceCreate } from '../../src/schemas/invoice.js';
+import { LeadCreate } from '../../src/schemas/lead.js';
+import { WebhookEndpointCreate } from '../../src/schemas/webhook.js';
 import { CRM_BIN } from '../helpers/sandbox.js';
 
 describe('the OpenAPI document', () => {
@@ -50,13 +56,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the examples in the OpenAPI document', () => {
-  it('are valid requests by the schemas that document them', async () => {
-    const { LeadCreate } = await import('../../src/schemas/lead.js');
-    const { ClientCreate } = await import('../../src/schemas/client.js');
-    const { DealCreate } = await import('../../src/schemas/deal.js');
-    const { InvoiceCreate } = await import('../../src/schemas/invoice.js');
-    const { WebhookEndpointCreate } = await import('../../src/schemas/webhook.js');
-    const { ApiKeyCreate } = await import('../../src/schemas/api-key.js');
+  it('are valid requests by the schemas that document them', () => {
     for (const schema of [LeadCreate, ClientCreate, DealCreate, InvoiceCreate, WebhookEndpointCreate, ApiKeyCreate]) {
       const examples = (schema.meta()?.examples ?? []) as unknown[];
       expect(examples.length, String(schema.meta()?.id)).toBeGreaterThan(0);
