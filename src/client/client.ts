@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { CrmApiError, CrmNetworkError } from './errors.js';
-import { Pacer } from './pacer.js';
 import { DEFAULT_RETRY, decideRetry, type RetryPolicy } from './retry.js';
 
 export interface ClientOptions {
@@ -37,8 +36,6 @@ export class CrmClient {
   readonly baseUrl: string;
   private readonly agent: Agent;
   private readonly policy: RetryPolicy;
-  /** Paces requests by the RateLimit fields the server sends (API.md §14). */
-  private readonly pacer = new Pacer();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -60,7 +57,6 @@ export class CrmClient {
       let responseHeaders: Headers;
       let text: string;
       try {
-        await this.pacer.acquire();
         const response = await request(url, {
           method: method as 'GET',
           headers,
@@ -71,7 +67,6 @@ export class CrmClient {
         });
         status = response.statusCode;
         responseHeaders = response.headers;
-        this.pacer.observe(responseHeaders);
         text = await response.body.text();
       } catch (cause) {
         const decision = decideRetry({ networkError: true }, attempt, this.policy);
