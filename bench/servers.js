@@ -1,5 +1,6 @@
 // Starting the two servers under test as separate processes, exactly as a user would run them.
 import http from 'node:http';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstJsonLine, stop, track } from './processes.js';
 
@@ -17,13 +18,14 @@ export function sandboxArgs(db, extra = []) {
 export const UNLIMITED = ['--rate-limit', '100000000/1s', '--quota', '100000000/1d'];
 
 /** stdout is piped (the ready line), stderr inherited so a crash explains itself. */
-export function spawnNode(args) {
-  return track(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+export function spawnNode(args, cwd = ROOT) {
+  return track(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 /** Starts a sandbox and waits for its JSON line: { base_url, api_key, db, pid, stop() }. */
 export async function startSandbox(db, extra = []) {
-  const child = spawnNode(sandboxArgs(db, extra));
+  // In the database's folder: `crm sandbox start` writes .crm/sandbox.json where it runs (API.md §14).
+  const child = spawnNode(sandboxArgs(db, extra), dirname(db));
   const info = await firstJsonLine(child);
   return { ...info, stop: () => stop(child) };
 }
