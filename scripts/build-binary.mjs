@@ -83,6 +83,8 @@ const config = {
     // The dashboard (scripts/build-web.mjs), served from memory as in a normal install.
     'web/app.js': join(ROOT, 'dist/web/app.js'),
     'web/app.css': join(ROOT, 'dist/web/app.css'),
+    // The API reference at /docs (Swagger UI, copied there by build-web.mjs).
+    ...Object.fromEntries(['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js'].map((f) => [`web/docs/${f}`, join(ROOT, 'dist/web/docs', f)])),
   },
 };
 writeFileSync(join(WORK, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);

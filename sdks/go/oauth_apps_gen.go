@@ -4,7 +4,7 @@ package crm
 
 import "context"
 
-// OAuthAppsService is client.OAuthApps: List, Create.
+// OAuthAppsService is client.OAuthApps: List, Create, Delete.
 type OAuthAppsService struct {
 	b *backend
 }
@@ -18,6 +18,15 @@ func (s *OAuthAppsService) List(ctx context.Context, params *OAuthAppListParams,
 func (s *OAuthAppsService) Create(ctx context.Context, params *OAuthAppCreateParams, opts ...*RequestOptions) (*OAuthAppWithSecret, error) {
 	out := &OAuthAppWithSecret{}
 	if err := s.b.call(ctx, "POST", "/v1/oauth_apps", nil, params, opts, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Delete: Delete an OAuth app; its access and refresh tokens stop working at once (DELETE /v1/oauth_apps/{id}).
+func (s *OAuthAppsService) Delete(ctx context.Context, id string, opts ...*RequestOptions) (*Deleted, error) {
+	out := &Deleted{}
+	if err := s.b.call(ctx, "DELETE", "/v1/oauth_apps/"+pathEscape(id), nil, nil, opts, out); err != nil {
 		return nil, err
 	}
 	return out, nil

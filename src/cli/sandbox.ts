@@ -56,6 +56,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
         `  Dashboard  ${sandbox.dashboardUrl ?? dim('(no admin key left: sign in with an API key)')}`,
         `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
         `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
+        `  API docs  ${sandbox.baseUrl}/docs`,
         ...(recorded ? [dim(`  Saved to ${recorded}: crm commands run in this folder use it.`)] : []),
         '',
         dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),

@@ -24,6 +24,8 @@ import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { dashboardRoutes, registerDashboardGuards } from './routes/dashboard.js';
+import { dashboardStreamRoutes } from './routes/dashboard-stream.js';
+import { apiReferenceRoutes } from './routes/api-reference.js';
 import { requestLogRoutes } from './routes/request-logs.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { registerUsageMetering } from './plugins/usage.js';
@@ -126,6 +128,8 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   webhookRoutes(app, ctx);
   requestLogRoutes(app, ctx);
   dashboardRoutes(app, ctx);
+  dashboardStreamRoutes(app, ctx, { meter, limiter });
+  apiReferenceRoutes(app);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 

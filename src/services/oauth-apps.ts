@@ -1,9 +1,10 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { hasScope } from '../domain/scopes.js';
+import { notFound } from '../errors.js';
 import { SCOPES } from '../schemas/api-key.js';
 import type { OAuthApp, OAuthAppCreate } from '../schemas/oauth.js';
 import { listTable } from '../store/list.js';
-import { insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
+import { deleteRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { hashSecret } from './api-keys.js';
 import { nowIso, type Ctx } from './context.js';
 
@@ -65,6 +66,15 @@ export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate): OAuthApp & { cl
 
 export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
   return listTable(ctx.db, ctx.cursorSecret, 'oauth_apps', q, [], (rows) => rows.map((row) => view(codec.fromRow(row))));
+}
+
+/**
+ * Deletes an app with its codes and tokens (ON DELETE CASCADE): every token it was issued fails
+ * on its next request, and its client_id can no longer start a grant.
+ */
+export function deleteOAuthApp(ctx: Ctx, id: string): { id: string; deleted: true } {
+  if (!deleteRow(ctx.db, 'oauth_apps', id)) throw notFound('OAuth app', id);
+  return { id, deleted: true as const };
 }
 
 export function findAppByClientId(ctx: Ctx, clientId: string): AppRecord | undefined {

@@ -149,6 +149,54 @@ describe('usage', () => {
   });
 });
 
+describe('one live stream', () => {
+  it('opens a single /dashboard/stream for every page and never polls the API for live data', async () => {
+    const page = await (await suite.context()).newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(await suite.loginUrl());
+    await page.getByRole('link', { name: 'Overview' }).waitFor();
+    for (const name of ['Usage', 'Events', 'Overview', 'Usage']) {
+      await page.getByRole('link', { name, exact: true }).click();
+      await page.getByRole('heading', { name, exact: true }).waitFor();
+    }
+    const table = page.getByRole('table', { name: 'Requests per second by status, last 10 seconds' });
+    await table.waitFor();
+    await page.waitForTimeout(2500); // live updates arrive each second: a poller would show here
+    expect(requests.filter((p) => p.endsWith('/stream'))).toEqual(['/dashboard/stream']);
+    expect(requests.filter((p) => p === '/v1/usage')).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('OAuth apps', () => {
+  it('registers an app, shows its secret once, deletes it, and its client can no longer get a token', async () => {
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'OAuth apps' }).click();
+    await page.getByLabel('Name').fill('browser app');
+    await page.getByLabel('Redirect URIs (space-separated)').fill('http://127.0.0.1:9/cb');
+    await page.getByRole('button', { name: 'Register' }).click();
+    const secret = (await page.getByRole('status').locator('code').textContent())!;
+    expect(secret).toMatch(/^crm_cs_/);
+    const row = page.getByRole('row').filter({ hasText: 'browser app' });
+    const clientId = (await row.getByRole('cell').nth(1).textContent())!;
+    const token = () =>
+      fetch(`${suite.sandbox.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+      });
+    expect((await token()).status).toBe(200);
+    await page.reload();
+    await row.waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await row.getByRole('button', { name: 'Delete browser app' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await token()).status).toBe(401);
+    await page.context().close();
+  });
+});
+
 describe('deals board and sandbox', () => {
   it('wins and loses deals from the board', async () => {
     const won = await suite.api.post('/v1/deals', { title: 'Board winner', value: 10, currency: 'EUR', stage: 'proposal' });

@@ -89,6 +89,10 @@ describe('the single binary, run from a folder outside the repository', () => {
       expect(asset.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
       expect(await asset.text()).not.toContain('not built');
     }
+    // And the API reference's (/docs): Swagger UI itself, byte for byte the built copy.
+    const bundle = await fetch(`${sandbox.baseUrl}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect(await bundle.text()).toBe(readFileSync(join(ROOT, 'dist/web/docs/swagger-ui-bundle.js'), 'utf8'));
 
     expect(existsSync(join(dir.path, 'sandbox.db'))).toBe(true);
     // The embedded addon was written to a cache folder under TMPDIR, and loaded from there.

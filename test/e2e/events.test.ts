@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { parseSse, type SseMessage } from '../../src/client/sse.js';
+import { openSseStream } from '../helpers/sse-stream.js';
 import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -29,36 +29,8 @@ const about = (events: Ev[], id: string) => events.filter((e) => e.data.object.i
 
 /** An open event stream and the messages it has delivered so far. */
 async function openStream(headers: Record<string, string> = {}, query = '') {
-  const controller = new AbortController();
-  const response = await request(`${sandbox.baseUrl}/v1/events/stream${query}`, {
-    headers: { authorization: `Bearer ${sandbox.apiKey}`, ...headers },
-    signal: controller.signal,
-  });
-  const messages: SseMessage[] = [];
-  const reading = (async () => {
-    try {
-      for await (const m of parseSse(response.body)) messages.push(m);
-    } catch {
-      // aborted by close()
-    }
-  })();
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    messages,
-    events: () => messages.filter((m) => m.hasData),
-    async until(what: string, done: () => boolean) {
-      const deadline = Date.now() + 10_000;
-      while (!done()) {
-        if (Date.now() > deadline) throw new Error(`stream: timed out waiting for ${what}; got ${JSON.stringify(messages)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-    async close() {
-      controller.abort();
-      await reading;
-    },
-  };
+  const stream = await openSseStream(`${sandbox.baseUrl}/v1/events/stream${query}`, { authorization: `Bearer ${sandbox.apiKey}`, ...headers });
+  return { ...stream, events: () => stream.messages.filter((m) => m.hasData) };
 }
 
 describe('events of every type, with previous_attributes on changes', () => {

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, insecure, oauthError, oauthHarness, OTHER_REDIRECT, REDIRECT, type OAuthHarness } from '../helpers/oauth.js';
+import { get, insecure, oauthError, oauthHarness, OTHER_REDIRECT, postForm, REDIRECT, type OAuthHarness } from '../helpers/oauth.js';
 
 /**
  * OAuth 2.0 end to end (API.md §3): app registration, RFC 8414 discovery, the authorization code
@@ -53,6 +53,38 @@ describe('OAuth apps', () => {
     const beyond = await registrar.post('/v1/oauth_apps', { name: 'no', redirect_uris: [REDIRECT], scopes: ['leads:read', 'deals:write'] });
     expect(beyond.status).toBe(403);
     expect(beyond.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="deals:write"');
+  });
+});
+
+describe('deleting an OAuth app', () => {
+  it('takes its tokens along: the next API call is 401, the client can no longer get tokens, the list drops it', async () => {
+    const made = await t.api.post('/v1/oauth_apps', { name: 'Doomed', redirect_uris: [REDIRECT], scopes: ['leads:read'] });
+    expect(made.status).toBe(201);
+    const credentials = { grant_type: 'client_credentials', client_id: made.body.client_id, client_secret: made.body.client_secret };
+    const token = await postForm(t.as.token_endpoint!, credentials);
+    expect(token.status).toBe(200);
+    const bearer = t.asBearer(((await token.json()) as { access_token: string }).access_token);
+    expect((await bearer.get('/v1/leads?limit=1')).status).toBe(200);
+
+    const deleted = await t.api.delete(`/v1/oauth_apps/${made.body.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ id: made.body.id, deleted: true });
+    expect((await bearer.get('/v1/leads?limit=1')).status).toBe(401);
+    const again = await postForm(t.as.token_endpoint!, credentials);
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { error: string }).error).toBe('invalid_client');
+    const list = await t.api.get('/v1/oauth_apps?limit=1000');
+    expect(list.body.data.map((a: { id: string }) => a.id)).not.toContain(made.body.id);
+  });
+
+  it('an unknown app is 404, and deleting needs keys:write', async () => {
+    const missing = await t.api.delete('/v1/oauth_apps/app_nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
+    const key = await t.api.post('/v1/api_keys', { name: 'reader only', scopes: ['keys:read'] });
+    const refused = await t.asBearer(key.body.secret).delete(`/v1/oauth_apps/${t.app.id}`);
+    expect(refused.status).toBe(403);
+    expect((await t.api.get('/v1/oauth_apps?limit=1000')).body.data.map((a: { id: string }) => a.id)).toContain(t.app.id);
   });
 });
 

@@ -1,5 +1,7 @@
 import type { ComponentType } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { api, me } from './api.js';
+import { connectLive } from './live.js';
 import { location, navigate, pageName } from './router.js';
 import { Overview } from './pages/overview.js';
 import { Leads } from './pages/leads.js';
@@ -36,6 +38,7 @@ async function signOut() {
 }
 
 export function Layout() {
+  useEffect(connectLive, []); // one live stream for every page, closed on sign-out
   void location.value; // re-render on navigation
   const current = pageName();
   const found = PAGES.find(([path]) => path === current);

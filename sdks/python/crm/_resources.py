@@ -652,6 +652,10 @@ class OauthAppsResource:
             ("scopes", scopes),
         ]), model=OAuthAppWithSecret, options=options)
 
+    def delete(self, id: str, **options: Unpack[RequestOptions]) -> Deleted:
+        """Delete an OAuth app; its access and refresh tokens stop working at once"""
+        return self._core.call("DELETE", f"/v1/oauth_apps/{_quote(id)}", query=None, model=Deleted, options=options)
+
 
 class UsageResource:
     def __init__(self, core: Core) -> None:

@@ -14,9 +14,7 @@ export interface DashboardAssets {
   css: string;
 }
 
-const FILES = ['app.js', 'app.css'] as const;
-
-function readBuilt(file: (typeof FILES)[number]): string | undefined {
+function readBuilt(file: string): string | undefined {
   try {
     if (IN_SEA) return seaText(`web/${file}`);
     // Resolved here, not at load time: in the bundle import.meta.url is empty.
@@ -53,3 +51,34 @@ export function dashboardAssets(): DashboardAssets {
   ].join('\n');
   return (cached = { html, js, css });
 }
+
+/** The API reference's files (Swagger UI and its start script), by name under /docs/assets/. */
+export const DOCS_FILES = { 'swagger-ui-bundle.js': 'text/javascript', 'swagger-ui.css': 'text/css', 'init.js': 'text/javascript' } as const;
+export type DocsFile = keyof typeof DOCS_FILES;
+
+const docsCache = new Map<DocsFile, string | undefined>();
+
+/** One of the API reference's files, read on first use: 2 MB that a sandbox start need not pay for. */
+export function docsAsset(file: DocsFile): string | undefined {
+  if (!docsCache.has(file)) docsCache.set(file, readBuilt(`docs/${file}`));
+  return docsCache.get(file);
+}
+
+export const DOCS_HTML = [
+  '<!doctype html>',
+  '<html lang="en">',
+  '<head>',
+  '<meta charset="utf-8">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  '<title>crm API reference</title>',
+  '<link rel="icon" href="data:,">',
+  '<link rel="stylesheet" href="/docs/assets/swagger-ui.css">',
+  '</head>',
+  '<body>',
+  '<div id="swagger-ui"></div>',
+  '<script src="/docs/assets/swagger-ui-bundle.js"></script>',
+  '<script src="/docs/assets/init.js"></script>',
+  '</body>',
+  '</html>',
+  '',
+].join('\n');

@@ -16,11 +16,11 @@ export const DASHBOARD_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-const isDashboardPath = (url: string) => url === '/' || url.startsWith('/dashboard') || url.startsWith('/?');
+const isDashboardPath = (url: string) => url === '/' || url.startsWith('/dashboard') || url.startsWith('/?') || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
 const isGuardedPath = (url: string) => url.startsWith('/dashboard') || url.startsWith('/_sandbox');
 
 /**
- * Runs first on every request: the dashboard's headers on its responses (errors too), and 421
+ * Runs first on every request: the dashboard's headers on its responses and /docs' (errors too), and 421
  * for /dashboard* and /_sandbox/* under a Host that is not the sandbox's own (DNS rebinding).
  */
 export function registerDashboardGuards(app: FastifyInstance, ctx: Ctx): void {

@@ -5,14 +5,15 @@ import { SCOPES } from '../../schemas/api-key.js';
 import { listEnvelope, listQueryFields } from '../../schemas/common.js';
 import { AuthorizationServerMetadata, OAuthApp, OAuthAppCreate, OAuthAppWithSecret } from '../../schemas/oauth.js';
 import type { Ctx } from '../../services/context.js';
-import { authenticateClient, createOAuthApp, listOAuthApps, OAuthError, type AppRecord } from '../../services/oauth-apps.js';
+import { authenticateClient, createOAuthApp, deleteOAuthApp, listOAuthApps, OAuthError, type AppRecord } from '../../services/oauth-apps.js';
 import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
 import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
 import { consentPage, errorPage } from '../oauth-pages.js';
 import { requireScopes } from '../plugins/auth.js';
 import { respond } from '../plugins/idempotency.js';
 import { toApiError } from '../plugins/errors.js';
-import { BEARER, errorResponses } from '../schema-docs.js';
+import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
+import { IdParams } from '../../schemas/common.js';
 
 const AppListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
 
@@ -32,6 +33,11 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     config: { scope: 'keys:read' },
     schema: { ...base, summary: 'List OAuth apps (no secrets)', querystring: AppListQuery, response: { 200: listEnvelope(OAuthApp), ...errorResponses('invalid_cursor') } },
     handler: async (req) => listOAuthApps(ctx, req.query),
+  });
+  app.delete('/v1/oauth_apps/:id', {
+    config: { scope: 'keys:write' },
+    schema: { ...base, summary: 'Delete an OAuth app; its access and refresh tokens stop working at once', params: IdParams, response: { 200: Deleted, ...errorResponses('not_found') } },
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => deleteOAuthApp(ctx, req.params.id)),
   });
   app.get('/.well-known/oauth-authorization-server', {
     schema: { tags: ['OAuth'], security: [], summary: 'Authorization server metadata (RFC 8414)', response: { 200: AuthorizationServerMetadata } },

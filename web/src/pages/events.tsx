@@ -4,13 +4,17 @@ import { EVENT_TYPES } from '../event-types.js';
 import { JsonView, when } from '../components/table.js';
 import { UrlFilter } from '../components/search.js';
 import { query } from '../router.js';
-import { followStream } from '../stream.js';
+import { onLiveEvent, type LiveEvent } from '../live.js';
 
-interface Evt {
-  id: string;
-  type: string;
-  created_at: string;
-  data: { object: Record<string, unknown> };
+type Evt = LiveEvent;
+
+const SHOWN = 200;
+
+/** Newest first, each event once (an event can come both from the list and from the stream). */
+function merge(list: Evt[], more: Evt[]): Evt[] {
+  const byId = new Map(list.map((e) => [e.id, e]));
+  for (const e of more) byId.set(e.id, e);
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, SHOWN);
 }
 
 /** The newest events, then a live tail: new events appear without a reload. The type filter is in the URL. */
@@ -20,17 +24,16 @@ export function Events() {
   const [selected, setSelected] = useState<Evt | null>(null);
   const [message, setMessage] = useState('');
   useEffect(() => {
-    const abort = new AbortController();
-    const filter = type ? `&type=${encodeURIComponent(type)}` : '';
-    newest<Evt>(`/v1/events${type ? `?type=${encodeURIComponent(type)}` : ''}`, 50).then((recent) => {
-      setEvents([...recent].reverse());
-      followStream(
-        `/v1/events/stream?after=${encodeURIComponent(recent.at(-1)?.id ?? 'evt_')}${filter}`,
-        (m) => setEvents((list) => (list.some((e) => e.id === m.id) ? list : [JSON.parse(m.data) as Evt, ...list].slice(0, 200))),
-        abort.signal,
-      );
-    }, (e: Error) => setMessage(e.message));
-    return () => abort.abort();
+    setEvents([]);
+    // Listen first, then load the newest: an event in between is in one or the other (or both).
+    const stop = onLiveEvent((e) => {
+      if (!type || e.type === type) setEvents((list) => merge(list, [e]));
+    });
+    newest<Evt>(`/v1/events${type ? `?type=${encodeURIComponent(type)}` : ''}`, 50).then(
+      (recent) => setEvents((list) => merge(list, recent)),
+      (e: Error) => setMessage(e.message),
+    );
+    return stop;
   }, [type]);
   const resend = async (e: Evt) => {
     try {

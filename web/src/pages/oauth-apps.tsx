@@ -29,6 +29,15 @@ export function OAuthApps() {
       setError((err as Error).message);
     }
   };
+  // Deleting takes the app's tokens along (the API answers with the next request's 401).
+  const remove = async (a: App) => {
+    try {
+      await api('DELETE', `/v1/oauth_apps/${a.id}`);
+      setReload(reload + 1);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
   return (
     <section>
       <h1>OAuth apps</h1>
@@ -59,6 +68,7 @@ export function OAuthApps() {
           { label: 'Redirect URIs', value: (a) => a.redirect_uris.join(' ') },
           { label: 'Scopes', value: (a) => a.scopes.join(' ') },
           { label: 'Created', value: (a) => when(a.created_at) },
+          { label: 'Delete', value: (a) => <button type="button" onClick={() => void remove(a)} aria-label={`Delete ${a.name}`}>Delete</button> },
         ]}
       />
     </section>

@@ -1,17 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { useEffect, useRef } from 'preact/hooks';
+import { liveScopes, liveUsage, type StatusClass as Cls, type UsageReport } from '../live.js';
 
-interface Usage {
-  totals: { requests: number };
-  by_key: { key_id: string; requests: number }[];
-  by_endpoint: { endpoint: string; requests: number }[];
-  by_status: { status: number; requests: number }[];
-  quota: { limit: number; used: number; remaining: number; resets_at: string } | null;
-  rate_limit: { limit: number; window_seconds: number } | null;
-  requests_per_second: { window_seconds: number; average: number; series: number[]; by_class: { status_class: Cls; series: number[] }[] };
-}
-
-type Cls = '2xx' | '4xx' | '429' | '5xx';
 const CLASSES: Cls[] = ['2xx', '4xx', '429', '5xx'];
 const CHART_SECONDS = 120;
 
@@ -56,26 +45,22 @@ function Chart(props: { byClass: Record<Cls, number[]> }) {
   );
 }
 
-export function useUsage(): [Usage | null, string] {
-  const [usage, setUsage] = useState<Usage | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    let live = true;
-    const tick = () => api<Usage>('GET', '/v1/usage').then((u) => live && setUsage(u), (e: Error) => live && setError(e.message));
-    void tick();
-    const timer = setInterval(tick, 1000);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, []);
-  return [usage, error];
+/** The live usage report (from the dashboard's one stream), and why there is none. */
+export function useUsage(): [UsageReport | null, string] {
+  const error = liveScopes.value?.usage === false ? "This key lacks the scope 'usage:read'." : '';
+  return [liveUsage.value, error];
 }
 
 export function Usage() {
   const [usage, error] = useUsage();
-  if (error) return <p role="alert" class="error">{error}</p>;
-  if (!usage) return <p>Loading…</p>;
+  if (error || !usage) {
+    return (
+      <section>
+        <h1>Usage</h1>
+        {error ? <p role="alert" class="error">{error}</p> : <p>Waiting for the live report…</p>}
+      </section>
+    );
+  }
   const byClass = Object.fromEntries(CLASSES.map((k) => [k, usage.requests_per_second.by_class.find((c) => c.status_class === k)?.series ?? []])) as Record<Cls, number[]>;
   const seconds = [...Array(10).keys()].map((i) => i - 10);
   return (

@@ -4,10 +4,11 @@
 namespace Crm\Service;
 
 use Crm\Collection;
+use Crm\Model\Deleted;
 use Crm\Model\OAuthApp;
 use Crm\Model\OAuthAppWithSecret;
 
-/** $crm->oauthApps: list, create. */
+/** $crm->oauthApps: list, create, delete. */
 final class OauthAppsService extends AbstractService
 {
     /**
@@ -31,5 +32,15 @@ final class OauthAppsService extends AbstractService
     public function create(array $params, array $opts = []): OAuthAppWithSecret
     {
         return $this->request('POST', '/v1/oauth_apps', $params, $opts, OAuthAppWithSecret::class);
+    }
+
+    /**
+     * Delete an OAuth app; its access and refresh tokens stop working at once (DELETE /v1/oauth_apps/{id}).
+     *
+     * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts
+     */
+    public function delete(string $id, array $opts = []): Deleted
+    {
+        return $this->request('DELETE', self::path('/v1/oauth_apps/%s', $id), null, $opts, Deleted::class);
     }
 }

@@ -242,6 +242,11 @@ export class OauthAppsResource {
   create(params: OAuthAppCreateParams, options?: RequestOptions): Promise<WithResponse<OAuthAppWithSecret>> {
     return this.core.request('POST', '/v1/oauth_apps', { body: params }, options);
   }
+
+  /** Delete an OAuth app; its access and refresh tokens stop working at once */
+  delete(id: string, options?: RequestOptions): Promise<WithResponse<Deleted>> {
+    return this.core.request('DELETE', `/v1/oauth_apps/${encodeURIComponent(id)}`, {}, options);
+  }
 }
 
 export class UsageResource {

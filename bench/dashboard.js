@@ -1,0 +1,60 @@
+// Benchmark "dashboard": the app's size (gzip) against the 150 KB budget of issue #12, and the time
+// each page takes to paint on loopback against its 300 ms budget, in Debian's Chromium
+// (CRM_CHROMIUM to override). Per page, REPEAT loads in a signed-in tab; reported: the browser's
+// first-contentful-paint, and "ready": navigation start until the page's own <h1> is on screen
+// (the app has fetched its session and rendered the page, not only "Loading…").
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { startSandbox } from './servers.js';
+import { median, round } from './stats.js';
+
+const REPEAT = 7;
+const PAGES = [['', 'Overview'], ['leads', 'Leads'], ['deals?view=board', 'Deals'], ['webhooks', 'Webhooks'], ['events', 'Events'], ['usage', 'Usage'], ['logs', 'Logs']];
+const WEB = fileURLToPath(new URL('../dist/web/', import.meta.url));
+const BUDGET_KB = 150;
+const BUDGET_MS = 300;
+
+const gzipKb = (file) => gzipSync(readFileSync(join(WEB, file))).length / 1024;
+
+export async function run(ctx) {
+  const sandbox = await startSandbox(join(ctx.tmp, 'dashboard.db'));
+  const browser = await chromium.launch({ executablePath: process.env.CRM_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(sandbox.dashboard_url);
+    await page.getByRole('link', { name: 'Overview' }).waitFor();
+    const rows = [];
+    let worst = 0;
+    for (const [path, heading] of PAGES) {
+      const fcp = [];
+      const ready = [];
+      for (let i = 0; i < REPEAT; i++) {
+        await page.goto(`${sandbox.base_url}/dashboard/${path}`);
+        await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+        const t = await page.evaluate(() => ({
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+          now: performance.now(),
+        }));
+        fcp.push(t.fcp);
+        ready.push(t.now);
+      }
+      worst = Math.max(worst, median(ready));
+      rows.push({ name: `/dashboard/${path}`, fcp_median_ms: round(median(fcp), 1), ready_median_ms: round(median(ready), 1), ready_max_ms: round(Math.max(...ready), 1), loads: REPEAT });
+    }
+    const appKb = gzipKb('app.js') + gzipKb('app.css');
+    rows.push({ name: 'app.js + app.css', gzip_kb: round(appKb, 1) });
+    return {
+      rows,
+      checks: [
+        { name: `app within ${BUDGET_KB} KB gzip`, actual: `${round(appKb, 1)} KB`, pass: appKb <= BUDGET_KB },
+        { name: `every page ready within ${BUDGET_MS} ms (median)`, actual: `${round(worst, 1)} ms (slowest page)`, pass: worst <= BUDGET_MS },
+      ],
+    };
+  } finally {
+    await browser.close();
+    await sandbox.stop();
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RateLimiter } from '../../domain/rate-limit.js';
+import { hasScope } from '../../domain/scopes.js';
+import { ApiError } from '../../errors.js';
+import { EventPosition } from '../../schemas/event.js';
+import type { Ctx } from '../../services/context.js';
+import { sessionPrincipal } from '../../services/dashboard-sessions.js';
+import { latestEventId } from '../../services/event-log.js';
+import { usageReport } from '../../services/usage-report.js';
+import type { UsageMeter } from '../../services/usage.js';
+import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
+import { followEvents, sseStreams } from '../sse.js';
+
+const Headers = z.looseObject({ 'last-event-id': EventPosition.optional() });
+
+/**
+ * GET /dashboard/stream: everything live the dashboard shows, on one connection (browsers allow
+ * six per origin over HTTP/1.1, and a poll per page would count in the usage it charts):
+ *   `event: scopes`  first, what the session may see: {"events": bool, "usage": bool};
+ *   `event: event`   each new event (`id:` its id, `data:` the event JSON), with events:read;
+ *   `event: usage`   the usage report once a second, with usage:read.
+ * It resumes after Last-Event-ID like /v1/events/stream, and is not a /v1 request: it is in
+ * neither the request log nor the usage counts.
+ */
+export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, live: { meter: UsageMeter; limiter: RateLimiter }): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const streams = sseStreams(fastify);
+
+  app.get('/dashboard/stream', { schema: { hide: true, headers: Headers } }, async (req, reply) => {
+    const id = sessionCookie(req);
+    // The cookie counts only with the dashboard's header, as on /v1: a cross-site EventSource cannot send it.
+    const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
+    if (!principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
+    const scopes = { events: hasScope(principal.scopes, 'events:read'), usage: hasScope(principal.scopes, 'usage:read') };
+
+    const stream = streams.open(req, reply);
+    stream.write(`event: scopes\ndata: ${JSON.stringify(scopes)}\n\n`);
+    if (scopes.events) {
+      const resumeAfter = req.headers['last-event-id'];
+      const position = resumeAfter ?? latestEventId(ctx.db);
+      if (resumeAfter === undefined) stream.write(`id: ${position}\n\n`);
+      followEvents(ctx, stream, position, { name: 'event' });
+    }
+    if (scopes.usage) {
+      const send = () => stream.write(`event: usage\ndata: ${JSON.stringify(usageReport(live.meter, live.limiter, principal))}\n\n`);
+      send();
+      const timer = setInterval(send, 1000);
+      stream.onClose(() => clearInterval(timer));
+    }
+  });
+}

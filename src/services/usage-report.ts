@@ -1,0 +1,34 @@
+import type { RateLimiter } from '../domain/rate-limit.js';
+import type { Usage } from '../schemas/usage.js';
+import type { Principal } from './api-keys.js';
+import { day, STATUS_CLASSES, totalsBy, type UsageMeter } from './usage.js';
+
+/** The usage report (API.md §5) as GET /v1/usage, its stream and the dashboard's stream send it. */
+export function usageReport(meter: UsageMeter, limiter: RateLimiter, principal: Principal, forDay?: string): Usage {
+  const rows = meter.rows(forDay);
+  const series = meter.perSecond();
+  const byClass = meter.perSecondByClass();
+  const quota = limiter.policies.find((p) => p.name === 'daily');
+  const used = quota ? limiter.used(principal.subject, 'daily') : null;
+  const burst = limiter.policies.find((p) => p.name === 'burst');
+  return {
+    day: forDay ?? day(Date.now()),
+    generated_at: new Date().toISOString(),
+    totals: { requests: rows.reduce((n, r) => n + r.requests, 0) },
+    by_key: totalsBy(rows, 'subject').map(({ key, requests }) => ({ key_id: key, requests })),
+    by_endpoint: totalsBy(rows, 'endpoint').map(({ key, requests }) => ({ endpoint: key, requests })),
+    by_status: totalsBy(rows, 'status').map(({ key, requests }) => ({ status: key, requests })),
+    quota:
+      quota && used
+        ? { limit: quota.quota, used: used.used, remaining: Math.max(0, quota.quota - used.used), resets_at: new Date(used.resetsAt).toISOString() }
+        : null,
+    rate_limit: burst ? { limit: burst.quota, window_seconds: burst.windowSeconds } : null,
+    requests_per_second: {
+      window_seconds: series.length,
+      average: Number((series.reduce((a, b) => a + b, 0) / series.length).toFixed(3)),
+      series,
+      // In the classes' order (Object.entries would put the integer-like key '429' first).
+      by_class: STATUS_CLASSES.map((status_class) => ({ status_class, series: byClass[status_class] })),
+    },
+  };
+}
