@@ -95,3 +95,43 @@ describe('every page', () => {
     }, 90_000);
   }
 });
+
+describe('keyboard and narrow windows', () => {
+  it('is usable from the keyboard alone: reach a page by Tab and Enter, create an API key, see the focus ring', async () => {
+    const page = await suite.signedIn();
+    // Tab from the top of the page to the "API keys" link, as a keyboard user would.
+    let focused = '';
+    for (let i = 0; i < 20 && focused !== 'API keys'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    }
+    expect(focused).toBe('API keys');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+
+    await page.getByLabel('Name').focus();
+    await page.keyboard.type('typed key');
+    await page.getByLabel('leads read').focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Create key' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('new-secret').waitFor();
+    await page.getByRole('row').filter({ hasText: 'typed key' }).filter({ hasText: 'leads:read' }).waitFor();
+    await page.context().close();
+  });
+
+  it('fits half a laptop screen (640 px wide): no page scrolls sideways', async () => {
+    const page = await suite.signedIn();
+    await page.setViewportSize({ width: 640, height: 800 });
+    for (const [path, heading] of PAGES) {
+      await page.goto(`${suite.sandbox.baseUrl}/dashboard/${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.getByText('Loading…').waitFor({ state: 'detached' });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBe(0);
+    }
+    await page.context().close();
+  }, 60_000);
+});
