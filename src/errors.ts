@@ -7,6 +7,7 @@ export const ERRORS = {
   invalid_request: { status: 400, title: 'Invalid request' },
   invalid_cursor: { status: 400, title: 'Invalid cursor' },
   unauthenticated: { status: 401, title: 'Unauthenticated' },
+  plan_limit: { status: 402, title: 'Plan limit' },
   insufficient_scope: { status: 403, title: 'Insufficient scope' },
   forbidden_origin: { status: 403, title: 'Forbidden origin' },
   not_found: { status: 404, title: 'Not found' },

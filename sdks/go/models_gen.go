@@ -32,6 +32,8 @@ const (
 	EventTypeInvoiceSent                    = "invoice.sent"
 	EventTypeInvoicePaid                    = "invoice.paid"
 	EventTypeInvoiceVoided                  = "invoice.voided"
+	EventTypeInvoiceOverdue                 = "invoice.overdue"
+	EventTypeAccountTrialEnded              = "account.trial_ended"
 	InvoiceStatusDraft                      = "draft"
 	InvoiceStatusOpen                       = "open"
 	InvoiceStatusPaid                       = "paid"
@@ -243,8 +245,10 @@ type Invoice struct {
 	SentAt         *string            `json:"sent_at"`
 	PaidAt         *string            `json:"paid_at"`
 	VoidedAt       *string            `json:"voided_at"`
-	CreatedAt      string             `json:"created_at"`
-	UpdatedAt      string             `json:"updated_at"`
+	// When it passed its due date while open (once, with invoice.overdue)
+	OverdueAt *string `json:"overdue_at"`
+	CreatedAt string  `json:"created_at"`
+	UpdatedAt string  `json:"updated_at"`
 }
 
 // InvoiceLineItem is an object the API returns.

@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { EVENT_TYPES, type EventType } from '../domain/event-types.js';
+import { EVENT_TYPES, TRIGGERABLE_EVENT_TYPES, type EventType, type TriggerableEventType } from '../domain/event-types.js';
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_STATE_FILE } from './listen-state.js';
 import { sinceArg } from './since.js';
@@ -127,8 +127,9 @@ export function registerEventCommands(program: Command): void {
   program
     .command('trigger')
     .description('Make the API calls that cause an event (e.g. deal.won creates a deal and wins it)')
-    .addArgument(new Argument('<event-type>', 'the event to cause').choices(EVENT_TYPES))
-    .action(async (type: EventType, _opts: unknown, cmd: Command) => {
+    .addArgument(new Argument('<event-type>', 'the event to cause').choices(TRIGGERABLE_EVENT_TYPES))
+    .addHelpText('after', '\ninvoice.overdue and account.trial_ended come from the account\'s clock: `crm sandbox clock advance 30d`.')
+    .action(async (type: TriggerableEventType, _opts: unknown, cmd: Command) => {
       const { triggerCommand } = await import('./trigger.js');
       await triggerCommand(globals(cmd), type);
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CrmClient } from '../client/client.js';
 import { CrmApiError } from '../client/errors.js';
+import type { TriggerableEventType } from '../domain/event-types.js';
 import type { Event, EventType } from '../schemas/event.js';
 import { withClient, type GlobalOptions } from './api.js';
 import { bold, dim, printJson } from './output.js';
@@ -31,7 +32,7 @@ const after = (make: (c: CrmClient) => Promise<Obj>, then: (c: CrmClient, id: st
   return made;
 };
 
-export const RECIPES: Record<EventType, Recipe> = {
+export const RECIPES: Record<TriggerableEventType, Recipe> = {
   'lead.created': { story: 'created a lead', run: lead },
   'lead.updated': { story: 'created a lead and set it contacted', run: after(lead, (c, id) => c.request('PATCH', `/v1/leads/${id}`, { body: { status: 'contacted' } })) },
   'lead.deleted': { story: 'created a lead and deleted it', run: after(lead, (c, id) => c.request('DELETE', `/v1/leads/${id}`)) },
@@ -63,7 +64,7 @@ async function findEvent(c: CrmClient, type: EventType, made: Obj): Promise<Even
   return undefined;
 }
 
-export async function triggerCommand(options: GlobalOptions, type: EventType): Promise<void> {
+export async function triggerCommand(options: GlobalOptions, type: TriggerableEventType): Promise<void> {
   const recipe = RECIPES[type];
   const { made, event } = await withClient(options, async (c) => {
     const made = await recipe.run(c);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  * increase monotonically instead of being random.
  */
 export type IdPrefix =
-  | 'lead' | 'cli' | 'con' | 'deal' | 'inv' | 'evt' | 'we' | 'whd' | 'key' | 'app' | 'req' | 'mail';
+  | 'lead' | 'cli' | 'con' | 'deal' | 'inv' | 'evt' | 'we' | 'whd' | 'key' | 'app' | 'req' | 'mail' | 'acct';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32
 // The 80 random bits are kept as two 40-bit halves in plain numbers (exact up to 2^53): BigInt

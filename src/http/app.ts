@@ -30,17 +30,17 @@ import { requestLogRoutes } from './routes/request-logs.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
-import { UsageMeter } from '../services/usage.js';
+import type { AccountRegistry } from '../accounts/registry.js';
+import { currentAccountOr, runInAccountScope, scopedContext } from '../accounts/current.js';
 
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
 export interface AppOptions {
-  ctx: Ctx;
+  /** The sandbox's accounts: each request works on the one its credential belongs to. */
+  accounts: AccountRegistry;
   control: SandboxControl;
   /** Log level for Fastify's logger (to stderr); errors only by default. */
   logLevel?: string;
-  /** Rate limit and quota policies; none when absent. */
-  limiter?: RateLimiter;
 }
 
 function unusedCompilerFactory(): never {
@@ -51,7 +51,10 @@ function unusedCompilerFactory(): never {
  * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
  * decides about ports and signals.
  */
-export async function buildApp({ ctx, control, logLevel = 'error', limiter = new RateLimiter([]) }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ accounts, control, logLevel = 'error' }: AppOptions): Promise<FastifyInstance> {
+  // Routes and services take this Ctx; its fields are those of the account the request works on.
+  const current = () => currentAccountOr(() => accounts.default);
+  const ctx = scopedContext(current);
   const app = Fastify({
     logger: logLevel === 'silent' ? false : { level: logLevel, stream: process.stderr },
     bodyLimit: BODY_LIMIT,
@@ -80,22 +83,26 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   // suite checks every response it sees against that document instead of paying for it per request.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  // First of all hooks: the request's account scope (the default account until a credential names another).
+  app.addHook('onRequest', (_request, _reply, done) => runInAccountScope(accounts.default, done));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
   registerDashboardGuards(app, ctx); // before auth: a foreign Host is 421 whatever the credentials
-  registerAuth(app, ctx);
-  registerRateLimit(app, limiter);
+  registerAuth(app, ctx, accounts);
+  registerRateLimit(app, () => current().limiter);
   registerIdempotency(app, ctx);
-  const meter = new UsageMeter(ctx.db);
-  registerUsageMetering(app, meter);
-  registerRequestLog(app, ctx);
-  const flushTimer = setInterval(() => meter.flush(), 1000).unref();
+  registerUsageMetering(app, () => current().meter);
+  registerRequestLog(app, ctx, () => current().requestLog);
+  const flushAll = () => {
+    for (const account of accounts.list()) account.meter.flush();
+  };
+  const flushTimer = setInterval(flushAll, 1000).unref();
   app.addHook('onClose', async () => {
     clearInterval(flushTimer);
-    meter.flush();
+    flushAll();
   });
 
   await app.register(swagger, {
@@ -119,16 +126,16 @@ export async function buildApp({ ctx, control, logLevel = 'error', limiter = new
   dealRoutes(app, ctx);
   invoiceRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
-  oauthRoutes(app, ctx);
-  sandboxRoutes(app, ctx, control);
-  usageRoutes(app, meter, limiter);
+  oauthRoutes(app, ctx, accounts);
+  sandboxRoutes(app, ctx, control, accounts);
+  usageRoutes(app, current);
   mcpRoutes(app);
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
   requestLogRoutes(app, ctx);
-  dashboardRoutes(app, ctx);
-  dashboardStreamRoutes(app, ctx, { meter, limiter });
+  dashboardRoutes(app, ctx, accounts);
+  dashboardStreamRoutes(app, ctx, accounts, current);
   apiReferenceRoutes(app);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { parsePolicy, RateLimiter } from '../domain/rate-limit.js';
+import { planPolicies } from '../accounts/plans.js';
+import { AccountRegistry } from '../accounts/registry.js';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
-import { createContext, inTransaction, type Ctx } from '../services/context.js';
+import type { Ctx } from '../services/context.js';
 import { purgeExpired } from '../services/idempotency.js';
 import { purgeExpiredEvents } from '../services/event-log.js';
-import { openDb, type Db } from '../store/db.js';
+import { openDb } from '../store/db.js';
 import { stmt } from '../store/rows.js';
-import { loadFixtures } from './fixtures.js';
 import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
-import { seed } from './seed.js';
+import { fill, isEmpty, resetData } from './fill.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -40,7 +40,9 @@ export interface Sandbox {
   /** A single-use sign-in link to the dashboard (15 minutes), bound to the admin key; null when none is left. */
   dashboardUrl: string | null;
   app: FastifyInstance;
+  /** The default account's. */
   ctx: Ctx;
+  accounts: AccountRegistry;
   reset(): { seeded: boolean };
   stop(): Promise<void>;
 }
@@ -49,26 +51,6 @@ export const DEFAULT_DB = '.crm/sandbox.db';
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_RATE_LIMIT = '100/1s';
 export const DEFAULT_QUOTA = '100000/1d';
-
-/** Tables that hold sandbox data; reset empties them, API keys and settings stay. */
-const DATA_TABLES = ['events', 'mailbox', 'invoices', 'deals', 'contacts', 'clients', 'leads'];
-
-function isEmpty(db: Db): boolean {
-  return DATA_TABLES.every((t) => !stmt(db, `SELECT 1 FROM ${t} LIMIT 1`).get());
-}
-
-/**
- * Seeds and loads fixtures in one transaction: a bad fixture file must not leave the seed data
- * behind, or the next start would find the database not empty and silently skip the fixtures.
- */
-function fill(ctx: Ctx, options: SandboxOptions): boolean {
-  const seedValue = options.seed ?? 1;
-  return inTransaction(ctx, () => {
-    if (seedValue !== false) seed(ctx, seedValue);
-    if (options.fixtures) loadFixtures(ctx, options.fixtures);
-    return seedValue !== false || Boolean(options.fixtures);
-  });
-}
 
 /** Makes sure an admin key exists; returns the secret when this start created or registered it. */
 function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
@@ -89,28 +71,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const dbPath = options.db ?? DEFAULT_DB;
   const db = openDb(dbPath);
   let baseUrl = '';
-  const ctx = createContext(db, () => baseUrl);
   try {
+    const start = { rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, quota: options.quota ?? DEFAULT_QUOTA };
+    // Checked before anything is written: a bad limit is a usage error, not a half-made sandbox.
+    planPolicies('pro', start);
+    const accounts = new AccountRegistry({ db, dbPath, start, baseUrl: () => baseUrl });
+    const ctx = accounts.default.ctx;
     if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
-    const reset = () =>
-      inTransaction(ctx, () => {
-        for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
-        // Also what the triggers could not find (search rows are keyed by rowid: migration 007).
-        db.exec('DELETE FROM client_search');
-        db.exec('DELETE FROM client_search_stale');
-        db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
-        return { seeded: fill(ctx, options) };
-      });
-    const limiter = new RateLimiter(
-      [parsePolicy('burst', options.rateLimit ?? DEFAULT_RATE_LIMIT), parsePolicy('daily', options.quota ?? DEFAULT_QUOTA)].filter((p) => p !== null),
-    );
-    const app = await buildApp({ ctx, control: { reset }, limiter, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    const reset = () => resetData(ctx, options);
+    const app = await buildApp({ accounts, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
     // Idempotency keys are kept 24 h: purge at start and hourly (unref: never keeps the process up).
-    // Events are kept 30 days, on the same rhythm.
+    // Events are kept 30 days, on the same rhythm. Each account by its own clock.
     const purge = () => {
-      purgeExpired(ctx);
-      purgeExpiredEvents(ctx);
+      for (const account of accounts.list()) {
+        purgeExpired(account.ctx);
+        purgeExpiredEvents(account.ctx);
+      }
     };
     purge();
     const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref();
@@ -121,11 +98,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Pending deliveries left by an earlier run (even a killed one) are sent from here on.
     // Loaded after listening, not awaited: the worker and its HTTP client cost ~150 ms to load, and
     // the sandbox answers requests meanwhile (deliveries wait safely in the database).
-    const worker = import('../webhooks/worker.js').then(({ WebhookWorker }) => {
-      const started = new WebhookWorker(ctx, { timeScale: options.webhookTimeScale ?? 1 });
-      started.start();
-      return started;
-    });
+    const workerModule = import('../webhooks/worker.js');
+    accounts.startWorkers((account) =>
+      workerModule.then(({ WebhookWorker }) => {
+        const started = new WebhookWorker(account.ctx, { timeScale: options.webhookTimeScale ?? 1 });
+        started.start();
+        return started;
+      }),
+    );
     const adminId = adminKeyId(ctx);
     const dashboardUrl = adminId ? dashboardLoginUrl(baseUrl, createLoginToken(ctx, adminId).token) : null;
     let stopped = false;
@@ -136,12 +116,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       db: dbPath,
       app,
       ctx,
+      accounts,
       reset,
       async stop() {
         if (stopped) return;
         stopped = true;
         clearInterval(purgeTimer);
-        await Promise.all([worker.then((w) => w.stop()), app.close()]);
+        await Promise.all([accounts.close(), app.close()]);
         db.close();
       },
     };

@@ -52,6 +52,7 @@ export const Invoice = z
     sent_at: z.string().nullable(),
     paid_at: z.string().nullable(),
     voided_at: z.string().nullable(),
+    overdue_at: z.string().nullable().describe('When it passed its due date while open (once, with invoice.overdue)'),
     ...recordFields,
   })
   .meta({ id: 'Invoice' });

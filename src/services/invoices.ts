@@ -74,6 +74,7 @@ export function createInvoice(ctx: Ctx, input: InvoiceCreate): Invoice {
       sent_at: null,
       paid_at: null,
       voided_at: null,
+      overdue_at: null,
       created_at: now,
       updated_at: now,
     };

@@ -1,10 +1,11 @@
-import type { RateLimiter } from '../domain/rate-limit.js';
+import type { Account } from '../accounts/account.js';
 import type { Usage } from '../schemas/usage.js';
 import type { Principal } from './api-keys.js';
-import { day, STATUS_CLASSES, totalsBy, type UsageMeter } from './usage.js';
+import { day, STATUS_CLASSES, totalsBy } from './usage.js';
 
 /** The usage report (API.md §5) as GET /v1/usage, its stream and the dashboard's stream send it. */
-export function usageReport(meter: UsageMeter, limiter: RateLimiter, principal: Principal, forDay?: string): Usage {
+export function usageReport(account: Account, principal: Principal, forDay?: string): Usage {
+  const { meter, limiter } = account;
   const rows = meter.rows(forDay);
   const series = meter.perSecond();
   const byClass = meter.perSecondByClass();
@@ -12,8 +13,8 @@ export function usageReport(meter: UsageMeter, limiter: RateLimiter, principal: 
   const used = quota ? limiter.used(principal.subject, 'daily') : null;
   const burst = limiter.policies.find((p) => p.name === 'burst');
   return {
-    day: forDay ?? day(Date.now()),
-    generated_at: new Date().toISOString(),
+    day: forDay ?? day(account.ctx.clock()),
+    generated_at: new Date(account.ctx.clock()).toISOString(),
     totals: { requests: rows.reduce((n, r) => n + r.requests, 0) },
     by_key: totalsBy(rows, 'subject').map(({ key, requests }) => ({ key_id: key, requests })),
     by_endpoint: totalsBy(rows, 'endpoint').map(({ key, requests }) => ({ endpoint: key, requests })),

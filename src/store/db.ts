@@ -28,12 +28,13 @@ function migrationFiles(): { file: string; sql: () => string }[] {
  * Opens (creating if needed) the sandbox database: WAL so readers never wait for the writer,
  * foreign keys on, and every pending migration applied in order, each in its own transaction.
  */
-export function openDb(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+export function openDb(path: string | Buffer): Db {
+  // A Buffer is a database image (Database#serialize): opened in memory, as a copy.
+  if (typeof path === 'string' && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   // In the single binary, its embedded addon (better-sqlite3 takes the loaded object too, though
   // @types/better-sqlite3 declares only the path form); otherwise undefined: node_modules' addon.
   const addon = sqliteAddon();
-  const db = new Database(path, addon ? { nativeBinding: addon as unknown as string } : {});
+  const db = new Database(path as string, addon ? { nativeBinding: addon as unknown as string } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL'); // WAL + NORMAL: durable across app crashes, fast commits
   db.pragma('foreign_keys = ON');

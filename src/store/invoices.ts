@@ -18,6 +18,8 @@ export interface InvoiceRecord {
   sent_at: string | null;
   paid_at: string | null;
   voided_at: string | null;
+  /** When the account's clock passed due_date while the invoice was open (invoice.overdue). */
+  overdue_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -71,7 +71,7 @@ export class WebhookWorker {
     this.pumping = true;
     try {
       const capacity = this.concurrency - this.inFlight.size;
-      const due = capacity > 0 ? dueAttempts(this.ctx, Date.now(), capacity, new Set(this.inFlight.keys())) : [];
+      const due = capacity > 0 ? dueAttempts(this.ctx, this.ctx.clock(), capacity, new Set(this.inFlight.keys())) : [];
       for (const attempt of due) this.run(attempt);
       this.backlogged = capacity <= 0 || due.length === capacity;
       this.armTimer();
@@ -86,7 +86,7 @@ export class WebhookWorker {
   /** Wakes at the next attempt due later than now (a retry), or after MAX_IDLE_MS at most. */
   private armTimer(): void {
     clearTimeout(this.timer);
-    const now = Date.now();
+    const now = this.ctx.clock(); // the account's clock: a test clock moved forward makes retries due
     const next = nextDueAfter(this.ctx, now);
     const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - now));
     this.timer = setTimeout(() => this.pump(), wait).unref();

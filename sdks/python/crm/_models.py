@@ -369,7 +369,7 @@ class Deleted(CrmObject):
 
 class Event(CrmObject):
     id: str
-    type: Literal["lead.created", "lead.updated", "lead.deleted", "lead.converted", "client.created", "client.updated", "client.deleted", "deal.created", "deal.updated", "deal.won", "deal.lost", "deal.deleted", "invoice.created", "invoice.sent", "invoice.paid", "invoice.voided"]
+    type: Literal["lead.created", "lead.updated", "lead.deleted", "lead.converted", "client.created", "client.updated", "client.deleted", "deal.created", "deal.updated", "deal.won", "deal.lost", "deal.deleted", "invoice.created", "invoice.sent", "invoice.paid", "invoice.voided", "invoice.overdue", "account.trial_ended"]
     created_at: str
     data: "EventData"
     previous_attributes: Optional[Dict[str, Any]]
@@ -415,6 +415,8 @@ class Invoice(CrmObject):
     sent_at: Optional[str]
     paid_at: Optional[str]
     voided_at: Optional[str]
+    overdue_at: Optional[str]
+    """When it passed its due date while open (once, with invoice.overdue)"""
     created_at: str
     updated_at: str
 

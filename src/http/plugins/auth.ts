@@ -7,6 +7,9 @@ import { authenticateAccessToken } from '../../services/oauth-tokens.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { isSameOrigin } from '../dashboard/origin.js';
+import { enterAccountOfBearer, enterAccountOfSession } from '../../accounts/credentials.js';
+import { currentAccountOr } from '../../accounts/current.js';
+import type { AccountRegistry } from '../../accounts/registry.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,14 +37,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * Bearer authentication and scope checks on every route that names a scope (API.md §3).
  * The lookup runs on every request, so a revoked key fails on the very next one.
  */
-export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
+export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
     const token = bearerToken(request);
     if (!token) {
-      const fromSession = dashboardPrincipal(ctx, request);
+      const fromSession = dashboardPrincipal(ctx, accounts, request);
       if (fromSession) {
         if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
         request.principal = fromSession;
@@ -51,6 +54,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
         headers: { 'www-authenticate': REALM },
       });
     }
+    enterAccountOfBearer(accounts, token);
     // API keys are told apart by their prefix; anything else is an OAuth access token, or a key
     // registered with `--api-key K` in another shape.
     const principal = token.startsWith(KEY_PREFIX) ? authenticateKey(ctx, token) : (authenticateAccessToken(ctx, token) ?? authenticateKey(ctx, token));
@@ -62,6 +66,12 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx): void {
     if (scope !== ANY_SCOPE) requireScopes(principal, [scope]);
     request.principal = principal;
   });
+  // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
+  app.addHook('onRequest', async (request) => {
+    if (request.principal && request.url.startsWith('/_sandbox/') && !currentAccountOr(() => accounts.default).isDefault) {
+      throw new ApiError('insufficient_scope', "Only the sandbox admin key (printed by `crm sandbox start`) may call /_sandbox/*; this key belongs to another account.");
+    }
+  });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -72,10 +82,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * image cannot send), and writes also come from the same origin. Otherwise the cookie is
  * ignored, so a cross-site request can neither read nor change anything.
  */
-function dashboardPrincipal(ctx: Ctx, request: FastifyRequest): Principal | undefined {
+function dashboardPrincipal(ctx: Ctx, accounts: AccountRegistry, request: FastifyRequest): Principal | undefined {
   if (!dashboardHeader(request)) return undefined;
   const id = sessionCookie(request);
   if (!id) return undefined;
+  enterAccountOfSession(accounts, id);
   if (!SAFE_METHODS.has(request.method) && !isSameOrigin(ctx, request)) return undefined;
   return sessionPrincipal(ctx, id);
 }

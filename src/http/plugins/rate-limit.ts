@@ -7,15 +7,15 @@ import { ApiError } from '../../errors.js';
  * the draft-ietf-httpapi-ratelimit-headers fields and the de-facto X-RateLimit-* triple for the
  * policy nearest exhaustion; past a limit the answer is 429 with Retry-After.
  */
-export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
-  if (limiter.policies.length === 0) return;
-  const policyHeader = limiter.policies.map((p) => `"${p.name}";q=${p.quota};w=${p.windowSeconds}`).join(', ');
-
-  // Runs after authentication (hooks run in registration order), so the subject is known.
+export function registerRateLimit(app: FastifyInstance, currentLimiter: () => RateLimiter): void {
+  // Runs after authentication (hooks run in registration order), so the subject and its account
+  // (whose plan sets the policies) are known.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.principal || !request.url.startsWith('/v1/')) return;
+    const limiter = currentLimiter();
+    if (limiter.policies.length === 0) return;
     const { states, refusedBy } = limiter.hit(request.principal.subject);
-    setHeaders(reply, policyHeader, refusedBy ?? nearestExhaustion(states)!);
+    setHeaders(reply, policyHeader(limiter), refusedBy ?? nearestExhaustion(states)!);
     if (refusedBy) {
       const daily = refusedBy.policy.name === 'daily';
       throw new ApiError(
@@ -27,6 +27,13 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): v
       );
     }
   });
+}
+
+const headers = new WeakMap<RateLimiter, string>();
+function policyHeader(limiter: RateLimiter): string {
+  let text = headers.get(limiter);
+  if (text === undefined) headers.set(limiter, (text = limiter.policies.map((p) => `"${p.name}";q=${p.quota};w=${p.windowSeconds}`).join(', ')));
+  return text;
 }
 
 function setHeaders(reply: FastifyReply, policyHeader: string, state: PolicyState): void {

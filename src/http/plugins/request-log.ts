@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../services/context.js';
-import { logBody, RequestLogWriter } from '../../services/request-log.js';
+import { logBody, type RequestLogWriter } from '../../services/request-log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,8 +16,7 @@ const isLogged = (request: FastifyRequest) => request.url.startsWith('/v1/') && 
  * Records every /v1 request in the request log (API.md §11) once its response is sent: for
  * writes with both bodies (redacted, 64 KB at most). A failure to log never fails the request.
  */
-export function registerRequestLog(app: FastifyInstance, ctx: Ctx): void {
-  const writer = new RequestLogWriter(ctx);
+export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter: () => RequestLogWriter): void {
   app.addHook('onSend', async (request, _reply, payload) => {
     if (WRITES.has(request.method) && isLogged(request) && typeof payload === 'string') request.loggedResponse = payload;
     return payload;
@@ -28,7 +27,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx): void {
     const write = WRITES.has(request.method);
     const key = request.headers['idempotency-key'];
     try {
-      writer.record({
+      currentWriter().record({
         id: String(request.id),
         method: request.method,
         path: path.slice(0, 2000),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { RateLimiter } from '../../domain/rate-limit.js';
+import type { Account } from '../../accounts/account.js';
 import { hasScope } from '../../domain/scopes.js';
 import { ApiError } from '../../errors.js';
 import { EventPosition } from '../../schemas/event.js';
@@ -9,9 +9,10 @@ import type { Ctx } from '../../services/context.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
 import { latestEventId } from '../../services/event-log.js';
 import { usageReport } from '../../services/usage-report.js';
-import type { UsageMeter } from '../../services/usage.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { followEvents, sseStreams } from '../sse.js';
+import { enterAccountOfSession } from '../../accounts/credentials.js';
+import type { AccountRegistry } from '../../accounts/registry.js';
 
 const Headers = z.looseObject({ 'last-event-id': EventPosition.optional() });
 
@@ -24,27 +25,29 @@ const Headers = z.looseObject({ 'last-event-id': EventPosition.optional() });
  * It resumes after Last-Event-ID like /v1/events/stream, and is not a /v1 request: it is in
  * neither the request log nor the usage counts.
  */
-export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, live: { meter: UsageMeter; limiter: RateLimiter }): void {
+export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry, current: () => Account): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const streams = sseStreams(fastify);
 
   app.get('/dashboard/stream', { schema: { hide: true, headers: Headers } }, async (req, reply) => {
     const id = sessionCookie(req);
+    if (id) enterAccountOfSession(accounts, id);
     // The cookie counts only with the dashboard's header, as on /v1: a cross-site EventSource cannot send it.
     const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
     if (!principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
     const scopes = { events: hasScope(principal.scopes, 'events:read'), usage: hasScope(principal.scopes, 'usage:read') };
 
+    const account = current(); // the stream outlives this request's scope: hold on to its account
     const stream = streams.open(req, reply);
     stream.write(`event: scopes\ndata: ${JSON.stringify(scopes)}\n\n`);
     if (scopes.events) {
       const resumeAfter = req.headers['last-event-id'];
       const position = resumeAfter ?? latestEventId(ctx.db);
       if (resumeAfter === undefined) stream.write(`id: ${position}\n\n`);
-      followEvents(ctx, stream, position, { name: 'event' });
+      followEvents(account.ctx, stream, position, { name: 'event' });
     }
     if (scopes.usage) {
-      const send = () => stream.write(`event: usage\ndata: ${JSON.stringify(usageReport(live.meter, live.limiter, principal))}\n\n`);
+      const send = () => stream.write(`event: usage\ndata: ${JSON.stringify(usageReport(account, principal))}\n\n`);
       send();
       const timer = setInterval(send, 1000);
       stream.onClose(() => clearInterval(timer));

@@ -7,6 +7,8 @@ import { sessionPrincipal, signInWithKey, signInWithToken, signOut } from '../..
 import { dashboardAssets } from '../dashboard/assets.js';
 import { clearSessionCookie, dashboardHeader, sessionCookie, setSessionCookie } from '../dashboard/cookie.js';
 import { isOwnHost, isSameOrigin } from '../dashboard/origin.js';
+import { enterAccountOfBearer, enterAccountOfLoginToken, enterAccountOfSession } from '../../accounts/credentials.js';
+import type { AccountRegistry } from '../../accounts/registry.js';
 
 /** The headers of every dashboard response (API.md §11), the CSP exactly as the contract writes it. */
 export const DASHBOARD_HEADERS: Record<string, string> = {
@@ -50,7 +52,7 @@ function noStore(reply: FastifyReply): FastifyReply {
 }
 
 /** `/` → `/dashboard/`, the page and its two files from memory, and the session endpoints. */
-export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx): void {
+export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const assets = dashboardAssets();
   const hide = { hide: true };
@@ -68,6 +70,8 @@ export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx): void {
 
   app.post('/dashboard/session', { schema: { ...hide, body: SignIn } }, async (req, reply) => {
     requireDashboardOrigin(ctx, req);
+    if (req.body.login_token !== undefined) enterAccountOfLoginToken(accounts, req.body.login_token);
+    else enterAccountOfBearer(accounts, req.body.api_key!);
     const session = req.body.login_token !== undefined ? signInWithToken(ctx, req.body.login_token) : signInWithKey(ctx, req.body.api_key!);
     setSessionCookie(reply, session);
     return noStore(reply).send({ key_id: session.principal.subject, scopes: session.principal.scopes, expires_at: session.expires_at });
@@ -75,6 +79,7 @@ export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx): void {
 
   app.get('/dashboard/session', { schema: hide }, async (req, reply) => {
     const id = sessionCookie(req);
+    if (id) enterAccountOfSession(accounts, id);
     const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
     if (!principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
     return noStore(reply).send({ key_id: principal.subject, scopes: principal.scopes });
@@ -83,7 +88,7 @@ export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   app.delete('/dashboard/session', { schema: hide }, async (req, reply) => {
     requireDashboardOrigin(ctx, req);
     const id = sessionCookie(req);
-    if (id) signOut(ctx, id);
+    if (id && enterAccountOfSession(accounts, id)) signOut(ctx, id);
     clearSessionCookie(reply);
     return noStore(reply).code(204).send();
   });

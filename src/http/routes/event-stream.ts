@@ -5,6 +5,7 @@ import type { Ctx } from '../../services/context.js';
 import { latestEventId } from '../../services/event-log.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { followEvents, sseStreams } from '../sse.js';
+import { pinContext } from '../../accounts/current.js';
 
 /**
  * GET /v1/events/stream: the event log as Server-Sent Events (`id:` event id, `event:` type,
@@ -35,7 +36,7 @@ export function eventStreamRoutes(fastify: FastifyInstance, ctx: Ctx): void {
       const position = explicit ?? latestEventId(ctx.db);
       const stream = streams.open(req, reply);
       if (explicit === undefined) stream.write(`id: ${position}\n\n`);
-      followEvents(ctx, stream, position, { types });
+      followEvents(pinContext(ctx), stream, position, { types });
     },
   });
 }

@@ -9,6 +9,8 @@ import { authenticateClient, createOAuthApp, deleteOAuthApp, listOAuthApps, OAut
 import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
 import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
 import { consentPage, errorPage } from '../oauth-pages.js';
+import { enterAccountOfClient } from '../../accounts/credentials.js';
+import type { AccountRegistry } from '../../accounts/registry.js';
 import { requireScopes } from '../plugins/auth.js';
 import { respond } from '../plugins/idempotency.js';
 import { toApiError } from '../plugins/errors.js';
@@ -18,7 +20,7 @@ import { IdParams } from '../../schemas/common.js';
 const AppListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
 
 /** OAuth 2.0 for third-party apps (API.md §3): app registration under /v1, the protocol under /oauth. */
-export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx): void {
+export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['OAuth'], security: BEARER };
   app.post('/v1/oauth_apps', {
@@ -56,6 +58,12 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx): void {
       // RFC 6749 §5.2 / RFC 9110: a 401 names the scheme to authenticate with.
       if (failure.status === 401) reply.header('www-authenticate', 'Basic realm="crm"');
       return reply.code(failure.status).type('application/json; charset=utf-8').send({ error: failure.error, error_description: failure.message });
+    });
+
+    // The client names its account: each account has its own apps (API.md §12).
+    oauth.addHook('preHandler', async (request) => {
+      const clientId = clientIdOf(request);
+      if (clientId) enterAccountOfClient(accounts, clientId);
     });
 
     oauth.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
@@ -136,6 +144,35 @@ function fromOtherError(error: Error): OAuthError {
   const apiError = toApiError(error);
   if (apiError.status >= 500) return new OAuthError('server_error', 'Something went wrong on our side. Retry later.', apiError.status);
   return new OAuthError('invalid_request', apiError.message, apiError.status);
+}
+
+/**
+ * The client a protocol request is for, without judging it (the endpoints do that): the query's
+ * client_id, the form's, HTTP Basic's user, or the one inside a sealed consent form.
+ */
+function clientIdOf(request: FastifyRequest): string | undefined {
+  const query = request.query as Record<string, unknown>;
+  if (typeof query.client_id === 'string') return query.client_id;
+  if (typeof request.body !== 'string') return undefined;
+  const form = new URLSearchParams(request.body);
+  const named = form.get('client_id');
+  if (named) return named;
+  const basic = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(request.headers.authorization ?? '');
+  if (basic) {
+    const user = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0] ?? '';
+    try {
+      return decodeURIComponent(user.replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
+  }
+  const sealed = form.get('request')?.split('.')[0];
+  try {
+    const inside = sealed ? (JSON.parse(Buffer.from(sealed, 'base64url').toString('utf8')) as { client_id?: unknown }) : undefined;
+    return typeof inside?.client_id === 'string' ? inside.client_id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A form body as parameters; each may appear once (RFC 6749 §3.1), and empty means absent. */

@@ -9,6 +9,8 @@ import { createLoginToken } from '../../services/dashboard-sessions.js';
 import { ApiError } from '../../errors.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { paymentPage } from '../pay-page.js';
+import { enterAccountOfPaymentToken } from '../../accounts/credentials.js';
+import type { AccountRegistry } from '../../accounts/registry.js';
 
 export interface SandboxControl {
   /** Wipes the data (API keys stay valid) and seeds again as at start. */
@@ -19,7 +21,7 @@ export interface SandboxControl {
 export const dashboardLoginUrl = (baseUrl: string, token: string): string => `${baseUrl}/dashboard/#login=${token}`;
 
 /** Health, sandbox control and the payment page: the parts of the sandbox outside /v1. */
-export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: SandboxControl): void {
+export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: SandboxControl, accounts: AccountRegistry): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['Sandbox'], security: BEARER };
 
@@ -71,6 +73,8 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
   // The payment page is for people: HTML, and a form post (the only non-JSON body we accept).
   fastify.register(async (page) => {
     page.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    // The invoice's token names its account.
+    page.addHook('preHandler', async (req) => void enterAccountOfPaymentToken(accounts, (req.params as { token: string }).token));
     page.get('/pay/:token', { schema: { hide: true } }, async (req, reply) => {
       const invoice = getInvoiceByToken(ctx, (req.params as { token: string }).token);
       return reply.type('text/html; charset=utf-8').send(paymentPage(invoice));

@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { RateLimiter } from '../../domain/rate-limit.js';
+import type { Account } from '../../accounts/account.js';
 import { Usage, UsageQuery } from '../../schemas/usage.js';
 import type { Principal } from '../../services/api-keys.js';
 import { usageReport } from '../../services/usage-report.js';
-import type { UsageMeter } from '../../services/usage.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { sseStreams } from '../sse.js';
 
 /** GET /v1/usage and its live twin, GET /v1/usage/stream (Server-Sent Events, one report a second). */
-export function usageRoutes(fastify: FastifyInstance, meter: UsageMeter, limiter: RateLimiter): void {
+export function usageRoutes(fastify: FastifyInstance, current: () => Account): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['Usage'], security: BEARER };
   const streams = sseStreams(fastify);
 
-  const report = (principal: Principal, forDay?: string) => usageReport(meter, limiter, principal, forDay);
+  const report = (principal: Principal, forDay?: string) => usageReport(current(), principal, forDay);
 
   app.get('/v1/usage', {
     config: { scope: 'usage:read' },

@@ -24,6 +24,8 @@ final class Event extends Model
     public const TYPE_INVOICE_SENT = 'invoice.sent';
     public const TYPE_INVOICE_PAID = 'invoice.paid';
     public const TYPE_INVOICE_VOIDED = 'invoice.voided';
+    public const TYPE_INVOICE_OVERDUE = 'invoice.overdue';
+    public const TYPE_ACCOUNT_TRIAL_ENDED = 'account.trial_ended';
 
     public string $id;
     public string $type;

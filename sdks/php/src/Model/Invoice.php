@@ -28,6 +28,8 @@ final class Invoice extends Model
     public ?string $sent_at = null;
     public ?string $paid_at = null;
     public ?string $voided_at = null;
+    /** When it passed its due date while open (once, with invoice.overdue) */
+    public ?string $overdue_at = null;
     public string $created_at;
     public string $updated_at;
 

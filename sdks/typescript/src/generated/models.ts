@@ -362,7 +362,7 @@ export interface Deleted {
 
 export interface Event {
   id: string;
-  type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.converted" | "client.created" | "client.updated" | "client.deleted" | "deal.created" | "deal.updated" | "deal.won" | "deal.lost" | "deal.deleted" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.voided";
+  type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.converted" | "client.created" | "client.updated" | "client.deleted" | "deal.created" | "deal.updated" | "deal.won" | "deal.lost" | "deal.deleted" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "account.trial_ended";
   created_at: string;
   data: EventData;
   previous_attributes?: Record<string, unknown>;
@@ -408,6 +408,8 @@ export interface Invoice {
   sent_at: string | null;
   paid_at: string | null;
   voided_at: string | null;
+  /** When it passed its due date while open (once, with invoice.overdue) */
+  overdue_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,0 +1,48 @@
+import { hashSecret } from '../services/api-keys.js';
+import type { Db } from '../store/db.js';
+import { stmt } from '../store/rows.js';
+import type { Account } from './account.js';
+import { enterAccount } from './current.js';
+import type { AccountRegistry } from './registry.js';
+
+/**
+ * Which account a credential belongs to, found in the accounts' own tables (registry.find), and
+ * the request pointed at it. Unknown credentials stay on the default account, which then refuses
+ * them as it always did.
+ */
+const exists = (sql: string, value: string) => (db: Db) => stmt(db, sql).get(value) !== undefined;
+
+function enter(account: Account | undefined): Account | undefined {
+  if (account) enterAccount(account);
+  return account;
+}
+
+/** An API key or an OAuth access token. */
+export function enterAccountOfBearer(accounts: AccountRegistry, token: string): Account | undefined {
+  const hash = hashSecret(token);
+  const key = exists('SELECT 1 FROM api_keys WHERE hash = ?', hash);
+  const oauth = exists('SELECT 1 FROM oauth_tokens WHERE hash = ?', hash);
+  return enter(accounts.find(`bearer:${hash}`, (db) => key(db) || oauth(db)));
+}
+
+/** A dashboard session cookie. */
+export function enterAccountOfSession(accounts: AccountRegistry, sessionId: string): Account | undefined {
+  const hash = hashSecret(sessionId);
+  return enter(accounts.find(`session:${hash}`, exists('SELECT 1 FROM dashboard_sessions WHERE hash = ?', hash)));
+}
+
+/** A dashboard sign-in token (single use: not cached beyond its one use). */
+export function enterAccountOfLoginToken(accounts: AccountRegistry, token: string): Account | undefined {
+  const hash = hashSecret(token);
+  return enter(accounts.find(`login:${hash}`, exists('SELECT 1 FROM dashboard_logins WHERE hash = ?', hash)));
+}
+
+/** An OAuth client (authorize, token and revoke endpoints). */
+export function enterAccountOfClient(accounts: AccountRegistry, clientId: string): Account | undefined {
+  return enter(accounts.find(`client:${clientId}`, exists('SELECT 1 FROM oauth_apps WHERE client_id = ?', clientId)));
+}
+
+/** An invoice's payment page. */
+export function enterAccountOfPaymentToken(accounts: AccountRegistry, token: string): Account | undefined {
+  return enter(accounts.find(`pay:${token}`, exists('SELECT 1 FROM invoices WHERE payment_token = ?', token)));
+}

@@ -1,0 +1,197 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { IdGenerator } from '../domain/ids.js';
+import { ApiError, notFound } from '../errors.js';
+import { loadFixtures } from '../sandbox/fixtures.js';
+import { fill } from '../sandbox/fill.js';
+import { createApiKey } from '../services/api-keys.js';
+import { createContext, inTransaction } from '../services/context.js';
+import { metaValue, openDb, type Db } from '../store/db.js';
+import { stmt } from '../store/rows.js';
+import { Account, type AccountRow } from './account.js';
+import { TRIAL_DAYS, type Plan, type StartLimits } from './plans.js';
+
+export interface RegistryOptions {
+  /** The sandbox's main database: the default account's, and the registry's. */
+  db: Db;
+  /** Its path, or ':memory:' (then every account lives in memory). */
+  dbPath: string;
+  start: StartLimits;
+  baseUrl: () => string;
+}
+
+export interface CreateAccount {
+  name: string;
+  plan?: Plan | undefined;
+  /** As --seed; null for an empty account. */
+  seed?: number | null | undefined;
+  fixtures?: string | undefined;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CREDENTIAL_CACHE = 10_000;
+
+/**
+ * The accounts of a sandbox (API.md §12), each in its own SQLite database (docs/accounts.md: why
+ * not an account column). New accounts are copies of a seeded template made once per seed, so
+ * making one costs a file write, not a seed. Requests find their account through the credential
+ * they carry (`find`): the default account's tables first, then the others', cached.
+ */
+export class AccountRegistry {
+  readonly default: Account;
+  private readonly accounts = new Map<string, Account>();
+  private readonly byCredential = new Map<string, Account>();
+  private readonly templates = new Map<string, Buffer>();
+  private readonly ids = new IdGenerator();
+  private startWorker: ((account: Account) => Account['worker']) | undefined;
+
+  constructor(private readonly options: RegistryOptions) {
+    const { db } = options;
+    const defaultId = metaValue(db, 'default_account_id', () => this.ids.next('acct'));
+    stmt(db, "INSERT OR IGNORE INTO accounts (id, name, plan, is_default, created_at) VALUES (?, 'Default', 'pro', 1, ?)").run(defaultId, new Date().toISOString());
+    const rows = stmt(db, 'SELECT * FROM accounts ORDER BY is_default DESC, id').all() as AccountRow[];
+    for (const row of rows) {
+      if (row.is_default) this.add(new Account(row, db, null, options.start, options.baseUrl));
+      else if (!this.inMemory) this.add(new Account(row, openDb(this.fileOf(row.id)), this.fileOf(row.id), options.start, options.baseUrl));
+      // An in-memory sandbox's other accounts died with its last process: forget them.
+      else stmt(db, 'DELETE FROM accounts WHERE id = ?').run(row.id);
+    }
+    this.default = this.accounts.get(defaultId)!;
+  }
+
+  private get inMemory(): boolean {
+    return this.options.dbPath === ':memory:';
+  }
+
+  /** `data/sandbox.db` keeps its other accounts in `data/sandbox.accounts/acct_….db`. */
+  private fileOf(id: string): string {
+    const path = this.options.dbPath;
+    return join(dirname(path), `${basename(path).replace(/\.[^.]*$/, '')}.accounts`, `${id}.db`);
+  }
+
+  private add(account: Account): void {
+    this.accounts.set(account.id, account);
+    if (this.startWorker) account.worker = this.startWorker(account);
+  }
+
+  /** Starts every account's webhook worker, and each new account's from now on (after listening: the worker loads lazily). */
+  startWorkers(start: (account: Account) => Account['worker']): void {
+    this.startWorker = start;
+    for (const account of this.accounts.values()) account.worker = start(account);
+  }
+
+  list(): Account[] {
+    return [...this.accounts.values()];
+  }
+
+  get(id: string): Account {
+    const account = this.accounts.get(id);
+    if (!account) throw notFound('account', id);
+    return account;
+  }
+
+  /**
+   * The account whose database `has` the credential (a key's hash, a session's, a payment token),
+   * or undefined. `key` caches the answer; a revoked key still finds its account, which then says no.
+   */
+  find(key: string, has: (db: Db) => boolean): Account | undefined {
+    const cached = this.byCredential.get(key);
+    if (cached && this.accounts.has(cached.id)) return cached;
+    for (const account of this.accounts.values()) {
+      if (!has(account.db)) continue;
+      if (this.byCredential.size >= CREDENTIAL_CACHE) this.byCredential.clear();
+      this.byCredential.set(key, account);
+      return account;
+    }
+    return undefined;
+  }
+
+  /** A seeded (or empty) database image per seed, made once: new accounts are copies of it. */
+  private template(seed: number | null): Buffer {
+    const key = String(seed);
+    let image = this.templates.get(key);
+    if (!image) {
+      const db = openDb(':memory:');
+      fill(createContext(db), { seed: seed ?? false });
+      // Each copy makes its own cursor secret and sign-in state.
+      db.exec("DELETE FROM meta WHERE key IN ('cursor_secret', 'default_account_id', 'clock_offset_ms')");
+      image = db.serialize();
+      db.close();
+      this.templates.set(key, image);
+    }
+    return image;
+  }
+
+  create(input: CreateAccount): { account: Account; apiKey: string } {
+    const id = this.ids.next('acct');
+    const now = Date.now();
+    const plan = input.plan ?? 'free';
+    const row: AccountRow = {
+      id,
+      name: input.name,
+      plan,
+      trial_ends_at: plan === 'trial' ? new Date(now + TRIAL_DAYS * DAY_MS).toISOString() : null,
+      trial_used: plan === 'trial' ? 1 : 0,
+      is_default: 0,
+      created_at: new Date(now).toISOString(),
+    };
+    const image = this.template(input.seed === undefined ? 1 : input.seed);
+    let db: Db;
+    if (this.inMemory) db = openDb(image);
+    else {
+      const file = this.fileOf(id);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, image, { flag: 'wx' });
+      db = openDb(file);
+    }
+    try {
+      const account = new Account(row, db, this.inMemory ? null : this.fileOf(id), this.options.start, this.options.baseUrl);
+      if (input.fixtures) inTransaction(account.ctx, () => loadFixtures(account.ctx, input.fixtures!));
+      const apiKey = createApiKey(account.ctx, { name: 'Account admin', scopes: ['*'] }).secret;
+      stmt(this.options.db, 'INSERT INTO accounts (id, name, plan, trial_ends_at, trial_used, is_default, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(
+        row.id, row.name, row.plan, row.trial_ends_at, row.trial_used, row.created_at,
+      );
+      this.add(account);
+      return { account, apiKey };
+    } catch (error) {
+      db.close();
+      if (!this.inMemory) this.removeFiles(id);
+      throw error;
+    }
+  }
+
+  /** Deletes an account and frees its storage: its database file goes, and its snapshots. */
+  async delete(id: string): Promise<void> {
+    const account = this.get(id);
+    if (account.isDefault) throw new ApiError('conflict', 'The default account cannot be deleted (it holds the sandbox admin key).');
+    this.accounts.delete(id);
+    for (const [key, cached] of this.byCredential) if (cached === account) this.byCredential.delete(key);
+    await (await account.worker)?.stop();
+    account.meter.flush();
+    const snapshots = stmt(this.options.db, 'SELECT file FROM account_snapshots WHERE account_id = ?').pluck().all(id) as string[];
+    stmt(this.options.db, 'DELETE FROM accounts WHERE id = ?').run(id);
+    account.db.close();
+    if (!this.inMemory) this.removeFiles(id);
+    for (const file of snapshots) rmSync(file, { force: true });
+  }
+
+  private removeFiles(id: string): void {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.fileOf(id)}${suffix}`, { force: true });
+  }
+
+  /** Writes a changed plan or trial to the registry and to the open account. */
+  update(account: Account, changes: Partial<Pick<AccountRow, 'plan' | 'trial_ends_at' | 'trial_used'>>): void {
+    const row = { ...account.row, ...changes };
+    stmt(this.options.db, 'UPDATE accounts SET plan = ?, trial_ends_at = ?, trial_used = ? WHERE id = ?').run(row.plan, row.trial_ends_at, row.trial_used, row.id);
+    account.setPlan(row);
+  }
+
+  /** On stop: every account's worker, usage counts flushed, databases closed (the main one by the caller). */
+  async close(): Promise<void> {
+    await Promise.all(this.list().map(async (a) => (await a.worker)?.stop()));
+    for (const account of this.list()) {
+      account.meter.flush();
+      if (!account.isDefault) account.db.close();
+    }
+  }
+}
