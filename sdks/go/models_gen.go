@@ -4,6 +4,9 @@ package crm
 
 // Values of the enum fields of the models.
 const (
+	AccountPlanFree                         = "free"
+	AccountPlanTrial                        = "trial"
+	AccountPlanPro                          = "pro"
 	BulkResponseResultStatusCreated         = "created"
 	BulkResponseResultStatusUpdated         = "updated"
 	BulkResponseResultStatusUnchanged       = "unchanged"
@@ -57,6 +60,28 @@ const (
 	WebhookEndpointWithSecretStatusEnabled  = "enabled"
 	WebhookEndpointWithSecretStatusDisabled = "disabled"
 )
+
+// Account is an object the API returns.
+type Account struct {
+	APIResource
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Plan        string         `json:"plan"`
+	TrialEndsAt *string        `json:"trial_ends_at"`
+	CreatedAt   string         `json:"created_at"`
+	Limits      *AccountLimits `json:"limits"`
+}
+
+// AccountLimits is an object the API returns.
+type AccountLimits struct {
+	APIResource
+	RateLimit *PlanLimit `json:"rate_limit"`
+	Quota     *PlanLimit `json:"quota"`
+	// null: no limit
+	WebhookEndpoints *int `json:"webhook_endpoints"`
+	// Records per bulk call
+	BulkRecords int `json:"bulk_records"`
+}
 
 // APIKey is an object the API returns.
 type APIKey struct {
@@ -330,6 +355,13 @@ type PipelineStage struct {
 	Position       int     `json:"position"`
 	WinProbability float64 `json:"win_probability"`
 	Closed         bool    `json:"closed"`
+}
+
+// PlanLimit is an object the API returns.
+type PlanLimit struct {
+	APIResource
+	Limit         int `json:"limit"`
+	WindowSeconds int `json:"window_seconds"`
 }
 
 // RequestLog is an object the API returns.

@@ -15,6 +15,7 @@ type services struct {
 	Events           *EventsService
 	WebhookEndpoints *WebhookEndpointsService
 	RequestLogs      *RequestLogsService
+	Account          *AccountService
 }
 
 func (s *services) init(b *backend) {
@@ -29,4 +30,5 @@ func (s *services) init(b *backend) {
 	s.Events = &EventsService{b: b}
 	s.WebhookEndpoints = &WebhookEndpointsService{b: b}
 	s.RequestLogs = &RequestLogsService{b: b}
+	s.Account = &AccountService{b: b}
 }

@@ -6,7 +6,7 @@ import { UsageMeter } from '../services/usage.js';
 import { metaValue, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
-import { planPolicies, type Plan, type StartLimits } from './plans.js';
+import { planLimits, planPolicies, type Plan, type PlanLimits, type StartLimits } from './plans.js';
 
 /** An account as the registry stores it (API.md §12). */
 export interface AccountRow {
@@ -38,7 +38,7 @@ export class Account {
   constructor(
     public row: AccountRow,
     readonly db: Db,
-    /** The file of its database; null when it lives in memory (or is the sandbox's main one). */
+    /** The file of its database (the sandbox's main one for the default account); null in memory. */
     readonly file: string | null,
     private readonly start: StartLimits,
     baseUrl: () => string,
@@ -68,6 +68,10 @@ export class Account {
   setClock(to: number): void {
     this.offsetMs = to - Date.now();
     stmt(this.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(CLOCK_KEY, String(this.offsetMs));
+  }
+
+  get limits(): PlanLimits {
+    return planLimits(this.row.plan, this.start);
   }
 
   /** A new plan brings its rate limits (counts start afresh, as after a plan change anywhere). */

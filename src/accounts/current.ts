@@ -25,6 +25,11 @@ export function enterAccount(account: Account): void {
   scope.account = account;
 }
 
+/** The account of the request being served, if any. */
+export function currentAccount(): Account | undefined {
+  return storage.getStore()?.account;
+}
+
 export function currentAccountOr(fallback: () => Account): Account {
   return storage.getStore()?.account ?? fallback();
 }

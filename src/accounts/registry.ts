@@ -51,7 +51,7 @@ export class AccountRegistry {
     stmt(db, "INSERT OR IGNORE INTO accounts (id, name, plan, is_default, created_at) VALUES (?, 'Default', 'pro', 1, ?)").run(defaultId, new Date().toISOString());
     const rows = stmt(db, 'SELECT * FROM accounts ORDER BY is_default DESC, id').all() as AccountRow[];
     for (const row of rows) {
-      if (row.is_default) this.add(new Account(row, db, null, options.start, options.baseUrl));
+      if (row.is_default) this.add(new Account(row, db, this.inMemory ? null : options.dbPath, options.start, options.baseUrl));
       else if (!this.inMemory) this.add(new Account(row, openDb(this.fileOf(row.id)), this.fileOf(row.id), options.start, options.baseUrl));
       // An in-memory sandbox's other accounts died with its last process: forget them.
       else stmt(db, 'DELETE FROM accounts WHERE id = ?').run(row.id);

@@ -7,6 +7,7 @@ import { DEFAULT_BASE_URL, resolveCredentials, type Credentials } from './creden
 import { CliError, printError, printJson, yellow } from './output.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
+import { registerAccountCommands } from './register-accounts.js';
 
 /** Commands that do not talk to a server with stored credentials: they skip the resolution. */
 const NO_CREDENTIALS = new Set(['start', 'login', 'logout', 'whoami', 'openapi']);
@@ -273,6 +274,7 @@ Only the protocol is written to stdout; messages go to stderr.`,
 
   registerEventCommands(program);
   registerSyncCommands(program);
+  registerAccountCommands(program, sandbox);
 
   return program;
 }

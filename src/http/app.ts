@@ -26,6 +26,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { dashboardRoutes, registerDashboardGuards } from './routes/dashboard.js';
 import { dashboardStreamRoutes } from './routes/dashboard-stream.js';
 import { apiReferenceRoutes } from './routes/api-reference.js';
+import { accountRoutes } from './routes/accounts.js';
 import { requestLogRoutes } from './routes/request-logs.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { registerUsageMetering } from './plugins/usage.js';
@@ -137,6 +138,7 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
   dashboardRoutes(app, ctx, accounts);
   dashboardStreamRoutes(app, ctx, accounts, current);
   apiReferenceRoutes(app);
+  accountRoutes(app, accounts, current);
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
 

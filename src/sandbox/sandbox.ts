@@ -5,8 +5,7 @@ import { AccountRegistry } from '../accounts/registry.js';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
 import type { Ctx } from '../services/context.js';
-import { purgeExpired } from '../services/idempotency.js';
-import { purgeExpiredEvents } from '../services/event-log.js';
+import { runDue } from '../accounts/clock.js';
 import { openDb } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
@@ -81,16 +80,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () => resetData(ctx, options);
     const app = await buildApp({ accounts, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
-    // Idempotency keys are kept 24 h: purge at start and hourly (unref: never keeps the process up).
-    // Events are kept 30 days, on the same rhythm. Each account by its own clock.
-    const purge = () => {
-      for (const account of accounts.list()) {
-        purgeExpired(account.ctx);
-        purgeExpiredEvents(account.ctx);
-      }
+    // What each account's clock makes due (API.md §12): trials ending, invoices turning overdue,
+    // idempotency keys (24 h) and events (30 days) expiring. At start and every minute (unref:
+    // never keeps the process up); moving a test clock runs it at once.
+    const due = () => {
+      for (const account of accounts.list()) runDue(accounts, account);
     };
-    purge();
-    const purgeTimer = setInterval(purge, 60 * 60 * 1000).unref();
+    due();
+    const dueTimer = setInterval(due, 60 * 1000).unref();
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
     const address = app.server.address() as AddressInfo;
     const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -121,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       async stop() {
         if (stopped) return;
         stopped = true;
-        clearInterval(purgeTimer);
+        clearInterval(dueTimer);
         await Promise.all([accounts.close(), app.close()]);
         db.close();
       },

@@ -4,7 +4,7 @@ import { ApiError, fieldError, notFound } from '../errors.js';
 import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from '../schemas/invoice.js';
 import { invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
 import { commonConditions, listTable, type Condition } from '../store/list.js';
-import { getRow, insertRow, stmt, updateRow } from '../store/rows.js';
+import { getRow, insertRow, stmt, updateRow, type Row } from '../store/rows.js';
 import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
 import { deliverInvoiceMail } from './mailbox.js';
@@ -157,4 +157,26 @@ export function listInvoices(ctx: Ctx, q: InvoiceListQuery): { data: Invoice[]; 
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
   return listTable(ctx.db, ctx.cursorSecret, 'invoices', q, conditions, (rows) => rows.map((row) => view(ctx, invoiceRecordFromRow(row))));
+}
+
+/**
+ * Open invoices whose due date the account's clock has passed become overdue, once each
+ * (`overdue_at` set, `invoice.overdue`): run when the clock moves and as time passes. The status
+ * stays `open` (it can still be paid); overdue is a fact about time, not a state.
+ */
+export function markOverdueInvoices(ctx: Ctx): number {
+  const today = nowIso(ctx).slice(0, 10);
+  const rows = stmt(ctx.db, "SELECT * FROM invoices WHERE status = 'open' AND overdue_at IS NULL AND due_date IS NOT NULL AND due_date < ?").all(today);
+  if (rows.length === 0) return 0;
+  return inTransaction(ctx, () => {
+    for (const row of rows) {
+      const record = invoiceRecordFromRow(row as Row);
+      const now = nowIso(ctx);
+      const after: InvoiceRecord = { ...record, overdue_at: now, updated_at: now };
+      updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
+      const invoice = view(ctx, after);
+      recordEvent(ctx, 'invoice.overdue', invoice, changedAttributes(view(ctx, record), invoice));
+    }
+    return rows.length;
+  });
 }

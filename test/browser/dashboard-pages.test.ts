@@ -103,10 +103,10 @@ describe('keyboard and narrow windows', () => {
     let focused = '';
     for (let i = 0; i < 20 && focused !== 'API keys'; i++) {
       await page.keyboard.press('Tab');
-      focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      focused = await page.evaluate<string>("document.activeElement?.textContent ?? ''");
     }
     expect(focused).toBe('API keys');
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    const outline = await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -129,7 +129,7 @@ describe('keyboard and narrow windows', () => {
       await page.goto(`${suite.sandbox.baseUrl}/dashboard/${path}`);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await page.getByText('Loading…').waitFor({ state: 'detached' });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow, path).toBe(0);
     }
     await page.context().close();

@@ -38,8 +38,9 @@ describe('the SDK generator', () => {
     expect(contacts.name).toBe('contacts');
     expect(contacts.methods.find((m) => m.name === 'update')!.pathParams.map((p) => p.name)).toEqual(['client_id', 'contact_id']);
     expect(view.resources.map((r) => r.name).sort()).toEqual(
-      ['apiKeys', 'clients', 'deals', 'events', 'invoices', 'leads', 'oauthApps', 'pipelines', 'requestLogs', 'usage', 'webhookEndpoints'],
+      ['account', 'apiKeys', 'clients', 'deals', 'events', 'invoices', 'leads', 'oauthApps', 'pipelines', 'requestLogs', 'usage', 'webhookEndpoints'],
     );
+    expect(resource('account').methods.map((m) => m.name).sort()).toEqual(['retrieve', 'startTrial']);
   });
 
   it('types lists, params and nested objects', () => {

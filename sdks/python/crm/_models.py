@@ -6,6 +6,24 @@ from typing import Any, Dict, List, Literal, Optional
 from ._object import CrmObject
 
 
+class Account(CrmObject):
+    id: str
+    name: str
+    plan: Literal["free", "trial", "pro"]
+    trial_ends_at: Optional[str]
+    created_at: str
+    limits: "AccountLimits"
+
+
+class AccountLimits(CrmObject):
+    rate_limit: Optional["PlanLimit"]
+    quota: Optional["PlanLimit"]
+    webhook_endpoints: Optional[int]
+    """null: no limit"""
+    bulk_records: int
+    """Records per bulk call"""
+
+
 class AddressParams(CrmObject):
     line1: Optional[str]
     line2: Optional[str]
@@ -670,6 +688,11 @@ class PipelineStage(CrmObject):
     position: int
     win_probability: float
     closed: bool
+
+
+class PlanLimit(CrmObject):
+    limit: int
+    window_seconds: int
 
 
 class RequestLog(CrmObject):

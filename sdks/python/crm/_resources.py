@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Literal, Optional, Union, Unpack
 
 from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote
 from ._pagination import Page
-from ._models import ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
+from ._models import Account, ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
 
 
 class LeadsResource:
@@ -830,6 +830,19 @@ class RequestLogsResource:
         return self._core.call("GET", f"/v1/request_logs/{_quote(id)}", query=None, model=RequestLogDetail, options=options)
 
 
+class AccountResource:
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def retrieve(self, **options: Unpack[RequestOptions]) -> Account:
+        """This key's account: its plan, trial and limits"""
+        return self._core.call("GET", "/v1/account", query=None, model=Account, options=options)
+
+    def start_trial(self, **options: Unpack[RequestOptions]) -> Account:
+        """Start the 7-day trial of a free account (once)"""
+        return self._core.call("POST", "/v1/account/trial", query=None, model=Account, options=options)
+
+
 class Resources:
     """Every resource namespace; Crm extends it."""
 
@@ -845,3 +858,4 @@ class Resources:
         self.events = EventsResource(core)
         self.webhook_endpoints = WebhookEndpointsResource(core)
         self.request_logs = RequestLogsResource(core)
+        self.account = AccountResource(core)

@@ -1,3 +1,4 @@
+import { checkBulkSize } from '../../accounts/plan-guards.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -34,8 +35,9 @@ function bulkRoute<R extends Matchable>(
       summary: `Create or update ${resource} in bulk`,
       description: DESCRIPTION,
       body,
-      response: { 200: BulkResponse, ...errorResponses('malformed_json', 'validation_failed', 'payload_too_large') },
+      response: { 200: BulkResponse, ...errorResponses('malformed_json', 'validation_failed', 'payload_too_large', 'plan_limit') },
     },
+    preHandler: async (req) => checkBulkSize(req.body.records.length),
     // A dry run writes nothing, so it stores no idempotency record either: the claim is released.
     handler: async (req, reply) =>
       req.body.dry_run ? reply.code(200).send(runBulk(ctx, target, req.body)) : respond(ctx, req, reply, 200, () => runBulk(ctx, target, req.body)),

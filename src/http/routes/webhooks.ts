@@ -1,3 +1,4 @@
+import { checkWebhookEndpointRoom } from '../../accounts/plan-guards.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParams } from '../../schemas/common.js';
@@ -36,7 +37,8 @@ export function webhookRoutes(fastify: FastifyInstance, ctx: Ctx): void {
 
   app.post(path, {
     config: write,
-    schema: { ...base, summary: 'Create a webhook endpoint (its secret is shown once)', body: WebhookEndpointCreate, response: { 201: WebhookEndpointWithSecret, ...errorResponses('malformed_json', 'validation_failed') } },
+    schema: { ...base, summary: 'Create a webhook endpoint (its secret is shown once)', body: WebhookEndpointCreate, response: { 201: WebhookEndpointWithSecret, ...errorResponses('malformed_json', 'validation_failed', 'plan_limit') } },
+    preHandler: async () => checkWebhookEndpointRoom(),
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createWebhookEndpoint(ctx, req.body)),
   });
   app.get(path, {

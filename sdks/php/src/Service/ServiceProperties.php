@@ -19,6 +19,7 @@ trait ServiceProperties
     public readonly EventsService $events;
     public readonly WebhookEndpointsService $webhookEndpoints;
     public readonly RequestLogsService $requestLogs;
+    public readonly AccountService $account;
 
     private function initServices(Requestor $requestor): void
     {
@@ -33,5 +34,6 @@ trait ServiceProperties
         $this->events = new EventsService($requestor);
         $this->webhookEndpoints = new WebhookEndpointsService($requestor);
         $this->requestLogs = new RequestLogsService($requestor);
+        $this->account = new AccountService($requestor);
     }
 }

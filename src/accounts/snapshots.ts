@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError, fieldError } from '../errors.js';
+import { inTransaction } from '../services/context.js';
+import { signalOutbox } from '../services/outbox-signal.js';
+import type { Db } from '../store/db.js';
+import { stmt } from '../store/rows.js';
+import type { Account } from './account.js';
+
+/**
+ * Snapshots (API.md §12): an account's data, events, deliveries, idempotency keys and clock saved
+ * under a name, and put back. API keys, OAuth apps and webhook endpoints are configuration and
+ * stay as they are, as with reset. A snapshot is a copy of the account's database (VACUUM INTO);
+ * a restore replaces the data tables from it in one transaction, so a request sees the account
+ * all before or all after (the server runs one statement at a time: nothing can interleave).
+ */
+export interface SnapshotRow {
+  account_id: string;
+  name: string;
+  file: string;
+  created_at: string;
+}
+
+/** Parents before children: the order to insert; deletes go the other way. */
+const TABLES = ['leads', 'clients', 'contacts', 'deals', 'invoices', 'mailbox', 'events', 'webhook_deliveries', 'idempotency_keys'];
+const META_KEYS = "('invoice_seq', 'clock_offset_ms')";
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+let memoryDir: string | undefined;
+/** In-memory sandboxes keep snapshots in a private temporary folder, removed at exit. */
+function snapshotDir(account: Account): string {
+  if (account.file) {
+    const dir = `${account.file.replace(/\.db$/, '')}.snapshots`;
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+  if (!memoryDir) {
+    memoryDir = mkdtempSync(join(tmpdir(), 'crm-snapshots-'));
+    process.once('exit', () => rmSync(memoryDir!, { recursive: true, force: true }));
+  }
+  return memoryDir;
+}
+
+function checkName(name: string): void {
+  if (!NAME.test(name)) throw fieldError('name', 'invalid_name', 'A snapshot name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit.');
+}
+
+const find = (registry: Db, account: Account, name: string) =>
+  stmt(registry, 'SELECT * FROM account_snapshots WHERE account_id = ? AND name = ?').get(account.id, name) as SnapshotRow | undefined;
+
+const view = (row: SnapshotRow) => ({ name: row.name, account_id: row.account_id, created_at: row.created_at });
+
+export function saveSnapshot(registry: Db, account: Account, name: string) {
+  checkName(name);
+  if (find(registry, account, name)) throw new ApiError('conflict', `This account already has a snapshot named '${name}'; delete it first or pick another name.`);
+  const dir = snapshotDir(account);
+  const file = join(dir, `${account.id}-${name}.db`);
+  rmSync(file, { force: true });
+  stmt(account.db, `VACUUM INTO ?`).run(file);
+  const row: SnapshotRow = { account_id: account.id, name, file, created_at: new Date(account.ctx.clock()).toISOString() };
+  stmt(registry, 'INSERT INTO account_snapshots (account_id, name, file, created_at) VALUES (?, ?, ?, ?)').run(row.account_id, row.name, row.file, row.created_at);
+  return view(row);
+}
+
+export function listSnapshots(registry: Db, account: Account) {
+  return { data: (stmt(registry, 'SELECT * FROM account_snapshots WHERE account_id = ? ORDER BY created_at, name').all(account.id) as SnapshotRow[]).map(view) };
+}
+
+export function deleteSnapshot(registry: Db, account: Account, name: string) {
+  const row = find(registry, account, name);
+  if (!row) throw new ApiError('not_found', `This account has no snapshot named '${name}'.`);
+  stmt(registry, 'DELETE FROM account_snapshots WHERE account_id = ? AND name = ?').run(account.id, name);
+  rmSync(row.file, { force: true });
+  return { name, deleted: true as const };
+}
+
+export function restoreSnapshot(registry: Db, account: Account, name: string) {
+  const row = find(registry, account, name);
+  if (!row) throw new ApiError('not_found', `This account has no snapshot named '${name}'.`);
+  const db = account.db;
+  const started = performance.now();
+  db.prepare('ATTACH DATABASE ? AS snap').run(row.file);
+  try {
+    inTransaction(account.ctx, () => {
+      db.pragma('defer_foreign_keys = ON');
+      for (const table of [...TABLES].reverse()) db.exec(`DELETE FROM main.${table}`);
+      db.exec('DELETE FROM main.client_search');
+      for (const table of TABLES) {
+        // Deliveries to an endpoint deleted since the snapshot have nowhere to go.
+        const where = table === 'webhook_deliveries' ? ' WHERE endpoint_id IN (SELECT id FROM main.webhook_endpoints)' : '';
+        db.exec(`INSERT INTO main.${table} SELECT * FROM snap.${table}${where}`);
+      }
+      db.exec(`DELETE FROM main.meta WHERE key IN ${META_KEYS}`);
+      db.exec(`INSERT INTO main.meta SELECT * FROM snap.meta WHERE key IN ${META_KEYS}`);
+      // Every client's search row is made again when the transaction commits (the insert trigger marked them).
+    });
+  } finally {
+    db.exec('DETACH DATABASE snap');
+  }
+  account.reloadClock();
+  signalOutbox(db);
+  return { name, account_id: account.id, restored: true as const, took_ms: Math.round((performance.now() - started) * 10) / 10 };
+}

@@ -1,0 +1,85 @@
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import { PLANS } from '../accounts/plans.js';
+import type { GlobalOptions } from './api.js';
+
+/**
+ * The commands around accounts (API.md §12): `crm accounts create|list|delete`, `crm sandbox
+ * clock`, `crm sandbox snapshot`. Definitions only; the code is imported when a command runs.
+ */
+const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & { account?: string }>();
+const ACCOUNT = ['--account <id>', 'the account (acct_…); by default the one of the key in use'] as const;
+
+function seedArg(value: string): number | null {
+  if (value === 'none') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('Expected a whole number, or none for an empty account.');
+  return n;
+}
+
+export function registerAccountCommands(program: Command, sandbox: Command): void {
+  const accounts = program.command('accounts').description("Isolated accounts in the sandbox, each with its own data, keys and clock (needs the sandbox admin key)");
+  accounts
+    .command('create')
+    .description("Create an account, seeded like the sandbox; prints its admin key once")
+    .requiredOption('--name <name>', 'what the account is for (e.g. ci-worker-3)')
+    .addOption(new Option('--plan <plan>', 'its plan').choices(PLANS).default('free'))
+    .option('--seed <n>', 'seed for its data, or none for an empty account', seedArg, 1)
+    .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder too')
+    .addHelpText('after', '\nFor parallel test workers, give each its own account: `crm accounts create --name w1 --plan pro --json`.')
+    .action(async (opts: { name: string; plan: string; seed: number | null; fixtures?: string }, cmd: Command) => {
+      const { createAccountCommand } = await import('./accounts.js');
+      await createAccountCommand(globals(cmd), { name: opts.name, plan: opts.plan, seed: opts.seed, ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
+    });
+  accounts
+    .command('list')
+    .description('List the accounts, the default one first')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { listAccountsCommand } = await import('./accounts.js');
+      await listAccountsCommand(globals(cmd));
+    });
+  accounts
+    .command('delete <id>')
+    .description('Delete an account with its data, keys and snapshots')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { deleteAccountCommand } = await import('./accounts.js');
+      await deleteAccountCommand(globals(cmd), id);
+    });
+
+  const clock = sandbox.command('clock').description("An account's test clock: show it, or move it forward (trials end, invoices fall overdue, retries go out)");
+  clock
+    .command('show', { isDefault: true })
+    .description("Print the account's time")
+    .option(...ACCOUNT)
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { showClockCommand } = await import('./accounts.js');
+      await showClockCommand(globals(cmd));
+    });
+  clock
+    .command('advance <duration>')
+    .description('Move the clock forward by 7d, 36h, 90m, 30s (or combined: 1d12h)')
+    .option(...ACCOUNT)
+    .action(async (duration: string, _opts: unknown, cmd: Command) => {
+      const { moveClockCommand } = await import('./accounts.js');
+      await moveClockCommand(globals(cmd), { advance: duration });
+    });
+  clock
+    .command('set <time>')
+    .description('Move the clock forward to an RFC 3339 time')
+    .option(...ACCOUNT)
+    .action(async (time: string, _opts: unknown, cmd: Command) => {
+      const { moveClockCommand } = await import('./accounts.js');
+      await moveClockCommand(globals(cmd), { to: time });
+    });
+
+  sandbox
+    .command('snapshot')
+    .description("Save, restore, list or delete snapshots of an account's data (keys and webhook endpoints stay)")
+    .addArgument(new Argument('<action>').choices(['save', 'restore', 'list', 'delete']))
+    .argument('[name]', 'the snapshot (letters, digits, . _ -)')
+    .option(...ACCOUNT)
+    .action(async (action: 'save' | 'restore' | 'list' | 'delete', name: string | undefined, _opts: unknown, cmd: Command) => {
+      if (action !== 'list' && !name) cmd.error(`crm sandbox snapshot ${action} needs a NAME.`, { exitCode: 2 });
+      const { snapshotCommand } = await import('./accounts.js');
+      await snapshotCommand(globals(cmd), action, name);
+    });
+}
