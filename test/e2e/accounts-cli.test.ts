@@ -1,0 +1,66 @@
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCrm } from '../helpers/cli-process.js';
+import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+
+/** `crm accounts`, `crm sandbox clock` and `crm sandbox snapshot`, run as a user would, in the sandbox's folder. */
+let sandbox: RunningSandbox;
+let admin: ApiClient;
+useSandbox([], (s, a) => ((sandbox = s), (admin = a)));
+
+const crm = (args: string[], env: NodeJS.ProcessEnv = {}) => runCrm(args, env, { cwd: dirname(sandbox.db) });
+const json = (out: { stdout: string }) => JSON.parse(out.stdout);
+
+describe('crm accounts, clock and snapshot', () => {
+  it('creates a trial account, watches its trial end with the clock, snapshots and restores it, deletes it', async () => {
+    const created = await crm(['accounts', 'create', '--name', 'ci worker', '--plan', 'trial', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const account = json(created);
+    expect(account).toMatchObject({ name: 'ci worker', plan: 'trial', api_key: expect.stringMatching(/^crm_test_/) });
+    const api = apiClient({ baseUrl: sandbox.baseUrl, apiKey: account.api_key });
+
+    const listed = json(await crm(['accounts', 'list', '--json']));
+    expect(listed.data.map((a: { id: string }) => a.id)).toContain(account.id);
+
+    const saved = await crm(['sandbox', 'snapshot', 'save', 'start', '--account', account.id]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).toContain('crm sandbox snapshot restore start');
+
+    const moved = await crm(['sandbox', 'clock', 'advance', '7d', '--account', account.id, '--json']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(json(moved).offset_seconds).toBeGreaterThanOrEqual(7 * 86_400 - 5);
+    expect((await api.get('/v1/account')).body.plan).toBe('free');
+    expect((await api.get('/v1/events?type=account.trial_ended')).body.data).toHaveLength(1);
+
+    const restored = await crm(['sandbox', 'snapshot', 'restore', 'start', '--account', account.id]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/Restored snapshot start in [\d.]+ ms/);
+    expect((await api.get('/v1/events?type=account.trial_ended')).body.data).toHaveLength(0);
+    expect(json(await crm(['sandbox', 'clock', '--account', account.id, '--json'])).offset_seconds).toBe(0);
+
+    const snapshots = json(await crm(['sandbox', 'snapshot', 'list', '--account', account.id, '--json']));
+    expect(snapshots.data.map((s: { name: string }) => s.name)).toEqual(['start']);
+    expect((await crm(['accounts', 'delete', account.id])).code).toBe(0);
+    expect((await api.get('/v1/account')).status).toBe(401);
+  });
+
+  it('without --account the clock is the key’s own account; mistakes say what to do', async () => {
+    const clock = json(await crm(['sandbox', 'clock', 'show', '--json']));
+    expect(clock.account_id).toBe((await admin.get('/v1/account')).body.id);
+
+    const noName = await crm(['sandbox', 'snapshot', 'restore']);
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toContain('needs a NAME');
+    const backwards = await crm(['sandbox', 'clock', 'set', '2000-01-01T00:00:00Z']);
+    expect(backwards.code).toBe(1);
+    expect(backwards.stderr).toContain('forward only');
+    const unknown = await crm(['sandbox', 'snapshot', 'restore', 'never-saved']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no snapshot named 'never-saved'");
+
+    const other = json(await crm(['accounts', 'create', '--name', 'not admin', '--json']));
+    const refused = await crm(['accounts', 'list'], { CRM_API_KEY: other.api_key, CRM_BASE_URL: sandbox.baseUrl });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('sandbox admin key');
+  });
+});
