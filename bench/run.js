@@ -22,6 +22,7 @@ const BENCHMARKS = {
   http: () => import('./http.js'),
   sync: () => import('./sync.js'),
   webhooks: () => import('./webhooks.js'),
+  accounts: () => import('./accounts.js'),
   dashboard: () => import('./dashboard.js'), // needs Chromium (CRM_CHROMIUM or /usr/bin/chromium)
 };
 

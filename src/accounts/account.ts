@@ -45,7 +45,7 @@ export class Account {
   ) {
     this.offsetMs = Number(stmt(db, 'SELECT value FROM meta WHERE key = ?').pluck().get(CLOCK_KEY) ?? 0);
     const clock = () => Date.now() + this.offsetMs;
-    this.ctx = { db, ids: new IdGenerator(clock), clock, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
+    this.ctx = { db, ids: new IdGenerator(clock), clock, wallClock: Date.now, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
     this.meter = new UsageMeter(db, clock);
     this.requestLog = new RequestLogWriter(this.ctx);
     this.limiter = new RateLimiter(planPolicies(row.plan, start), clock);

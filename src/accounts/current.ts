@@ -58,6 +58,9 @@ export function scopedContext(current: () => Account): Ctx {
     get clock() {
       return current().ctx.clock;
     },
+    get wallClock() {
+      return current().ctx.wallClock;
+    },
     get cursorSecret() {
       return current().ctx.cursorSecret;
     },

@@ -1,11 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IdGenerator } from '../domain/ids.js';
-import { ApiError, notFound } from '../errors.js';
-import { loadFixtures } from '../sandbox/fixtures.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
+import { FixtureError, loadFixtures } from '../sandbox/fixtures.js';
 import { fill } from '../sandbox/fill.js';
 import { createApiKey } from '../services/api-keys.js';
-import { createContext, inTransaction } from '../services/context.js';
+import { createContext } from '../services/context.js';
 import { metaValue, openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { Account, type AccountRow } from './account.js';
@@ -30,6 +30,16 @@ export interface CreateAccount {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CREDENTIAL_CACHE = 10_000;
+
+/** A fixtures folder that is missing or wrong is the caller's mistake: 422 naming the problem, no account made. */
+function loadAccountFixtures(account: Account, dir: string): void {
+  try {
+    loadFixtures(account.ctx, dir);
+  } catch (error) {
+    if (error instanceof FixtureError) throw fieldError('fixtures', 'invalid_fixtures', error.message);
+    throw error;
+  }
+}
 
 /**
  * The accounts of a sandbox (API.md §12), each in its own SQLite database (docs/accounts.md: why
@@ -146,7 +156,7 @@ export class AccountRegistry {
     }
     try {
       const account = new Account(row, db, this.inMemory ? null : this.fileOf(id), this.options.start, this.options.baseUrl);
-      if (input.fixtures) inTransaction(account.ctx, () => loadFixtures(account.ctx, input.fixtures!));
+      if (input.fixtures) loadAccountFixtures(account, input.fixtures);
       const apiKey = createApiKey(account.ctx, { name: 'Account admin', scopes: ['*'] }).secret;
       stmt(this.options.db, 'INSERT INTO accounts (id, name, plan, trial_ends_at, trial_used, is_default, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(
         row.id, row.name, row.plan, row.trial_ends_at, row.trial_used, row.created_at,

@@ -9,8 +9,9 @@ import type { GlobalOptions } from './api.js';
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & { account?: string }>();
 const ACCOUNT = ['--account <id>', 'the account (acct_…); by default the one of the key in use'] as const;
 
-function seedArg(value: string): number | null {
-  if (value === 'none') return null;
+// 'none' stays a string here: commander keeps no null from a parser.
+function seedArg(value: string): number | 'none' {
+  if (value === 'none') return 'none';
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('Expected a whole number, or none for an empty account.');
   return n;
@@ -26,9 +27,9 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
     .option('--seed <n>', 'seed for its data, or none for an empty account', seedArg, 1)
     .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder too')
     .addHelpText('after', '\nFor parallel test workers, give each its own account: `crm accounts create --name w1 --plan pro --json`.')
-    .action(async (opts: { name: string; plan: string; seed: number | null; fixtures?: string }, cmd: Command) => {
+    .action(async (opts: { name: string; plan: string; seed: number | 'none'; fixtures?: string }, cmd: Command) => {
       const { createAccountCommand } = await import('./accounts.js');
-      await createAccountCommand(globals(cmd), { name: opts.name, plan: opts.plan, seed: opts.seed, ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
+      await createAccountCommand(globals(cmd), { name: opts.name, plan: opts.plan, seed: opts.seed === 'none' ? null : opts.seed, ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
     });
   accounts
     .command('list')

@@ -4,6 +4,7 @@ import type { BulkResponse } from '../schemas/bulk.js';
 import { SyncUsageError } from '../sync/errors.js';
 import type { ExportOptions } from '../sync/export.js';
 import type { ImportOptions, ImportReport } from '../sync/import.js';
+import type { CrmClient } from '../client/client.js';
 import { clientFor, withClient, type GlobalOptions } from './api.js';
 import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
 import { onInterrupt } from './interrupt.js';
@@ -20,6 +21,19 @@ const noteRetries = (progress: Progress) => (info: { attempt: number; delayMs: n
 export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
   results?: string | undefined;
   retries: number;
+}
+
+/**
+ * A free plan takes at most 100 records per bulk call (API.md §12): the batch shrinks to fit,
+ * with a note, instead of every batch failing with 402. A server without GET /v1/account (one
+ * that is not a crm sandbox) keeps the batch size asked for.
+ */
+async function batchSizeForPlan(client: CrmClient, asked: number, options: GlobalOptions): Promise<number> {
+  const account = await client.get<{ plan: string; limits?: { bulk_records?: number } }>('/v1/account').catch(() => undefined);
+  const max = account?.limits?.bulk_records;
+  if (!max || max >= asked) return asked;
+  if (!options.json) process.stderr.write(`${yellow('note', process.stderr)}: the ${account.plan} plan takes at most ${max} records per bulk call; sending batches of ${max}.\n`);
+  return max;
 }
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
@@ -40,6 +54,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   const retried = noteRetries(progress);
   // A dry run sends nothing, so it needs no key and no server.
   const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
+  if (client) flags = { ...flags, batchSize: await batchSizeForPlan(client, flags.batchSize, options) };
   let report: ImportReport;
   const interrupt = onInterrupt();
   try {

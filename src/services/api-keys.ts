@@ -3,7 +3,7 @@ import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
 import { listTable } from '../store/list.js';
 import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { nowIso, wallNow, type Ctx } from './context.js';
 
 /**
  * API keys: `crm_test_` + 32 base62 characters. Only a SHA-256 hash is stored (a key is random
@@ -31,7 +31,7 @@ export function isWellFormedKey(secret: string): boolean {
 }
 
 export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSecret()): ApiKey & { secret: string } {
-  if (input.expires_at && Date.parse(input.expires_at) <= ctx.clock()) {
+  if (input.expires_at && Date.parse(input.expires_at) <= wallNow(ctx)) {
     throw new ApiError('validation_failed', 'expires_at must be in the future.', {
       errors: [{ path: 'expires_at', code: 'in_past', message: 'expires_at must be in the future.' }],
     });
@@ -86,7 +86,7 @@ export function authenticateKey(ctx: Ctx, secret: string): Principal | undefined
     | { id: string; scopes: string; expires_at: string | null; revoked_at: string | null }
     | undefined;
   if (!row || row.revoked_at) return undefined;
-  const now = ctx.clock();
+  const now = wallNow(ctx);
   if (row.expires_at && Date.parse(row.expires_at) <= now) return undefined;
   // last_used_at is for people reading the key list: a write per second per key is plenty.
   if ((lastUseWritten.get(row.id) ?? 0) < now - 1000) {

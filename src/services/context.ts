@@ -13,6 +13,12 @@ export interface Ctx {
   db: Db;
   ids: IdGenerator;
   clock: () => number;
+  /**
+   * Real time, for what a test clock must not move (API.md §12 lists what follows the clock):
+   * credentials' lifetimes (keys, OAuth codes and tokens, dashboard sign-ins and sessions). An
+   * account's Ctx sets it; without it (unit tests moving one clock) `clock` serves for both.
+   */
+  wallClock?: () => number;
   cursorSecret: string;
   baseUrl: () => string;
 }
@@ -20,6 +26,9 @@ export interface Ctx {
 export function createContext(db: Db, baseUrl: () => string = () => 'http://127.0.0.1:4010'): Ctx {
   return { db, ids: new IdGenerator(), clock: Date.now, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
 }
+
+/** Real time as the credential services see it (Ctx.wallClock). */
+export const wallNow = (ctx: Ctx): number => (ctx.wallClock ?? ctx.clock)();
 
 let lastMs = NaN;
 let lastIso = '';

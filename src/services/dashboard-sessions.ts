@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { stmt } from '../store/rows.js';
 import { authenticateKey, hashSecret, type Principal } from './api-keys.js';
-import type { Ctx } from './context.js';
+import { wallNow, type Ctx } from './context.js';
 
 /**
  * Dashboard sign-in (API.md §11): single-use login tokens trade for a session, and a session
@@ -17,9 +17,9 @@ const randomToken = () => randomBytes(32).toString('base64url');
 /** A login token for the key keyId; returns the token (shown once) and when it expires. */
 export function createLoginToken(ctx: Ctx, keyId: string): { token: string; expires_at: string } {
   const token = randomToken();
-  const expiresAt = iso(ctx.clock() + LOGIN_TTL_MS);
+  const expiresAt = iso(wallNow(ctx) + LOGIN_TTL_MS);
   // Spent and expired tokens are of no use to anyone: drop them as new ones are made.
-  stmt(ctx.db, 'DELETE FROM dashboard_logins WHERE expires_at <= ? OR used_at IS NOT NULL').run(iso(ctx.clock()));
+  stmt(ctx.db, 'DELETE FROM dashboard_logins WHERE expires_at <= ? OR used_at IS NOT NULL').run(iso(wallNow(ctx)));
   stmt(ctx.db, 'INSERT INTO dashboard_logins (hash, key_id, expires_at) VALUES (?, ?, ?)').run(hashSecret(token), keyId, expiresAt);
   return { token, expires_at: expiresAt };
 }
@@ -27,7 +27,7 @@ export function createLoginToken(ctx: Ctx, keyId: string): { token: string; expi
 /** The admin key (scope `*`, not revoked or expired) the sandbox's printed sign-in link is bound to. */
 export function adminKeyId(ctx: Ctx): string | undefined {
   const rows = stmt(ctx.db, "SELECT id, scopes, expires_at FROM api_keys WHERE revoked_at IS NULL ORDER BY id").all() as { id: string; scopes: string; expires_at: string | null }[];
-  const now = ctx.clock();
+  const now = wallNow(ctx);
   return rows.find((r) => (JSON.parse(r.scopes) as string[]).includes('*') && (!r.expires_at || Date.parse(r.expires_at) > now))?.id;
 }
 
@@ -40,7 +40,7 @@ export interface Session {
 
 function openSession(ctx: Ctx, keyId: string, principal: Principal): Session {
   const id = randomToken();
-  const now = ctx.clock();
+  const now = wallNow(ctx);
   const expiresAt = iso(now + SESSION_TTL_MS);
   stmt(ctx.db, 'DELETE FROM dashboard_sessions WHERE expires_at <= ?').run(iso(now));
   stmt(ctx.db, 'INSERT INTO dashboard_sessions (hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(hashSecret(id), keyId, iso(now), expiresAt);
@@ -56,9 +56,9 @@ export function signInWithToken(ctx: Ctx, token: string): Session {
   const row = stmt(ctx.db, 'SELECT key_id, expires_at, used_at FROM dashboard_logins WHERE hash = ?').get(hash) as
     | { key_id: string; expires_at: string; used_at: string | null }
     | undefined;
-  if (!row || row.used_at || Date.parse(row.expires_at) <= ctx.clock()) throw invalidLogin();
+  if (!row || row.used_at || Date.parse(row.expires_at) <= wallNow(ctx)) throw invalidLogin();
   // Spent by a conditional update, so two racing requests cannot both use it.
-  const spent = stmt(ctx.db, 'UPDATE dashboard_logins SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(iso(ctx.clock()), hash);
+  const spent = stmt(ctx.db, 'UPDATE dashboard_logins SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(iso(wallNow(ctx)), hash);
   if (spent.changes !== 1) throw invalidLogin();
   const principal = principalOfKeyId(ctx, row.key_id);
   if (!principal) throw new ApiError('unauthenticated', 'The API key behind this sign-in link was revoked or has expired.');
@@ -76,7 +76,7 @@ function principalOfKeyId(ctx: Ctx, keyId: string): Principal | undefined {
   const row = stmt(ctx.db, 'SELECT scopes, expires_at, revoked_at FROM api_keys WHERE id = ?').get(keyId) as
     | { scopes: string; expires_at: string | null; revoked_at: string | null }
     | undefined;
-  if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= ctx.clock())) return undefined;
+  if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= wallNow(ctx))) return undefined;
   return { subject: keyId, scopes: JSON.parse(row.scopes) as string[] };
 }
 
@@ -85,7 +85,7 @@ export function sessionPrincipal(ctx: Ctx, sessionId: string): Principal | undef
   const row = stmt(ctx.db, 'SELECT key_id, expires_at FROM dashboard_sessions WHERE hash = ?').get(hashSecret(sessionId)) as
     | { key_id: string; expires_at: string }
     | undefined;
-  if (!row || Date.parse(row.expires_at) <= ctx.clock()) return undefined;
+  if (!row || Date.parse(row.expires_at) <= wallNow(ctx)) return undefined;
   return principalOfKeyId(ctx, row.key_id);
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { metaValue } from '../store/db.js';
-import type { Ctx } from './context.js';
+import { wallNow, type Ctx } from './context.js';
 import { findAppByClientId, narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 
 /**
@@ -67,7 +67,7 @@ const sign = (ctx: Ctx, payload: string): Buffer =>
  * page's Approve cannot be replayed with other parameters (another redirect_uri, more scopes).
  */
 export function sealRequest(ctx: Ctx, request: AuthorizationRequest): string {
-  const payload = Buffer.from(JSON.stringify({ ...request, exp: ctx.clock() + CONSENT_TTL_MS })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ ...request, exp: wallNow(ctx) + CONSENT_TTL_MS })).toString('base64url');
   return `${payload}.${sign(ctx, payload).toString('base64url')}`;
 }
 
@@ -80,7 +80,7 @@ export function openSealedRequest(ctx: Ctx, sealed: string | undefined): { app: 
     throw new OAuthError('invalid_request', 'The consent form was altered or is not from this server. Start the authorization again.');
   }
   const { exp, ...request } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as AuthorizationRequest & { exp: number };
-  if (exp <= ctx.clock()) throw new OAuthError('invalid_request', 'The consent page expired. Start the authorization again.');
+  if (exp <= wallNow(ctx)) throw new OAuthError('invalid_request', 'The consent page expired. Start the authorization again.');
   const { app } = checkAuthorizeClient(ctx, { client_id: request.client_id, redirect_uri: request.redirect_uri });
   return { app, request };
 }

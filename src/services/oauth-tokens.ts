@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { stmt } from '../store/rows.js';
 import { hashSecret, type Principal } from './api-keys.js';
-import { inTransaction, type Ctx } from './context.js';
+import { inTransaction, wallNow, type Ctx } from './context.js';
 import { narrowScopes, OAuthError, randomToken, type AppRecord } from './oauth-apps.js';
 import type { AuthorizationRequest } from './oauth-authorize.js';
 
@@ -26,19 +26,19 @@ interface CodeRow { app_id: string; redirect_uri: string; scopes: string; code_c
 interface TokenRow { kind: 'access' | 'refresh'; app_id: string; family_id: string; scopes: string; expires_at: string; used_at: string | null; revoked_at: string | null }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const expired = (ctx: Ctx, expiresAt: string) => Date.parse(expiresAt) <= ctx.clock();
+const expired = (ctx: Ctx, expiresAt: string) => Date.parse(expiresAt) <= wallNow(ctx);
 
 export function issueCode(ctx: Ctx, app: AppRecord, request: AuthorizationRequest): string {
   purgeExpired(ctx);
   const code = randomToken('crm_ac_');
-  const now = ctx.clock();
+  const now = wallNow(ctx);
   stmt(ctx.db, `INSERT INTO oauth_codes (hash, app_id, redirect_uri, scopes, code_challenge, created_at, expires_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)`).run(hashSecret(code), app.id, request.redirect_uri, JSON.stringify(request.scopes), request.code_challenge, iso(now), iso(now + CODE_TTL_S * 1000));
   return code;
 }
 
 function issueTokens(ctx: Ctx, appId: string, familyId: string, scopes: string[], withRefresh: boolean): TokenResponse {
-  const now = ctx.clock();
+  const now = wallNow(ctx);
   const insert = stmt(ctx.db, `INSERT INTO oauth_tokens (hash, kind, app_id, family_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const access = randomToken('crm_at_');
   insert.run(hashSecret(access), 'access', appId, familyId, JSON.stringify(scopes), iso(now), iso(now + ACCESS_TTL_S * 1000));
@@ -52,7 +52,7 @@ function issueTokens(ctx: Ctx, appId: string, familyId: string, scopes: string[]
 }
 
 function revokeFamily(ctx: Ctx, familyId: string): void {
-  stmt(ctx.db, 'UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(iso(ctx.clock()), familyId);
+  stmt(ctx.db, 'UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(iso(wallNow(ctx)), familyId);
 }
 
 /**
@@ -87,7 +87,7 @@ export function exchangeCode(ctx: Ctx, app: AppRecord, p: { code?: string | unde
       return new OAuthError('invalid_grant', 'PKCE verification failed: code_verifier does not match the code_challenge.');
     }
     const familyId = randomUUID();
-    stmt(ctx.db, 'UPDATE oauth_codes SET used_at = ?, family_id = ? WHERE hash = ?').run(iso(ctx.clock()), familyId, hash);
+    stmt(ctx.db, 'UPDATE oauth_codes SET used_at = ?, family_id = ? WHERE hash = ?').run(iso(wallNow(ctx)), familyId, hash);
     return issueTokens(ctx, app.id, familyId, JSON.parse(row.scopes) as string[], true);
   });
 }
@@ -111,7 +111,7 @@ export function refreshGrant(ctx: Ctx, app: AppRecord, p: { refresh_token?: stri
     } catch (error) {
       return error as OAuthError;
     }
-    stmt(ctx.db, 'UPDATE oauth_tokens SET used_at = ? WHERE hash = ?').run(iso(ctx.clock()), hash);
+    stmt(ctx.db, 'UPDATE oauth_tokens SET used_at = ? WHERE hash = ?').run(iso(wallNow(ctx)), hash);
     return issueTokens(ctx, app.id, row.family_id, scopes, true);
   });
 }
@@ -131,7 +131,7 @@ export function revokeToken(ctx: Ctx, app: AppRecord, token: string): void {
   const row = stmt(ctx.db, 'SELECT kind, app_id, family_id FROM oauth_tokens WHERE hash = ?').get(hashSecret(token)) as TokenRow | undefined;
   if (!row || row.app_id !== app.id) return;
   if (row.kind === 'refresh') revokeFamily(ctx, row.family_id);
-  else stmt(ctx.db, 'UPDATE oauth_tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(iso(ctx.clock()), hashSecret(token));
+  else stmt(ctx.db, 'UPDATE oauth_tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(iso(wallNow(ctx)), hashSecret(token));
 }
 
 /**
@@ -151,7 +151,7 @@ const lastPurge = new WeakMap<Ctx['db'], number>();
  * detection working for a code or refresh token presented again shortly after it expired.
  */
 export function purgeExpired(ctx: Ctx): void {
-  const now = ctx.clock();
+  const now = wallNow(ctx);
   if (now - (lastPurge.get(ctx.db) ?? -Infinity) < 60_000) return;
   lastPurge.set(ctx.db, now);
   const cutoff = iso(now - 24 * 60 * 60 * 1000);

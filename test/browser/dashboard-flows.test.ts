@@ -212,6 +212,28 @@ describe('deals board and sandbox', () => {
     await page.context().close();
   });
 
+  it('shows the account and its plan, advances its clock, saves and restores a snapshot', async () => {
+    const page = await suite.signedIn();
+    await page.locator('.account-line').filter({ hasText: ': pro plan' }).waitFor(); // the Overview's account line
+    await page.getByRole('link', { name: 'Sandbox' }).click();
+    const before = (await page.getByTestId('clock-now').textContent())!;
+    await page.getByLabel('Snapshot name').fill('from-browser');
+    await page.getByRole('button', { name: 'Save snapshot' }).click();
+    await page.getByRole('cell', { name: 'from-browser', exact: true }).waitFor();
+    const lead = await suite.api.post('/v1/leads', { first_name: 'Made after the snapshot' });
+    await page.getByLabel('Advance the clock by (7d, 36h, 90m)').fill('2d');
+    await page.getByRole('button', { name: 'Advance clock' }).click();
+    await page.getByText('48 h ahead of real time').waitFor();
+    expect(Date.parse((await page.getByTestId('clock-now').textContent())!.replace(' ', 'T')) - Date.parse(before.replace(' ', 'T'))).toBeGreaterThanOrEqual(2 * 86_400_000 - 60_000);
+    await page.getByRole('button', { name: 'Restore from-browser' }).click();
+    await page.getByRole('status').filter({ hasText: 'Restored from-browser.' }).waitFor();
+    await page.getByText('(real time)').waitFor();
+    expect((await suite.api.get(`/v1/leads/${lead.body.id}`)).status).toBe(404);
+    await page.getByRole('button', { name: 'Delete from-browser' }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'from-browser', exact: true }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('shows the mailbox, arms a fault that the API then answers, and resets', async () => {
     const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
     const invoice = await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });

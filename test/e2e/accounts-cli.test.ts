@@ -1,4 +1,5 @@
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
 import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
@@ -42,6 +43,20 @@ describe('crm accounts, clock and snapshot', () => {
     expect(snapshots.data.map((s: { name: string }) => s.name)).toEqual(['start']);
     expect((await crm(['accounts', 'delete', account.id])).code).toBe(0);
     expect((await api.get('/v1/account')).status).toBe(401);
+  });
+
+  it('crm sync import into a free account sends batches of 100, its plan’s most, instead of failing', async () => {
+    const free = json(await crm(['accounts', 'create', '--name', 'free importer', '--seed', 'none', '--json']));
+    const file = join(dirname(sandbox.db), 'free-leads.csv');
+    writeFileSync(file, ['first_name,last_name,email', ...Array.from({ length: 250 }, (_, i) => `Free,Row ${i},row${i}@free.example`)].join('\n') + '\n');
+    const env = { CRM_API_KEY: free.api_key, CRM_BASE_URL: sandbox.baseUrl };
+    const imported = await crm(['sync', 'import', 'leads', file], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('at most 100 records per bulk call');
+    const api = apiClient({ baseUrl: sandbox.baseUrl, apiKey: free.api_key });
+    expect((await api.get('/v1/leads?limit=1000')).body.data).toHaveLength(250);
+    const bulkCalls = (await api.get('/v1/request_logs?path_prefix=/v1/leads/bulk&limit=1000')).body.data;
+    expect(bulkCalls.map((l: { status: number }) => l.status)).toEqual([200, 200, 200]);
   });
 
   it('without --account the clock is the key’s own account; mistakes say what to do', async () => {

@@ -127,8 +127,11 @@ describe('test clocks', () => {
     const invoice = await account.api.post('/v1/invoices', { client_id: client.body.id, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }], due_date: due, send: true });
     expect(invoice.body.overdue_at).toBeNull();
 
+    // Credentials live in real time (API.md §12 lists what follows the clock): a key good for one more day stays good.
+    const shortKey = await account.api.post('/v1/api_keys', { name: 'one day', scopes: ['leads:read'], expires_at: new Date(Date.now() + 86_400_000).toISOString() });
     const clock = await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '5d' });
     const now = Date.parse(clock.body.now);
+    expect((await account.api.get('/v1/leads?limit=1', { key: shortKey.body.secret })).status).toBe(200);
     const after = await account.api.get(`/v1/invoices/${invoice.body.id}`);
     expect(after.body).toMatchObject({ status: 'open', overdue_at: expect.any(String) });
     expect(Math.abs(Date.parse(after.body.overdue_at) - now)).toBeLessThan(60_000);

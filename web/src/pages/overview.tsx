@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
 import { CopyButton } from '../components/table.js';
+import { AccountLine } from '../components/account.js';
 import { useUsage } from './usage.js';
 
 const RESOURCES: [path: string, name: string, scope: string][] = [
@@ -31,6 +32,7 @@ export function Overview() {
   return (
     <section>
       <h1>Overview</h1>
+      <AccountLine />
       <dl class="counts">
         {RESOURCES.map(([, name]) => (
           <div key={name} class="card">

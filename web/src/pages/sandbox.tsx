@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
 import { when } from '../components/table.js';
+import { ClockAndSnapshots } from '../components/account.js';
 
 interface Message {
   id: string;
@@ -9,7 +10,7 @@ interface Message {
   created_at: string;
 }
 
-/** Sandbox control: reset, faults and the mailbox. Reset and faults need the admin key (`*`). */
+/** Sandbox control: reset, faults, the account's clock and snapshots, and the mailbox. All but the mailbox need the admin key (`*`). */
 export function Sandbox() {
   const [mail, setMail] = useState<Message[]>([]);
   const [message, setMessage] = useState('');
@@ -44,6 +45,7 @@ export function Sandbox() {
       ) : (
         <p>Reset and faults need the admin key (scope *).</p>
       )}
+      <ClockAndSnapshots />
       <table>
         <caption>Mailbox, newest first</caption>
         <thead>
