@@ -70,6 +70,9 @@ export async function run(ctx) {
       await call(base, big.api_key, 'POST', '/v1/leads/bulk', { mode: 'create', records: Array.from({ length: 1000 }, (_, j) => ({ first_name: 'Bulk', last_name: `${i}-${j}` })) });
     }
     const large = await snapshotTimes(base, key, big.id, 3);
+    // A/B/A: the list again with the hundred accounts deleted, so drift over the run shows as drift.
+    for (const a of made) await call(base, key, 'DELETE', `/_sandbox/accounts/${a.id}`);
+    const listOneAgain = await measure(`GET ${LIST}, 1 account again`, { url: base + LIST, headers: auth }, load);
     return {
       rows: [
         row('create a seeded account (HTTP round trip)', create),
@@ -81,11 +84,16 @@ export async function run(ctx) {
         { name: 'memory per idle account (RSS)', mb: round(perAccountMb, 2) },
         { name: listOne.name, rps: listOne.rps, p99_ms: listOne.p99_ms },
         { name: listHundred.name, rps: listHundred.rps, p99_ms: listHundred.p99_ms },
+        { name: listOneAgain.name, rps: listOneAgain.rps, p99_ms: listOneAgain.p99_ms },
       ],
       checks: [
         { name: 'seeded account ready within 50 ms (median)', actual: `${round(median(create), 1)} ms`, pass: median(create) <= 50 },
         { name: 'seeded restore within 50 ms (median, HTTP)', actual: `${round(median(seeded.restore), 1)} ms`, pass: median(seeded.restore) <= 50 },
-        { name: 'list with 101 accounts within 10 % of 1', actual: `${round((listHundred.rps / listOne.rps) * 100, 1)} %`, pass: listHundred.rps >= 0.9 * listOne.rps },
+        {
+          name: 'list with 101 accounts within 10 % of 1 (mean of before and after)',
+          actual: `${round((listHundred.rps / ((listOne.rps + listOneAgain.rps) / 2)) * 100, 1)} %`,
+          pass: listHundred.rps >= 0.9 * ((listOne.rps + listOneAgain.rps) / 2),
+        },
       ],
     };
   } finally {
