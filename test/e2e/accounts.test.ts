@@ -1,7 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../helpers/receiver.js';
 import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { openSseStream } from '../helpers/sse-stream.js';
 
 /** Accounts, plans, test clocks and snapshots (API.md §12), against a real sandbox process on a file. */
 let sandbox: RunningSandbox;
@@ -38,6 +40,26 @@ describe('isolated accounts', () => {
     // Keys are per account: the other's list holds only its own admin key.
     expect((await other.api.get('/v1/api_keys')).body.data.map((k: { name: string }) => k.name)).toEqual(['Account admin']);
     expect((await admin.get('/v1/clients?limit=1000')).body.data.length).toBe(seededHere);
+  });
+
+  it('the event stream and webhook deliveries are per account too', async () => {
+    const other = await newAccount({ plan: 'pro', seed: null });
+    const receiver = await startReceiver();
+    const stream = await openSseStream(`${sandbox.baseUrl}/v1/events/stream`, { authorization: `Bearer ${other.api_key}` });
+    try {
+      expect((await other.api.post('/v1/webhook_endpoints', { url: receiver.url, enabled_events: ['lead.created'] })).status).toBe(201);
+      await stream.until('the stream to open', () => stream.messages.length > 0 || stream.status === 200);
+      const mine = await admin.post('/v1/leads', { first_name: 'Default stream' });
+      const theirs = await other.api.post('/v1/leads', { first_name: 'Other stream' });
+      await stream.until('their lead', () => stream.messages.some((m) => m.hasData && JSON.parse(m.data).data.object.id === theirs.body.id));
+      await receiver.waitFor('their delivery', () => receiver.received.some((r) => JSON.parse(r.body).data.object.id === theirs.body.id));
+      const ids = (texts: string[]) => texts.map((t) => JSON.parse(t).data.object.id);
+      expect(ids(stream.messages.filter((m) => m.hasData).map((m) => m.data))).not.toContain(mine.body.id);
+      expect(ids(receiver.received.map((r) => r.body))).toEqual([theirs.body.id]);
+    } finally {
+      await stream.close();
+      await receiver.close();
+    }
   });
 
   it('GET /v1/account answers for any key with its plan and limits; the default account is pro', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Crm } from '../src/index.js';
+import { Crm, PlanLimitError } from '../src/index.js';
 import { startSandbox, unique, type Sandbox } from './sandbox.js';
 
 /** Every resource and action of SDK.md through the TypeScript SDK, against a live sandbox. */
@@ -111,5 +111,28 @@ describe('resources', () => {
     const health = await crm.rawRequest<{ status: string }>('GET', '/healthz');
     expect(health.status).toBe('ok');
     expect(health.lastResponse.status).toBe(200);
+  });
+});
+
+describe('account', () => {
+  it('retrieves the key’s account; a free account’s bulk over its limit is a PlanLimitError; startTrial lifts it', async () => {
+    expect((await crm.account.retrieve()).plan).toBe('pro');
+    // A free account, made with the sandbox admin key (the SDK covers /v1 only).
+    const made = await fetch(`${sandbox.baseUrl}/_sandbox/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'sdk free', seed: null }),
+    });
+    const { api_key: apiKey } = (await made.json()) as { api_key: string };
+    const free = new Crm({ apiKey, baseUrl: sandbox.baseUrl });
+    const account = await free.account.retrieve();
+    expect(account).toMatchObject({ plan: 'free', limits: { bulk_records: 100 } });
+    const records = Array.from({ length: 101 }, (_, i) => ({ first_name: `P${i}` }));
+    const refused = await free.leads.bulk({ mode: 'create', records }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PlanLimitError);
+    expect((refused as PlanLimitError).status).toBe(402);
+    expect((refused as PlanLimitError).code).toBe('plan_limit');
+    expect((await free.account.startTrial()).plan).toBe('trial');
+    expect((await free.leads.bulk({ mode: 'create', records })).summary.created).toBe(101);
   });
 });
