@@ -131,6 +131,7 @@ const SPECS: Record<Preset, Record<SyncResource, PresetSpec>> = {
       columns: {
         'organization - id': f('external_id'),
         'organization - name': f('name'),
+        'organization - address': f('address.line1'),
         'person - first name': f('contact.first_name'),
         'person - last name': f('contact.last_name'),
         'person - email': f('contact.email'),

@@ -78,6 +78,55 @@ describe('--from presets', () => {
     ]);
   });
 
+  it('HubSpot companies: Record ID, Company name, domain, phone and address; Country/Region and Industry kept as custom', async () => {
+    const report = await importFrom('hubspot', 'clients', 'hubspot-companies.csv');
+    expect(report.summary).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0 });
+    expect(report.kept_as_custom).toEqual(['Country/Region', 'Industry', 'Create Date']);
+    const clients = (await api.get('/v1/clients?limit=100')).body.data as any[];
+    const byId = (id: string) => clients.find((c) => c.external_id === id);
+    expect(pick(byId('5001'), ['name', 'website', 'phone', 'custom_fields'])).toEqual({
+      name: 'Analytical Engines Ltd', website: 'analytical.example.com', phone: '+442079460001',
+      custom_fields: { 'Country/Region': 'United Kingdom', Industry: 'Machinery', 'Create Date': '2026-01-05 09:12' },
+    });
+    expect(byId('5001').address).toMatchObject({ line1: '12 Babbage Row', city: 'London', region: null, postal_code: 'EC1A 1BB' });
+    expect(pick(byId('5002'), ['name', 'website', 'phone'])).toEqual({ name: 'Compiler Systems', website: 'compilers.example.com', phone: null });
+    expect(byId('5002').address).toMatchObject({ line1: '1 Cobol Way', city: 'Arlington', region: 'VA', postal_code: '22201' });
+    // A rerun makes no second copy.
+    await importFrom('hubspot', 'clients', 'hubspot-companies.csv');
+    const again = (await api.get('/v1/clients?limit=100')).body.data as any[];
+    expect(again.filter((c) => c.external_id === '5001' || c.external_id === '5002')).toHaveLength(2);
+  });
+
+  it('Pipedrive organizations: "Organization - …" columns, and the person on the row as the contact', async () => {
+    const report = await importFrom('pipedrive', 'clients', 'pipedrive-organizations.csv');
+    expect(report.summary).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0 });
+    expect(report.kept_as_custom).toEqual(['Organization - Owner', 'Organization - People', 'Organization - Label']);
+    const clients = (await api.get('/v1/clients?limit=100')).body.data as any[];
+    const tesla = clients.find((c) => c.external_id === '7');
+    expect(pick(tesla, ['name', 'custom_fields'])).toEqual({
+      name: 'Tesla Electric',
+      custom_fields: { 'Organization - Owner': 'Thomas Edison', 'Organization - People': 1, 'Organization - Label': 'Hot' },
+    });
+    expect(tesla.address.line1).toBe('8 West 40th Street, New York');
+    const contacts = (await api.get(`/v1/clients/${tesla.id}/contacts`)).body.data;
+    expect(contacts.map((c: any) => pick(c, ['first_name', 'last_name', 'email', 'phone', 'is_primary']))).toEqual([
+      { first_name: 'Nikola', last_name: 'Tesla', email: 'nikola@pd.example.com', phone: '+12125550100', is_primary: true },
+    ]);
+    const lab = clients.find((c) => c.external_id === '8');
+    expect(lab.name).toBe('Wardenclyffe Labs');
+    expect((await api.get(`/v1/clients/${lab.id}/contacts`)).body.data).toEqual([]);
+  });
+
+  it('a companies export given as leads, or a HubSpot file given to --from salesforce, names what is missing', async () => {
+    const asLeads = await runCrm(['sync', 'import', 'leads', join(PRESETS, 'hubspot-companies.csv'), '--from', 'hubspot', '--results', join(dir.path, 'wrong-leads')], env());
+    expect(asLeads.code).toBe(2);
+    expect(asLeads.stderr).toContain('not a hubspot leads export');
+    expect(asLeads.stderr).toContain('"email"');
+    const other = await runCrm(['sync', 'import', 'clients', join(PRESETS, 'pipedrive-organizations.csv'), '--from', 'salesforce', '--results', join(dir.path, 'wrong-sf')], env());
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('"account id", "account name"');
+  });
+
   it("a preset given another product's file names the missing columns (usage error, nothing imported)", async () => {
     const before = (await api.get('/v1/leads?limit=100')).body.data.length;
     const res = await runCrm(['sync', 'import', 'leads', join(PRESETS, 'hubspot-contacts.csv'), '--from', 'pipedrive', '--results', join(dir.path, 'wrong')], env());
