@@ -23,6 +23,7 @@ const BENCHMARKS = {
   sync: () => import('./sync.js'),
   webhooks: () => import('./webhooks.js'),
   accounts: () => import('./accounts.js'),
+  pacing: () => import('./pacing.js'),
   dashboard: () => import('./dashboard.js'), // needs Chromium (CRM_CHROMIUM or /usr/bin/chromium)
 };
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { CrmApiError, CrmNetworkError } from './errors.js';
+import { Pacer } from './pacer.js';
 import { DEFAULT_RETRY, decideRetry, type RetryPolicy } from './retry.js';
 
 export interface ClientOptions {
@@ -30,12 +31,15 @@ type Headers = Record<string, string | string[] | undefined>;
 /**
  * The typed HTTP client every command uses, for any server speaking API.md: a keep-alive
  * connection pool, an Idempotency-Key on every write, retries with backoff and jitter on network
- * errors and 5xx, waits on 429 and on 409 idempotency_key_in_use, and cursor pagination.
+ * errors and 5xx, waits on 429 and on 409 idempotency_key_in_use, pacing by the server's
+ * RateLimit fields (pacer.ts), and cursor pagination.
  */
 export class CrmClient {
   readonly baseUrl: string;
   private readonly agent: Agent;
   private readonly policy: RetryPolicy;
+  /** Spaces requests by the RateLimit fields the server sends (API.md §14). */
+  private readonly pacer = new Pacer();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -57,6 +61,7 @@ export class CrmClient {
       let responseHeaders: Headers;
       let text: string;
       try {
+        await this.pacer.acquire();
         const response = await request(url, {
           method: method as 'GET',
           headers,
@@ -67,6 +72,7 @@ export class CrmClient {
         });
         status = response.statusCode;
         responseHeaders = response.headers;
+        this.pacer.observe(responseHeaders);
         text = await response.body.text();
       } catch (cause) {
         const decision = decideRetry({ networkError: true }, attempt, this.policy);
@@ -77,6 +83,7 @@ export class CrmClient {
       }
       if (status < 400) return (text ? JSON.parse(text) : undefined) as T;
       const problem = parseProblem(text);
+      if (status === 429 && problem.code === 'rate_limited') this.pacer.slowDown();
       const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);
       if (!decision.retry) {
         throw new CrmApiError(status, problem.code ?? `http_${status}`, problem.detail ?? text.slice(0, 200), problem.request_id, problem.errors, responseHeaders);
