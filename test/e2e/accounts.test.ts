@@ -174,6 +174,39 @@ describe('test clocks', () => {
   });
 });
 
+describe('test clocks: retries and retention', () => {
+  it('webhook retries that fall due go out when the clock passes them (the 5-minute retry, in no time)', async () => {
+    const account = await newAccount({ plan: 'pro', seed: null });
+    const receiver = await startReceiver(({ n }) => (n <= 2 ? 500 : 200));
+    try {
+      await account.api.post('/v1/webhook_endpoints', { url: receiver.url, enabled_events: ['lead.created'] });
+      await account.api.post('/v1/leads', { first_name: 'Retried' });
+      await receiver.waitFor('the first attempt', () => receiver.received.length === 1);
+      await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '1m' }); // past the 5 s retry
+      await receiver.waitFor('the second attempt', () => receiver.received.length === 2);
+      await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '10m' }); // past the 5 min retry
+      await receiver.waitFor('the third attempt', () => receiver.received.length === 3);
+      expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 200]);
+      expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1); // one event, one webhook-id
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('an idempotency key past its 24 h retention is free again once the clock passes it', async () => {
+    const account = await newAccount({ plan: 'pro', seed: null });
+    const key = 'retention-test-key';
+    const first = await account.api.post('/v1/leads', { first_name: 'First' }, { headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    const reused = await account.api.post('/v1/leads', { first_name: 'Other body' }, { headers: { 'idempotency-key': key } });
+    expect(reused.status).toBe(422);
+    await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '25h' });
+    const fresh = await account.api.post('/v1/leads', { first_name: 'Other body' }, { headers: { 'idempotency-key': key } });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.id).not.toBe(first.body.id);
+  });
+});
+
 describe('snapshots', () => {
   it('save, change, restore: the data, events and clock come back; keys made since stay valid', async () => {
     const account = await newAccount({ plan: 'pro' });
