@@ -16,8 +16,7 @@ export const SOAK_KEY = 'crm_test_soakSoakSoakSoakSoakSoakSoak1';
 
 /**
  * The sandbox under test: one process on one SQLite file, killed with SIGKILL at random moments
- * (every 5–20 s) and restarted on the same file. Its port changes on each start, so the load
- * reads `baseUrl` for every request.
+ * (every 5–20 s) and restarted on the same file and port.
  */
 export class ChaosSandbox {
   current: RunningSandbox | undefined;
@@ -29,8 +28,10 @@ export class ChaosSandbox {
     return this.current?.baseUrl ?? 'http://127.0.0.1:1';
   }
 
+  /** The first start picks a free port; restarts take the same one, so `crm listen` can reconnect. */
   async start(): Promise<void> {
-    this.current = await startSandboxProcess(['--no-seed', '--api-key', SOAK_KEY, '--rate-limit', '0', '--quota', '0', ...this.args], { db: this.db });
+    const port = this.current ? ['--port', new URL(this.current.baseUrl).port] : [];
+    this.current = await startSandboxProcess(['--no-seed', '--api-key', SOAK_KEY, '--rate-limit', '0', '--quota', '0', ...port, ...this.args], { db: this.db });
   }
 
   /** Kills and restarts until `stop`; resolves when the loop ends with a running sandbox. */

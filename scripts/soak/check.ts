@@ -17,7 +17,12 @@ export interface Figures {
   ambiguousWritten: number;
 }
 
-export function check(dbPath: string, ledger: Ledger, receivers: { name: string; received: Received[] }[]): { failures: string[]; figures: Figures } {
+export function check(
+  dbPath: string,
+  ledger: Ledger,
+  receivers: { name: string; received: Received[] }[],
+  followers: { name: string; ids: string[] }[] = [],
+): { failures: string[]; figures: Figures } {
   const db = new Database(dbPath, { readonly: true });
   const failures: string[] = [];
   const fail = (line: string) => failures.length < 50 && failures.push(line);
@@ -79,6 +84,18 @@ export function check(dbPath: string, ledger: Ledger, receivers: { name: string;
       for (const id of eventIds) if (!ids.has(id)) (lost++, fail(`${name} never got ${id} with a 2xx`));
       for (const id of ids) if (!eventIds.has(id)) fail(`${name} got ${id}, which is no event`);
     }
+    // The SSE reader and crm listen saw every event once, in order (the event log's order: by id).
+    const inOrder = [...eventIds].sort();
+    for (const { name, ids } of followers) {
+      const seen = new Set(ids);
+      const repeated = ids.length - seen.size;
+      if (repeated) (doubled++, fail(`${name} saw ${repeated} events more than once`));
+      const missing = inOrder.filter((id) => !seen.has(id));
+      if (missing.length) (lost += missing.length, fail(`${name} never saw ${missing.length} events, first ${missing[0]}`));
+      const disorder = ids.findIndex((id, i) => i > 0 && id <= ids[i - 1]!);
+      if (disorder > 0) fail(`${name} saw ${ids[disorder]} after ${ids[disorder - 1]}: out of order`);
+    }
+
     const pending = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' OR (status = 'failed' AND next_attempt_at IS NULL)").pluck().get() as number;
     if (pending) fail(`${pending} deliveries still pending or given up after the scaled schedule`);
     const deliveriesSucceeded = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'succeeded'").pluck().get() as number;

@@ -11,12 +11,13 @@ export interface Received {
   at: number;
 }
 
-export type Answer = number | { status: number; headers?: Record<string, string> };
+/** A status, a status with headers, or 'hang': take the request and never answer (the sender's timeout must end it). */
+export type Answer = number | { status: number; headers?: Record<string, string> } | 'hang';
 
 /**
  * A webhook receiver for tests: a real node:http server on 127.0.0.1 and a free port, recording
  * every request (raw body and headers, for signature checks) and answering what `answer` says
- * (200 by default). `answer` gets the request number (1-based) and the count of earlier requests
+ * (200 by default; status 0 for a request it let hang). `answer` gets the request number (1-based) and the count of earlier requests
  * with the same webhook-id, so "fail N times, then succeed" is one line.
  */
 export async function startReceiver(answer: (r: { n: number; id: string; body: string; seen: number }) => Answer = () => 200) {
@@ -29,6 +30,10 @@ export async function startReceiver(answer: (r: { n: number; id: string; body: s
       const id = String(req.headers['webhook-id'] ?? '');
       const seen = received.filter((r) => r.id === id).length;
       const reply = answer({ n: received.length + 1, id, body, seen });
+      if (reply === 'hang') {
+        received.push({ n: received.length + 1, id, headers: req.headers, body, status: 0, at: Date.now() });
+        return;
+      }
       const { status, headers } = typeof reply === 'number' ? { status: reply, headers: {} } : reply;
       received.push({ n: received.length + 1, id, headers: req.headers, body, status, at: Date.now() });
       res.writeHead(status, { 'content-type': 'text/plain', ...headers });
