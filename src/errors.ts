@@ -18,6 +18,7 @@ export const ERRORS = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   misdirected_request: { status: 421, title: 'Misdirected request' },
+  headers_too_large: { status: 431, title: 'Request header fields too large' },
   validation_failed: { status: 422, title: 'Validation failed' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   rate_limited: { status: 429, title: 'Rate limited' },

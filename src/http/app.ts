@@ -8,7 +8,7 @@ import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
-import { frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -63,6 +63,7 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
     requestIdHeader: false,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // The compilers are set below; without factories of our own, Fastify would load its defaults
     // (Ajv and fast-json-stringify, ~100 ms of every sandbox start) only to never use them.

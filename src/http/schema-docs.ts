@@ -10,7 +10,7 @@ type ProblemResponse = { description: string; content: { 'application/problem+js
 
 export function errorResponses(...codes: ErrorCode[]): Record<number, ProblemResponse> {
   const byStatus = new Map<number, string[]>();
-  for (const code of ['unauthenticated', 'insufficient_scope', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable', ...codes] as ErrorCode[]) {
+  for (const code of ['unauthenticated', 'insufficient_scope', 'headers_too_large', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable', ...codes] as ErrorCode[]) {
     const status = ERRORS[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -58,3 +58,17 @@ describe('an empty string as a related id is refused with 422, not a 500', () =>
     expect((await api.get(`/v1/deals/${dealId}`)).body).toEqual(before);
   });
 });
+
+describe('a URL over 16 KB (seed 5, 1,000 cases: GET /v1/clients/{id}/contacts/{contact_id} with two 10,000-character ids)', () => {
+  it('is a documented 431 problem, headers_too_large, not the HTTP layer’s own JSON', async () => {
+    const long = 'x'.repeat(10_000);
+    // apiClient checks every answer against the OpenAPI document: 431 must be listed there.
+    const res = await api.get(`/v1/clients/${long}/contacts/${long}`);
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.body).toMatchObject({ status: 431, code: 'headers_too_large', request_id: expect.stringMatching(/^req_/) });
+    expect(res.body.detail).toContain('16 KB');
+    // The server goes on answering.
+    expect((await api.get('/v1/leads?limit=1')).status).toBe(200);
+  });
+});

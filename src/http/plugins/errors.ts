@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import type { ZodError } from 'zod';
+import { newId } from '../../domain/ids.js';
 import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../../errors.js';
 
 /**
@@ -141,4 +143,24 @@ export function registerErrorHandling(
     }
     return sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${path}. The API reference is at /v1/openapi.json.`));
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them: a URL or headers over 16 KB (431),
+ * or bytes that are not HTTP (400). Answered as problem+json like every other error, instead of
+ * Fastify's own JSON shape, and the connection closed (the parser cannot go on with it).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify(
+    tooLarge
+      ? problemBody('headers_too_large', 'The request line or headers are over 16 KB. Send long values in the body (a bulk call, a POST) instead of the URL.', newId('req'))
+      : problemBody('invalid_request', 'The request is not valid HTTP.', newId('req')),
+  );
+  const status = tooLarge ? 431 : 400;
+  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
