@@ -178,6 +178,7 @@ export class AccountRegistry {
     for (const [key, cached] of this.byCredential) if (cached === account) this.byCredential.delete(key);
     await (await account.worker)?.stop();
     account.meter.flush();
+    account.requestLog.flush();
     const snapshots = stmt(this.options.db, 'SELECT file FROM account_snapshots WHERE account_id = ?').pluck().all(id) as string[];
     stmt(this.options.db, 'DELETE FROM accounts WHERE id = ?').run(id);
     account.db.close();
@@ -201,6 +202,7 @@ export class AccountRegistry {
     await Promise.all(this.list().map(async (a) => (await a.worker)?.stop()));
     for (const account of this.list()) {
       account.meter.flush();
+      account.requestLog.flush();
       if (!account.isDefault) account.db.close();
     }
   }

@@ -99,7 +99,10 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
   registerUsageMetering(app, () => current().meter);
   registerRequestLog(app, ctx, () => current().requestLog);
   const flushAll = () => {
-    for (const account of accounts.list()) account.meter.flush();
+    for (const account of accounts.list()) {
+      account.meter.flush();
+      account.requestLog.flush();
+    }
   };
   const flushTimer = setInterval(flushAll, 1000).unref();
   app.addHook('onClose', async () => {
@@ -135,7 +138,7 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
-  requestLogRoutes(app, ctx);
+  requestLogRoutes(app, ctx, () => current().requestLog);
   dashboardRoutes(app, ctx, accounts);
   dashboardStreamRoutes(app, ctx, accounts, current);
   apiReferenceRoutes(app);

@@ -36,12 +36,28 @@ describe('request log', () => {
     ctx.db.transaction(() => {
       for (let i = 0; i < KEEP + 5; i++) writer.record(record(i));
     })();
+    writer.flush();
     const ids = ctx.db.prepare('SELECT id FROM request_logs ORDER BY id').pluck().all() as string[];
     expect(ids).toHaveLength(KEEP);
     expect(ids[0]).toBe(record(5).id);
     // A writer made later (a restart) counts what is there and goes on trimming.
-    new RequestLogWriter(ctx).record(record(KEEP + 5));
+    const later = new RequestLogWriter(ctx);
+    later.record(record(KEEP + 5));
+    later.flush();
     expect(ctx.db.prepare('SELECT min(id) FROM request_logs').pluck().get()).toBe(record(6).id);
+  });
+
+  it('writes in batches: records wait for flush() (or 500 of them, or 50 ms), then go in one transaction', () => {
+    const before = ctx.db.prepare('SELECT count(*) FROM request_logs').pluck().get() as number;
+    const writer = new RequestLogWriter(ctx);
+    const base = 2 * KEEP;
+    for (let i = 0; i < 3; i++) writer.record(record(base + i));
+    expect(ctx.db.prepare('SELECT count(*) FROM request_logs WHERE id IN (?, ?, ?)').pluck().get(record(base).id, record(base + 1).id, record(base + 2).id)).toBe(0);
+    writer.flush();
+    expect(ctx.db.prepare('SELECT count(*) FROM request_logs WHERE id IN (?, ?, ?)').pluck().get(record(base).id, record(base + 1).id, record(base + 2).id)).toBe(3);
+    for (let i = 0; i < 500; i++) writer.record(record(base + 10 + i));
+    expect(ctx.db.prepare('SELECT count(*) FROM request_logs WHERE id = ?').pluck().get(record(base + 509).id)).toBe(1); // the 500th flushed them
+    expect(ctx.db.prepare('SELECT count(*) FROM request_logs').pluck().get()).toBe(Math.min(KEEP, before + 503));
   });
 
   it('redacts secret fields at any depth, and key shapes inside any text', () => {

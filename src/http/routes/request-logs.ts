@@ -3,11 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParams } from '../../schemas/common.js';
 import { RequestLogDetail, RequestLogList, RequestLogListQuery } from '../../schemas/request-log.js';
 import type { Ctx } from '../../services/context.js';
-import { getRequestLog, listRequestLogs } from '../../services/request-log.js';
+import { getRequestLog, listRequestLogs, type RequestLogWriter } from '../../services/request-log.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
 /** The request log (API.md §11): the last 10,000 /v1 requests, the first place to look when an integration fails. */
-export function requestLogRoutes(fastify: FastifyInstance, ctx: Ctx): void {
+export function requestLogRoutes(fastify: FastifyInstance, ctx: Ctx, currentWriter: () => RequestLogWriter): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['Request logs'], security: BEARER };
   app.get('/v1/request_logs', {
@@ -18,11 +18,12 @@ export function requestLogRoutes(fastify: FastifyInstance, ctx: Ctx): void {
       querystring: RequestLogListQuery,
       response: { 200: RequestLogList, ...errorResponses('invalid_request', 'invalid_cursor') },
     },
-    handler: async (req) => listRequestLogs(ctx, req.query),
+    // What is still waiting to be written is written first: a request is in the log once it was answered.
+    handler: async (req) => (currentWriter().flush(), listRequestLogs(ctx, req.query)),
   });
   app.get('/v1/request_logs/:id', {
     config: { scope: 'logs:read' },
     schema: { ...base, summary: 'Get a logged request with its bodies (secrets redacted)', params: IdParams, response: { 200: RequestLogDetail, ...errorResponses('not_found') } },
-    handler: async (req) => getRequestLog(ctx, req.params.id),
+    handler: async (req) => (currentWriter().flush(), getRequestLog(ctx, req.params.id)),
   });
 }
