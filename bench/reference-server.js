@@ -1,11 +1,13 @@
-// The floor for GET /v1/deals?limit=50: bare node:http, one prepared statement, the same rows
-// turned into the same JSON the sandbox sends. No framework, no auth, no validation, no logging:
-// whatever the sandbox spends above this is the cost of those layers.
+// The floor for GET /v1/deals?limit=50 (issue #16): bare node:http serving deals stored as JSON
+// documents in SQLite, one prepared statement, the documents joined into the page. It does no more
+// than read stored JSON and write it out: no framework, no auth, no validation, no logging, no
+// conversion. Whatever the sandbox spends above this is the cost of those layers.
 //
 // Usage: node bench/reference-server.js <sqlite file>  -> prints {"base_url": ...} when listening.
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
-// The same money conversion as the sandbox, so both answer byte-for-byte the same deals.
+// The same money conversion as the sandbox, so both answer the same deals.
 import { toMajor } from '../dist/domain/money.js';
 
 const file = process.argv[2];
@@ -13,10 +15,6 @@ if (!file) {
   console.error('usage: node bench/reference-server.js <sqlite file>');
   process.exit(2);
 }
-
-// Read-only: the sandbox owns the file; the reference only ever reads what it seeded.
-const db = new Database(file, { readonly: true, fileMustExist: true });
-const page = db.prepare('SELECT * FROM deals ORDER BY id LIMIT ?');
 
 /** A row as the API shows it: value in major units, JSON columns parsed (same key order). */
 function deal(row) {
@@ -26,18 +24,33 @@ function deal(row) {
   return { id, external_id, title, value: toMajor(value_minor, rest.currency), ...rest };
 }
 
+// The documents, made once from the sandbox's deals (read-only: the sandbox owns its file) into a
+// file of the reference's own.
+const source = new Database(file, { readonly: true, fileMustExist: true });
+const docsFile = `${file}.reference-docs`;
+rmSync(docsFile, { force: true });
+const db = new Database(docsFile);
+db.pragma('journal_mode = WAL');
+db.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL) STRICT');
+const insert = db.prepare('INSERT INTO docs VALUES (?, ?)');
+db.transaction(() => {
+  for (const row of source.prepare('SELECT * FROM deals').iterate()) insert.run(row.id, JSON.stringify(deal(row)));
+})();
+source.close();
+const page = db.prepare('SELECT id, doc FROM docs ORDER BY id LIMIT ?').raw(true);
+
 function listDeals(limit) {
   const rows = page.all(limit + 1);
   // limit + 1 rows tell whether another page exists, as in the sandbox's keyset pagination.
   // The cursor here is unsigned (the sandbox signs its cursors with an HMAC; that is its cost).
   const more = rows.length > limit;
   if (more) rows.length = limit;
-  const next = more ? Buffer.from(JSON.stringify({ a: [rows[limit - 1].id] })).toString('base64url') : null;
-  return { data: rows.map(deal), next_cursor: next };
+  const next = more ? JSON.stringify(Buffer.from(JSON.stringify({ a: [rows[limit - 1][0]] })).toString('base64url')) : 'null';
+  return `{"data":[${rows.map((r) => r[1]).join(',')}],"next_cursor":${next}}`;
 }
 
 function send(res, status, value) {
-  const body = JSON.stringify(value);
+  const body = typeof value === 'string' ? value : JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -58,7 +71,7 @@ server.listen(0, '127.0.0.1', () => {
 });
 
 const shutdown = () => {
-  server.close(() => (db.close(), process.exit(0)));
+  server.close(() => (db.close(), rmSync(docsFile, { force: true }), process.exit(0)));
   server.closeAllConnections(); // the load generator is done; do not wait for keep-alive timeouts
 };
 process.on('SIGTERM', shutdown);

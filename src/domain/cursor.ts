@@ -11,9 +11,20 @@ export interface CursorPosition {
   after: string[];
 }
 
+/** Fingerprints of the filter sets seen lately: a list asks for the same few again and again. */
+const fingerprints = new Map<string, string>();
+
 export function filterFingerprint(filters: Record<string, unknown>): string {
-  const stable = Object.keys(filters).sort().filter((k) => filters[k] !== undefined).map((k) => [k, filters[k]]);
-  return createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 16);
+  const stable = JSON.stringify(Object.keys(filters).sort().filter((k) => filters[k] !== undefined).map((k) => [k, filters[k]]));
+  let fingerprint = fingerprints.get(stable);
+  if (fingerprint === undefined) {
+    fingerprint = createHash('sha256').update(stable).digest('base64url').slice(0, 16);
+    if (stable.length <= 1000) {
+      if (fingerprints.size >= 1000) fingerprints.clear();
+      fingerprints.set(stable, fingerprint);
+    }
+  }
+  return fingerprint;
 }
 
 function sign(secret: string, payload: string): Buffer {

@@ -22,8 +22,8 @@ export const CURRENCIES = [
 
 export type Currency = (typeof CURRENCIES)[number];
 
-const ZERO_DIGITS = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
-const THREE_DIGITS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+export const ZERO_DIGITS: ReadonlySet<string> = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+export const THREE_DIGITS: ReadonlySet<string> = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 export function minorDigits(currency: string): number {
   if (ZERO_DIGITS.has(currency)) return 0;
@@ -44,7 +44,12 @@ export function toMinor(value: number, currency: string, path: string): number {
   return minor;
 }
 
+/**
+ * Exact minor units to the nearest number in major units. One division is enough: IEEE division
+ * of two exact integers is correctly rounded, so 1999 / 100 is the very number "19.99" parses to
+ * (and what the lists made by SQLite print as the exact decimal: store/money-sql.ts).
+ */
 export function toMajor(minor: number, currency: string): number {
   const digits = minorDigits(currency);
-  return digits === 0 ? minor : Number((minor / 10 ** digits).toFixed(digits));
+  return digits === 0 ? minor : minor / 10 ** digits;
 }

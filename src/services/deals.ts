@@ -3,8 +3,9 @@ import { STAGE_PROBABILITY, checkTransition, type Stage, type StageChange } from
 import { fieldError, notFound } from '../errors.js';
 import type { Deal, DealCreate, DealListQuery, DealUpdate } from '../schemas/deal.js';
 import type { EventType } from '../schemas/event.js';
-import { dealFromRow, dealToRow } from '../store/deals.js';
-import { commonConditions, listTable, type Condition } from '../store/list.js';
+import { dealFromRow, dealJsonSql, dealToRow } from '../store/deals.js';
+import { commonConditions, type Condition } from '../store/list.js';
+import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -110,9 +111,9 @@ export function deleteDeal(ctx: Ctx, id: string): { id: string; deleted: true } 
   });
 }
 
-export function listDeals(ctx: Ctx, q: DealListQuery): { data: Deal[]; next_cursor: string | null } {
+export function listDeals(ctx: Ctx, q: DealListQuery): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.stage) conditions.push(['stage = ?', [q.stage]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
-  return listTable(ctx.db, ctx.cursorSecret, 'deals', q, conditions, (rows) => rows.map(dealFromRow));
+  return listTableJson(ctx.db, ctx.cursorSecret, 'deals', q, conditions, dealJsonSql(ctx.db));
 }

@@ -1,7 +1,8 @@
 import { notFound } from '../errors.js';
 import type { Event, EventListQuery } from '../schemas/event.js';
 import type { Db } from '../store/db.js';
-import { listPage, type Condition } from '../store/list.js';
+import type { Condition } from '../store/list.js';
+import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { allRows, parseJson, stmt, type Row } from '../store/rows.js';
 import type { Ctx } from './context.js';
 
@@ -44,14 +45,16 @@ export function getEvent(ctx: Ctx, id: string): Event {
   return eventFromRow(row);
 }
 
-export function listEvents(ctx: Ctx, q: EventListQuery): { data: Event[]; next_cursor: string | null } {
+/** eventJson in SQL, for the list (list-json.ts): the stored JSON spliced in, never parsed. */
+const EVENT_JSON_SQL = `'{"id":' || json_quote(id) || ',"type":' || json_quote(type) || ',"created_at":' || json_quote(created_at)
+  || ',"data":{"object":' || data || '}' || iif(previous_attributes IS NULL, '', ',"previous_attributes":' || previous_attributes) || '}'`;
+
+export function listEvents(ctx: Ctx, q: EventListQuery): JsonBody {
   const conditions: Condition[] = [['created_at >= ?', [cutoff(ctx)]]];
   const types = q.type?.split(',');
   if (types) conditions.push([`type IN (${types.map(() => '?').join(', ')})`, types]);
   if (q.created_after) conditions.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
-  const { limit, cursor, ...filters } = q;
-  const page = listPage(ctx.db, { table: 'events', conditions, filters, sort: 'created', limit, cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map(eventFromRow), next_cursor: page.next_cursor };
+  return listTableJson(ctx.db, ctx.cursorSecret, 'events', q, conditions, EVENT_JSON_SQL);
 }
 
 /**

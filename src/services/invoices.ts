@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { toMinor } from '../domain/money.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from '../schemas/invoice.js';
-import { invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
-import { commonConditions, listTable, type Condition } from '../store/list.js';
+import { invoiceJsonSql, invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
+import { commonConditions, type Condition } from '../store/list.js';
+import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { getRow, insertRow, stmt, updateRow, type Row } from '../store/rows.js';
 import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -152,11 +153,11 @@ export function voidInvoice(ctx: Ctx, id: string): Invoice {
   });
 }
 
-export function listInvoices(ctx: Ctx, q: InvoiceListQuery): { data: Invoice[]; next_cursor: string | null } {
+export function listInvoices(ctx: Ctx, q: InvoiceListQuery): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
-  return listTable(ctx.db, ctx.cursorSecret, 'invoices', q, conditions, (rows) => rows.map((row) => view(ctx, invoiceRecordFromRow(row))));
+  return listTableJson(ctx.db, ctx.cursorSecret, 'invoices', q, conditions, invoiceJsonSql(ctx.db), [ctx.baseUrl()]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
 import { commonConditions, type Condition } from '../store/list.js';
-import { listTableJson, rowJsonSql, type JsonBody } from '../store/list-json.js';
+import { listTableJson, perDb, rowJsonSql, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent, recordEvents } from './events.js';
@@ -9,6 +9,7 @@ import { recordEvent, recordEvents } from './events.js';
 const COLUMNS = { json: ['tags', 'custom_fields'] };
 const codec = rowCodec<Lead>(COLUMNS);
 export const leadFromRow = (row: Row): Lead => codec.fromRow(row);
+const leadJsonSql = perDb((db) => rowJsonSql(db, { table: 'leads', ...COLUMNS }));
 
 export function getLead(ctx: Ctx, id: string): Lead {
   const row = getRow(ctx.db, 'leads', id);
@@ -100,7 +101,7 @@ export function listLeads(ctx: Ctx, q: LeadListQuery): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.source) conditions.push(['source = ?', [q.source]]);
-  return listTableJson(ctx.db, ctx.cursorSecret, 'leads', q, conditions, rowJsonSql(ctx.db, { table: 'leads', ...COLUMNS }));
+  return listTableJson(ctx.db, ctx.cursorSecret, 'leads', q, conditions, leadJsonSql(ctx.db));
 }
 
 /** Marks a lead converted (called by the conversion use case, inside its transaction). */

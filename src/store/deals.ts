@@ -1,9 +1,13 @@
 import { toMajor } from '../domain/money.js';
 import type { Deal } from '../schemas/deal.js';
+import type { Db } from './db.js';
+import { perDb, rowJsonSql } from './list-json.js';
+import { majorUnitsSql } from './money-sql.js';
 import { rowCodec, type Row } from './rows.js';
 
 /** Deals keep money as integer minor units in `value_minor`; the API speaks major units. */
-const codec = rowCodec<Omit<Deal, 'value'> & { value_minor: number }>({ json: ['tags', 'custom_fields'] });
+const COLUMNS = { json: ['tags', 'custom_fields'] };
+const codec = rowCodec<Omit<Deal, 'value'> & { value_minor: number }>(COLUMNS);
 
 export function dealFromRow(row: Row): Deal {
   const { value_minor, id, external_id, title, ...rest } = codec.fromRow(row);
@@ -14,3 +18,20 @@ export function dealToRow(deal: Deal, valueMinor: number): Row {
   const { value: _value, ...rest } = deal;
   return codec.toRow({ ...rest, value_minor: valueMinor });
 }
+
+/**
+ * A deal row as its JSON, made by SQLite (for the list: list-json.ts), as dealFromRow gives it.
+ * win_probability is a REAL: SQLite prints it with up to 17 digits where JavaScript prints the
+ * shortest form (1/3 as 0.33333333333333331, not 0.3333333333333333): the same number either way.
+ * 0 and 1 are printed as integers, as JavaScript does.
+ */
+export const dealJsonSql = perDb((db: Db) =>
+  rowJsonSql(db, {
+    table: 'deals',
+    ...COLUMNS,
+    replace: {
+      value_minor: ['value', majorUnitsSql('value_minor', 'currency')],
+      win_probability: ['win_probability', 'iif(win_probability IN (0, 1), CAST(win_probability AS INTEGER), win_probability)'],
+    },
+  }),
+);

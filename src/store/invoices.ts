@@ -1,5 +1,8 @@
 import { toMajor } from '../domain/money.js';
 import type { Invoice } from '../schemas/invoice.js';
+import type { Db } from './db.js';
+import { perDb, rowJsonSql } from './list-json.js';
+import { majorUnitsSql } from './money-sql.js';
 import { json, parseJson, type Row } from './rows.js';
 
 /** What an invoice row holds: money in minor units, the payment token rather than the link. */
@@ -44,3 +47,27 @@ export function invoiceView(record: InvoiceRecord, baseUrl: string): Invoice {
     payment_link: payment_token ? `${baseUrl}/pay/${payment_token}` : null,
   };
 }
+
+/**
+ * An invoice row as invoiceView gives it, made by SQLite (for the list: list-json.ts); one `?`,
+ * the base URL of the payment link. Each line's amount is round(quantity × unit price) in minor
+ * units, as in JavaScript (amounts are never negative, where SQLite's round and Math.round differ).
+ */
+export const invoiceJsonSql = perDb((db: Db) => {
+  const major = (minor: string) => majorUnitsSql(minor, 'invoices.currency');
+  const lineItems = `SELECT json_group_array(json_object(
+      'description', li.value ->> 'description',
+      'quantity', li.value -> 'quantity',
+      'unit_price', ${major("li.value ->> 'unit_price_minor'")},
+      'amount', ${major("CAST(round((li.value ->> 'quantity') * (li.value ->> 'unit_price_minor')) AS INTEGER)")}))
+    FROM json_each(invoices.line_items) AS li`;
+  return rowJsonSql(db, {
+    table: 'invoices',
+    replace: { line_items: null, total_minor: null, payment_token: null },
+    extra: {
+      line_items: `(${lineItems})`,
+      total: major('invoices.total_minor'),
+      payment_link: "json_quote(iif(invoices.payment_token IS NULL, NULL, ? || '/pay/' || invoices.payment_token))",
+    },
+  });
+});

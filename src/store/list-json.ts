@@ -26,13 +26,29 @@ export interface RowJsonSpec {
   json?: readonly string[];
   /** 0/1 columns, as true/false (like rowCodec's `bool`). */
   bool?: readonly string[];
+  /**
+   * Columns shown otherwise, in their place: column → [member name, SQL expression of its value]
+   * (a number, text, or json(…) for JSON text), or null to leave the column out.
+   */
+  replace?: Readonly<Record<string, readonly [name: string, sql: string] | null>>;
   /** More members after the columns: name → SQL expression giving JSON text (may use `alias`). */
   extra?: Readonly<Record<string, string>>;
   /** How the table is named in the surrounding SQL (an alias in a subquery); the table by default. */
   alias?: string;
 }
 
-const exprCache = new WeakMap<Db, Map<string, string>>();
+/**
+ * `make(db)` made once per database: for the row expressions below, which read the table's
+ * columns (an account's database is another database: accounts/registry.ts).
+ */
+export function perDb<T>(make: (db: Db) => T): (db: Db) => T {
+  const made = new WeakMap<Db, T>();
+  return (db) => {
+    let value = made.get(db);
+    if (value === undefined) made.set(db, (value = make(db)));
+    return value;
+  };
+}
 
 /**
  * The SQL expression that gives a row's JSON object: every column in table order (the key order
@@ -41,20 +57,13 @@ const exprCache = new WeakMap<Db, Map<string, string>>();
  * refused unless declared bool or json.
  */
 export function rowJsonSql(db: Db, spec: RowJsonSpec): string {
-  let cache = exprCache.get(db);
-  if (!cache) exprCache.set(db, (cache = new Map()));
-  const key = JSON.stringify(spec);
-  let expr = cache.get(key);
-  if (expr === undefined) cache.set(key, (expr = buildRowJsonSql(db, spec)));
-  return expr;
-}
-
-function buildRowJsonSql(db: Db, spec: RowJsonSpec): string {
   const columns = db.prepare(`PRAGMA table_info(${spec.table})`).all() as { name: string; type: string }[];
   if (columns.length === 0) throw new Error(`rowJsonSql: no table ${spec.table}`);
   const at = `"${spec.alias ?? spec.table}"`;
-  const members = columns.map(({ name, type }) => {
+  const members = columns.flatMap(({ name, type }) => {
     const column = `${at}."${name}"`;
+    const replaced = spec.replace?.[name];
+    if (replaced !== undefined) return replaced === null ? [] : [`'${replaced[0]}', ${replaced[1]}`];
     // parseJson() gives null for NULL and for '' alike; json('') would be an error. (iif, not
     // nullif(): the same, but nullif cost ~15 % more of the whole query.)
     if (spec.json?.includes(name)) return `'${name}', iif(${column} = '', NULL, json(${column}))`;
@@ -72,8 +81,8 @@ const OPEN = Buffer.from('{"data":[');
 
 /**
  * One page of a table as the JSON of `{ data, next_cursor }`: the same page, cursor and errors as
- * listTable (both go through pageQuery), with each row as `rowJson` makes it, which must include
- * the row's id and updated_at.
+ * listTable (both go through pageQuery), with each row as `rowJson` makes it (its `?` bound to
+ * rowJsonParams), which must include the row's id and updated_at.
  *
  * The rows come back as one BLOB, joined by newlines (json_object() escapes control characters,
  * so a newline only ever separates rows): one Buffer instead of a JS string per row, and no 400 KB
@@ -83,11 +92,19 @@ const OPEN = Buffer.from('{"data":[');
  * subquery gives them (it runs as a co-routine); an ORDER BY inside group_concat would sort them
  * a second time (+1 ms).
  */
-export function listTableJson(db: Db, secret: string, table: string, query: ListQuery, conditions: Condition[], rowJson: string): JsonBody {
+export function listTableJson(
+  db: Db,
+  secret: string,
+  table: string,
+  query: ListQuery,
+  conditions: Condition[],
+  rowJson: string,
+  rowJsonParams: unknown[] = [],
+): JsonBody {
   const { limit, cursor, sort = 'created', ...filters } = query;
-  const page = pageQuery({ table, conditions, filters, sort, limit, cursor, secret });
+  const page = pageQuery({ table, conditions, filters, sort, limit, cursor, secret, inlineLimit: true });
   const sql = `SELECT CAST(group_concat(j, char(10)) AS BLOB), count(*) FROM (SELECT ${rowJson} AS j ${page.from})`;
-  const [rows, count] = rawStatement(db, sql).statement.get(...page.params) as [Buffer | null, number];
+  const [rows, count] = rawStatement(db, sql).statement.get(...rowJsonParams, ...page.params) as [Buffer | null, number];
   let data = rows ?? Buffer.alloc(0);
   let next = 'null';
   if (count > limit) {

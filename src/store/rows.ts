@@ -29,6 +29,9 @@ export function rawStatement(db: Db, sql: string): { statement: Statement; colum
   if (!statements) rawCache.set(db, (statements = new Map()));
   let entry = statements.get(sql);
   if (!entry) {
+    // Bounded: list pages made by SQLite put their limit in the SQL (list.ts), so a client going
+    // through every limit would otherwise keep a statement per limit, filter and sort.
+    if (statements.size >= 1000) statements.clear();
     const statement = db.prepare(sql).raw(true);
     statements.set(sql, (entry = { statement, columns: statement.columns().map((c) => c.name) }));
   }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Ctx } from '../../services/context.js';
@@ -27,6 +27,9 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.
   };
 }
 
+/** A page that is JSON already (store/list-json.ts) goes out as its bytes, unserialised. */
+export const sendJsonBody = (reply: FastifyReply, body: JsonBody): FastifyReply => reply.type('application/json; charset=utf-8').send(body.bytes);
+
 export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType>(
   fastify: FastifyInstance,
   ctx: Ctx,
@@ -50,7 +53,7 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
     handler: async (req, reply) => {
       const page = ops.list(ctx, req.query as z.output<Q>);
       // A page that is JSON already (leads, clients: store/list-json.ts) goes out as its bytes.
-      return page instanceof JsonBody ? reply.type('application/json; charset=utf-8').send(page.bytes) : page;
+      return page instanceof JsonBody ? sendJsonBody(reply, page) : page;
     },
   });
 

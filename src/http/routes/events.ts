@@ -8,6 +8,7 @@ import { getEvent, listEvents } from '../../services/event-log.js';
 import { resendEvent } from '../../services/webhook-deliveries.js';
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
+import { sendJsonBody } from './crud.js';
 
 /** The event log (API.md §7): list, one event, and resend to webhook endpoints. The stream is in event-stream.ts. */
 export function eventRoutes(fastify: FastifyInstance, ctx: Ctx): void {
@@ -22,7 +23,7 @@ export function eventRoutes(fastify: FastifyInstance, ctx: Ctx): void {
       querystring: EventListQuery,
       response: { 200: EventList, ...errorResponses('invalid_request', 'invalid_cursor') },
     },
-    handler: async (req) => listEvents(ctx, req.query),
+    handler: async (req, reply) => sendJsonBody(reply, listEvents(ctx, req.query)),
   });
 
   app.get('/v1/events/:id', {
