@@ -9,8 +9,13 @@ import { UNLIMITED, get, startReference, startSandbox } from './servers.js';
 import { medianRow, round } from './stats.js';
 
 const LIST = '/v1/deals?limit=50';
-const MIN_RATIO = 0.7;
+const MIN_RATIO = 0.8; // issue #16: of the bare reference serving stored JSON documents
 const MAX_P99_MS = 25;
+// Latency at a fixed offered load (open loop, issue #16): closed-loop p99 at 50 connections
+// measures queueing, not latency. autocannon corrects for coordinated omission at a fixed rate.
+const OPEN_LOOP = { overallRate: 300, connections: 10 };
+const OPEN_LOOP_MAX_P99_MS = 10;
+const OPEN_LOOP_PATHS = ['/v1/deals?limit=50', '/v1/leads?limit=50', '/v1/clients?limit=50', '/v1/invoices?limit=50', '/v1/events?limit=50'];
 
 const createRequest = (baseUrl, auth) => ({
   url: `${baseUrl}/v1/leads`,
@@ -52,19 +57,26 @@ async function measureSandbox(db, options) {
       ...req,
       headers: { ...req.headers, 'idempotency-key': replayKey },
     }));
-    return { sample, list, create, createFreshKey, createReplay };
+    const lead = (await page(`${sandbox.base_url}/v1/leads?limit=1`, auth)).data[0];
+    const openLoop = [];
+    for (const path of [...OPEN_LOOP_PATHS, `/v1/leads/${lead.id}`]) {
+      const name = `sandbox GET ${path.replace(lead.id, '{id}')} at ${OPEN_LOOP.overallRate}/s`;
+      openLoop.push(await measure(name, { url: sandbox.base_url + path, headers: auth, overallRate: OPEN_LOOP.overallRate }, { ...load, connections: OPEN_LOOP.connections }));
+    }
+    return { sample, list, create, createFreshKey, createReplay, openLoop };
   } finally {
     // SIGTERM: the sandbox closes the database, which checkpoints the WAL into the file.
     await sandbox.stop();
   }
 }
 
-async function measureReference(db, options) {
-  const reference = await startReference(db);
+async function measureReference(db, options, rows = false) {
+  const reference = await startReference(db, rows ? ['--rows'] : []);
   const load = { ...options, pid: reference.pid };
   try {
     const sample = await page(reference.base_url + LIST);
-    const list = await measure(`reference GET ${LIST}`, { url: reference.base_url + LIST }, load);
+    const name = rows ? `reference (rows to JSON in JS) GET ${LIST}` : `reference (stored JSON documents) GET ${LIST}`;
+    const list = await measure(name, { url: reference.base_url + LIST }, load);
     return { sample, list };
   } finally {
     await reference.stop();
@@ -89,8 +101,9 @@ export async function run(ctx) {
   // background load on a shared machine hits both sides alike. Restarts reuse the seeded file.
   const rounds = [];
   for (let i = 0; i < ctx.rounds; i++) {
-    const pair = { sandbox: await measureSandbox(db, load), reference: await measureReference(db, load) };
+    const pair = { sandbox: await measureSandbox(db, load), reference: await measureReference(db, load), rowsReference: await measureReference(db, load, true) };
     if (i === 0) assertSameWork(pair.sandbox.sample, pair.reference.sample);
+    if (i === 0) assertSameWork(pair.sandbox.sample, pair.rowsReference.sample);
     rounds.push(pair);
   }
 
@@ -98,22 +111,28 @@ export async function run(ctx) {
   const sandbox = { list: median('list'), create: median('create'), createFreshKey: median('createFreshKey'), createReplay: median('createReplay') };
   const keyRatio = sandbox.createFreshKey.rps / sandbox.create.rps;
   const replayRatio = sandbox.createReplay.rps / sandbox.createFreshKey.rps;
-  const reference = { list: medianRow(rounds.map((r) => r.reference.list)) };
+  const reference = { list: medianRow(rounds.map((r) => r.reference.list)), rows: medianRow(rounds.map((r) => r.rowsReference.list)) };
   const ratio = sandbox.list.rps / reference.list.rps;
+  const rowsRatio = sandbox.list.rps / reference.rows.rps;
+  const openLoop = rounds[0].sandbox.openLoop.map((_, i) => medianRow(rounds.map((r) => r.sandbox.openLoop[i])));
   // CPU per request compares the two servers' work even when other load skews requests/s.
   const cpuRatio = sandbox.list.server_cpu_us_per_req / reference.list.server_cpu_us_per_req;
-  const failures = [sandbox.list, sandbox.create, sandbox.createFreshKey, sandbox.createReplay, reference.list].reduce((n, r) => n + r.failures, 0);
+  const measured = [sandbox.list, reference.list, reference.rows, sandbox.create, sandbox.createFreshKey, sandbox.createReplay, ...openLoop];
+  const failures = measured.reduce((n, r) => n + r.failures, 0);
   return {
-    rows: [sandbox.list, reference.list, sandbox.create, sandbox.createFreshKey, sandbox.createReplay],
+    rows: measured,
     figures: {
       list_rps_ratio: round(ratio, 3),
+      list_rps_ratio_rows_reference: round(rowsRatio, 3),
       list_cpu_per_req_ratio: Number.isFinite(cpuRatio) ? round(cpuRatio, 3) : null,
       create_with_key_rps_ratio: round(keyRatio, 3),
       replay_vs_first_rps_ratio: round(replayRatio, 3),
     },
     checks: [
       { name: `list >= ${MIN_RATIO * 100}% of reference req/s`, actual: `${round(ratio * 100, 1)}%`, pass: ratio >= MIN_RATIO },
-      { name: `list p99 < ${MAX_P99_MS} ms`, actual: `${sandbox.list.p99_ms} ms`, pass: sandbox.list.p99_ms < MAX_P99_MS },
+      { name: `list >= ${MIN_RATIO * 100}% of the rows-to-JSON reference req/s`, actual: `${round(rowsRatio * 100, 1)}%`, pass: rowsRatio >= MIN_RATIO },
+      { name: `list p99 < ${MAX_P99_MS} ms (closed loop, 50 connections)`, actual: `${sandbox.list.p99_ms} ms`, pass: sandbox.list.p99_ms < MAX_P99_MS },
+      ...openLoop.map((r) => ({ name: `${r.name}: p99 <= ${OPEN_LOOP_MAX_P99_MS} ms`, actual: `${r.p99_ms} ms`, pass: r.p99_ms <= OPEN_LOOP_MAX_P99_MS })),
       { name: 'create with a new Idempotency-Key >= 80% of without', actual: `${round(keyRatio * 100, 1)}%`, pass: keyRatio >= 0.8 },
       { name: 'replay at least as fast as a first request', actual: `${round(replayRatio * 100, 1)}%`, pass: replayRatio >= 1 },
       // A 401/429/5xx answers fast: figures from failing requests would flatter the server.

@@ -2,8 +2,10 @@
 // documents in SQLite, one prepared statement, the documents joined into the page. It does no more
 // than read stored JSON and write it out: no framework, no auth, no validation, no logging, no
 // conversion. Whatever the sandbox spends above this is the cost of those layers.
+// With --rows it is the earlier reference instead: the deals' rows read from the sandbox's file and
+// turned into the page in JavaScript on every request (the figure issue #16 quotes, 2,891 req/s).
 //
-// Usage: node bench/reference-server.js <sqlite file>  -> prints {"base_url": ...} when listening.
+// Usage: node bench/reference-server.js <sqlite file> [--rows] -> prints {"base_url": ...} when listening.
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
@@ -11,6 +13,7 @@ import http from 'node:http';
 import { toMajor } from '../dist/domain/money.js';
 
 const file = process.argv[2];
+const rowsMode = process.argv[3] === '--rows';
 if (!file) {
   console.error('usage: node bench/reference-server.js <sqlite file>');
   process.exit(2);
@@ -36,11 +39,12 @@ const insert = db.prepare('INSERT INTO docs VALUES (?, ?)');
 db.transaction(() => {
   for (const row of source.prepare('SELECT * FROM deals').iterate()) insert.run(row.id, JSON.stringify(deal(row)));
 })();
-source.close();
 const page = db.prepare('SELECT id, doc FROM docs ORDER BY id LIMIT ?').raw(true);
+const rowsPage = source.prepare('SELECT * FROM deals ORDER BY id LIMIT ?');
+const pageOfRows = (limit) => rowsPage.all(limit).map((row) => [row.id, JSON.stringify(deal(row))]);
 
 function listDeals(limit) {
-  const rows = page.all(limit + 1);
+  const rows = rowsMode ? pageOfRows(limit + 1) : page.all(limit + 1);
   // limit + 1 rows tell whether another page exists, as in the sandbox's keyset pagination.
   // The cursor here is unsigned (the sandbox signs its cursors with an HMAC; that is its cost).
   const more = rows.length > limit;
@@ -71,7 +75,7 @@ server.listen(0, '127.0.0.1', () => {
 });
 
 const shutdown = () => {
-  server.close(() => (db.close(), rmSync(docsFile, { force: true }), process.exit(0)));
+  server.close(() => (db.close(), source.close(), rmSync(docsFile, { force: true }), process.exit(0)));
   server.closeAllConnections(); // the load generator is done; do not wait for keep-alive timeouts
 };
 process.on('SIGTERM', shutdown);

@@ -30,9 +30,9 @@ export async function startSandbox(db, extra = []) {
   return { ...info, stop: () => stop(child) };
 }
 
-/** Starts bench/reference-server.js on the same SQLite file: { base_url, stop() }. */
-export async function startReference(db) {
-  const child = spawnNode([REFERENCE, db]);
+/** Starts bench/reference-server.js on the same SQLite file (`--rows`: the earlier one): { base_url, stop() }. */
+export async function startReference(db, extra = []) {
+  const child = spawnNode([REFERENCE, db, ...extra]);
   const info = await firstJsonLine(child);
   return { ...info, stop: () => stop(child) };
 }
