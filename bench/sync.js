@@ -36,7 +36,7 @@ const TARGETS = { import: 1.5, clientsImport: 2, export: 6, emptyExportMs: 300, 
 const EMPTY_EXPORT_RUNS = 5;
 
 /** A leads file as an integration would send it: every column, unique external ids and emails. */
-async function writeLeads(path, rows) {
+export async function writeLeads(path, rows) {
   const out = createWriteStream(path);
   out.write('external_id,first_name,last_name,email,phone,company,title,source,status,tags,custom.score,notes\n');
   const sources = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'];

@@ -3,38 +3,23 @@ import { listTable, type Condition } from '../store/list.js';
 import { getRow, stmt, type Row } from '../store/rows.js';
 import { notFound } from '../errors.js';
 import type { RequestLog, RequestLogListQuery } from '../schemas/request-log.js';
+import { redactedJson, redactText } from './redact.js';
 
 /** How many requests the log keeps (API.md §11), and how much of each body. */
 export const KEEP = 10_000;
 export const BODY_LIMIT = 64 * 1024;
-const REDACTED = '[redacted]';
-
-/** Field names whose values never reach the log: secrets, client secrets, keys, tokens, credentials. */
-const SECRET_FIELD = /^(secret|client_secret|api_key|token|access_token|refresh_token|authorization|password|previous_secret|login_token|code_verifier)$|_secret$|_token$/i;
-
-/** A copy of a JSON value with every secret field's value replaced by "[redacted]", at any depth. */
-export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && v !== null ? REDACTED : redact(v)]));
-  }
-  // A key pasted where it does not belong (a note, a description) is a secret all the same.
-  if (typeof value === 'string') return value.replace(/crm_test_[0-9A-Za-z]{32}/g, `crm_test_${REDACTED}`).replace(/whsec_[A-Za-z0-9+/=]{20,}/g, `whsec_${REDACTED}`);
-  return value;
-}
 
 /** A body as the log keeps it: redacted JSON text, cut at 64 KB; non-JSON text only redacted of known key shapes. */
 export function logBody(body: unknown): string | null {
   if (body === undefined || body === null || body === '') return null;
-  let text: string;
-  if (typeof body === 'string') {
-    try {
-      text = JSON.stringify(redact(JSON.parse(body)));
-    } catch {
-      text = redact(body) as string;
-    }
-  } else text = JSON.stringify(redact(body));
-  return text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text;
+  if (typeof body !== 'string') return redactedJson(body, BODY_LIMIT);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return redactText(body).slice(0, BODY_LIMIT);
+  }
+  return redactedJson(parsed, BODY_LIMIT);
 }
 
 export interface RequestRecord {

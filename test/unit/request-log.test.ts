@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, type Ctx } from '../../src/services/context.js';
-import { BODY_LIMIT, KEEP, logBody, redact, RequestLogWriter } from '../../src/services/request-log.js';
+import { redact } from '../../src/services/redact.js';
+import { BODY_LIMIT, KEEP, logBody, RequestLogWriter } from '../../src/services/request-log.js';
 import { openDb } from '../../src/store/db.js';
 import { tempDir } from '../helpers/sandbox.js';
 

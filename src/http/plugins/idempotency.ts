@@ -76,8 +76,10 @@ export function respond(ctx: Ctx, request: FastifyRequest, reply: FastifyReply, 
   if (!idem) return reply.code(status).send(run());
   const text = inTransaction(ctx, () => {
     const result = run();
-    finish(ctx, idem.claim, status, JSON.stringify(withoutSecrets(result)));
-    return JSON.stringify(result);
+    const body = JSON.stringify(result);
+    const stored = withoutSecrets(result);
+    finish(ctx, idem.claim, status, stored === result ? body : JSON.stringify(stored)); // a bulk result: serialised once
+    return body;
   });
   idem.settled = true;
   return reply.code(status).type('application/json; charset=utf-8').send(text);
@@ -93,6 +95,7 @@ export const REDACTED = 'redacted: a secret is shown only in the first response,
  */
 function withoutSecrets(result: unknown): unknown {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  if (!SECRET_FIELDS.some((field) => typeof (result as Record<string, unknown>)[field] === 'string')) return result;
   const copy: Record<string, unknown> = { ...result };
   for (const field of SECRET_FIELDS) if (typeof copy[field] === 'string') copy[field] = REDACTED;
   return copy;
