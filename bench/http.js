@@ -70,12 +70,18 @@ async function measureSandbox(db, options) {
   }
 }
 
-async function measureReference(db, options, rows = false) {
-  const reference = await startReference(db, rows ? ['--rows'] : []);
+const REFERENCES = {
+  docs: { args: [], name: `reference (stored JSON documents, node:http) GET ${LIST}` },
+  rows: { args: ['--rows'], name: `reference (rows to JSON in JS, node:http) GET ${LIST}` },
+  fastify: { args: ['--fastify'], name: `reference (stored JSON documents, bare Fastify) GET ${LIST}` },
+};
+
+async function measureReference(db, options, kind = 'docs') {
+  const reference = await startReference(db, REFERENCES[kind].args);
   const load = { ...options, pid: reference.pid };
   try {
     const sample = await page(reference.base_url + LIST);
-    const name = rows ? `reference (rows to JSON in JS) GET ${LIST}` : `reference (stored JSON documents) GET ${LIST}`;
+    const name = REFERENCES[kind].name;
     const list = await measure(name, { url: reference.base_url + LIST }, load);
     return { sample, list };
   } finally {
@@ -101,9 +107,13 @@ export async function run(ctx) {
   // background load on a shared machine hits both sides alike. Restarts reuse the seeded file.
   const rounds = [];
   for (let i = 0; i < ctx.rounds; i++) {
-    const pair = { sandbox: await measureSandbox(db, load), reference: await measureReference(db, load), rowsReference: await measureReference(db, load, true) };
-    if (i === 0) assertSameWork(pair.sandbox.sample, pair.reference.sample);
-    if (i === 0) assertSameWork(pair.sandbox.sample, pair.rowsReference.sample);
+    const pair = {
+      sandbox: await measureSandbox(db, load),
+      reference: await measureReference(db, load, 'docs'),
+      rowsReference: await measureReference(db, load, 'rows'),
+      fastifyReference: await measureReference(db, load, 'fastify'),
+    };
+    if (i === 0) for (const other of [pair.reference, pair.rowsReference, pair.fastifyReference]) assertSameWork(pair.sandbox.sample, other.sample);
     rounds.push(pair);
   }
 
@@ -111,19 +121,24 @@ export async function run(ctx) {
   const sandbox = { list: median('list'), create: median('create'), createFreshKey: median('createFreshKey'), createReplay: median('createReplay') };
   const keyRatio = sandbox.createFreshKey.rps / sandbox.create.rps;
   const replayRatio = sandbox.createReplay.rps / sandbox.createFreshKey.rps;
-  const reference = { list: medianRow(rounds.map((r) => r.reference.list)), rows: medianRow(rounds.map((r) => r.rowsReference.list)) };
+  const reference = {
+    list: medianRow(rounds.map((r) => r.reference.list)),
+    rows: medianRow(rounds.map((r) => r.rowsReference.list)),
+    fastify: medianRow(rounds.map((r) => r.fastifyReference.list)),
+  };
   const ratio = sandbox.list.rps / reference.list.rps;
   const rowsRatio = sandbox.list.rps / reference.rows.rps;
   const openLoop = rounds[0].sandbox.openLoop.map((_, i) => medianRow(rounds.map((r) => r.sandbox.openLoop[i])));
   // CPU per request compares the two servers' work even when other load skews requests/s.
   const cpuRatio = sandbox.list.server_cpu_us_per_req / reference.list.server_cpu_us_per_req;
-  const measured = [sandbox.list, reference.list, reference.rows, sandbox.create, sandbox.createFreshKey, sandbox.createReplay, ...openLoop];
+  const measured = [sandbox.list, reference.list, reference.fastify, reference.rows, sandbox.create, sandbox.createFreshKey, sandbox.createReplay, ...openLoop];
   const failures = measured.reduce((n, r) => n + r.failures, 0);
   return {
     rows: measured,
     figures: {
       list_rps_ratio: round(ratio, 3),
       list_rps_ratio_rows_reference: round(rowsRatio, 3),
+      list_rps_ratio_bare_fastify: round(sandbox.list.rps / reference.fastify.rps, 3),
       list_cpu_per_req_ratio: Number.isFinite(cpuRatio) ? round(cpuRatio, 3) : null,
       create_with_key_rps_ratio: round(keyRatio, 3),
       replay_vs_first_rps_ratio: round(replayRatio, 3),

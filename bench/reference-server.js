@@ -4,8 +4,10 @@
 // conversion. Whatever the sandbox spends above this is the cost of those layers.
 // With --rows it is the earlier reference instead: the deals' rows read from the sandbox's file and
 // turned into the page in JavaScript on every request (the figure issue #16 quotes, 2,891 req/s).
+// With --fastify, the stored documents served by a bare Fastify 5 route (no hooks, no validation,
+// no logger): what the framework alone costs over node:http.
 //
-// Usage: node bench/reference-server.js <sqlite file> [--rows] -> prints {"base_url": ...} when listening.
+// Usage: node bench/reference-server.js <sqlite file> [--rows | --fastify] -> prints {"base_url": ...} when listening.
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
@@ -14,6 +16,7 @@ import { toMajor } from '../dist/domain/money.js';
 
 const file = process.argv[2];
 const rowsMode = process.argv[3] === '--rows';
+const fastifyMode = process.argv[3] === '--fastify';
 if (!file) {
   console.error('usage: node bench/reference-server.js <sqlite file>');
   process.exit(2);
@@ -59,24 +62,46 @@ function send(res, status, value) {
   res.end(body);
 }
 
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, 'http://localhost');
-  if (req.method !== 'GET' || url.pathname !== '/v1/deals') return send(res, 404, { title: 'Not Found' });
-  const limit = Number(url.searchParams.get('limit') ?? 50);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return send(res, 400, { title: 'Bad limit' });
-  send(res, 200, listDeals(limit));
-});
+const ready = (port) => process.stdout.write(JSON.stringify({ base_url: `http://127.0.0.1:${port}`, pid: process.pid }) + '\n');
+const close = () => (db.close(), source.close(), rmSync(docsFile, { force: true }), process.exit(0));
 
-// keepAliveTimeout above autocannon's idle gaps, like Fastify's default of 72 s.
-server.keepAliveTimeout = 72_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address();
-  process.stdout.write(JSON.stringify({ base_url: `http://127.0.0.1:${port}`, pid: process.pid }) + '\n');
-});
+if (fastifyMode) {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify();
+  app.get('/v1/deals', async (request, reply) => {
+    const limit = Number(request.query.limit ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return reply.code(400).send({ title: 'Bad limit' });
+    return reply.type('application/json; charset=utf-8').send(listDeals(limit));
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  ready(app.server.address().port);
+  const shutdown = () => {
+    app.close().then(close);
+    app.server.closeAllConnections();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+} else {
+  serveWithNodeHttp();
+}
 
-const shutdown = () => {
-  server.close(() => (db.close(), source.close(), rmSync(docsFile, { force: true }), process.exit(0)));
-  server.closeAllConnections(); // the load generator is done; do not wait for keep-alive timeouts
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+function serveWithNodeHttp() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (req.method !== 'GET' || url.pathname !== '/v1/deals') return send(res, 404, { title: 'Not Found' });
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return send(res, 400, { title: 'Bad limit' });
+    send(res, 200, listDeals(limit));
+  });
+
+  // keepAliveTimeout above autocannon's idle gaps, like Fastify's default of 72 s.
+  server.keepAliveTimeout = 72_000;
+  server.listen(0, '127.0.0.1', () => ready(server.address().port));
+
+  const shutdown = () => {
+    server.close(close);
+    server.closeAllConnections(); // the load generator is done; do not wait for keep-alive timeouts
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
