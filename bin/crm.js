@@ -4,6 +4,7 @@
 // dependencies need Node 22, and better-sqlite3 13 crashes on Node 20 instead of saying so.
 // This file must stay plain enough to run on any old Node.
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 
 const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node; // ">=22.19"
 const need = engines.replace(/^>=\s*/, '').split('.').map(Number);
@@ -20,6 +21,11 @@ function olderThan(have, need) {
   }
   return false;
 }
+
+// V8's compiled code for our modules and the dependencies', kept on disk (Node's own cache in the
+// temporary folder, NODE_COMPILE_CACHE to move it, NODE_DISABLE_COMPILE_CACHE=1 to turn it off):
+// compiling ~600 modules was about a third of a sandbox's start (docs/benchmarks.md).
+module.enableCompileCache?.();
 
 import('../dist/cli/main.js').then(
   async ({ main }) => {
