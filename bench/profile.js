@@ -3,8 +3,8 @@
 // /v1/deals?limit=50) with autocannon as bench/http.js does, stops the sandbox (which writes the
 // profile) and prints the functions with the most self time, as a share of the sampled time the
 // process was busy. The .cpuprofile is kept for Chrome DevTools (path printed).
-// `node bench/profile.js import [rows]`: the same for the server side of `crm sync import leads` of a
-// generated file (bench/sync.js's, 100,000 rows by default) into an empty sandbox.
+// `node bench/profile.js import [rows] [leads|clients]`: the same for the server side of `crm sync
+// import` of a generated file (bench/sync.js's, 100,000 leads by default) into an empty sandbox.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { measure } from './load.js';
 import { UNLIMITED, sandboxArgs, spawnNode } from './servers.js';
 import { firstJsonLine, installCleanup, stop } from './processes.js';
-import { writeLeads } from './sync.js';
+import { writeClients, writeLeads } from './sync.js';
 
 const importing = process.argv[2] === 'import';
 const path = importing ? null : (process.argv[2] ?? '/v1/deals?limit=50');
 const amount = Number(process.argv[3] ?? (importing ? 100_000 : 10));
+const resource = process.argv[4] === 'clients' ? 'clients' : 'leads';
 const dir = mkdtempSync(join(os.tmpdir(), 'crm-profile-'));
 installCleanup();
 
@@ -26,13 +27,13 @@ const child = spawnNode(['--cpu-prof', `--cpu-prof-dir=${dir}`, ...sandboxArgs(j
 const sandbox = await firstJsonLine(child);
 let row;
 if (importing) {
-  const csv = join(dir, 'leads.csv');
-  await writeLeads(csv, amount);
+  const csv = join(dir, `${resource}.csv`);
+  await (resource === 'clients' ? writeClients : writeLeads)(csv, amount);
   const started = performance.now();
   const env = { ...process.env, CRM_BASE_URL: sandbox.base_url, CRM_API_KEY: sandbox.api_key };
-  const crm = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/crm.js', import.meta.url)), 'sync', 'import', 'leads', csv, '--json'], { env, encoding: 'utf8' });
+  const crm = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/crm.js', import.meta.url)), 'sync', 'import', resource, csv, '--json'], { env, encoding: 'utf8' });
   if (crm.status !== 0) throw new Error(`crm sync import exited ${crm.status}: ${crm.stderr}`);
-  row = { name: `crm sync import leads, ${amount} rows`, seconds: ((performance.now() - started) / 1000).toFixed(2) };
+  row = { name: `crm sync import ${resource}, ${amount} rows`, seconds: ((performance.now() - started) / 1000).toFixed(2) };
 } else {
   row = await measure(`GET ${path}`, { url: sandbox.base_url + path, headers: { authorization: `Bearer ${sandbox.api_key}` } }, { duration: amount, pid: sandbox.pid });
 }

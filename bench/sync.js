@@ -49,7 +49,7 @@ export async function writeLeads(path, rows) {
 }
 
 /** A clients file: an address, tags, a custom field and one contact person per client. */
-async function writeClients(path, rows) {
+export async function writeClients(path, rows) {
   const out = createWriteStream(path);
   out.write('external_id,name,kind,email,phone,website,address.line1,address.city,address.country,tags,custom.tier,contact.first_name,contact.last_name,contact.email,contact.role\n');
   for (let i = 1; i <= rows; i++) {
