@@ -52,9 +52,10 @@ export function perDb<T>(make: (db: Db) => T): (db: Db) => T {
 
 /**
  * The SQL expression that gives a row's JSON object: every column in table order (the key order
- * of SELECT * and so of fromRow). Only TEXT columns are serialised by SQLite as they are: it
- * prints REAL with fewer digits than JS and INTEGER beyond 2^53 exactly, so other types are
- * refused unless declared bool or json.
+ * of SELECT * and so of fromRow). Only TEXT columns are serialised by SQLite as JS would: it
+ * prints a REAL its own way (1.0, 1.0e-07, 17 digits where JS needs 16) and an INTEGER beyond
+ * 2^53 exactly, so other types are refused unless declared bool or json, or replaced by an
+ * expression that says how (store/deals.ts, store/money-sql.ts).
  */
 export function rowJsonSql(db: Db, spec: RowJsonSpec): string {
   const columns = db.prepare(`PRAGMA table_info(${spec.table})`).all() as { name: string; type: string }[];
