@@ -7,7 +7,7 @@ import { sandboxArgs, spawnNode, waitFor200 } from './servers.js';
 import { median, round } from './stats.js';
 
 const REPEAT = 5;
-const TARGET_MS = 1000;
+const TARGET_MS = 500; // issue #16 (it was 1000 ms)
 
 /** Spawn to first 200 from /healthz, on a new file each time (so it migrates and seeds). */
 async function sandboxOnce(db) {
@@ -46,6 +46,6 @@ export async function run(ctx) {
       ...(cpu.length ? [row('sandbox CPU time until ready', cpu)] : []),
       row('node -e 0 (spawn -> exit)', floor),
     ],
-    checks: [{ name: `ready within ${TARGET_MS} ms`, actual: `${round(readyMedian, 1)} ms`, pass: readyMedian < TARGET_MS }],
+    checks: [{ name: `ready within ${TARGET_MS} ms`, actual: `${round(readyMedian, 1)} ms`, pass: readyMedian <= TARGET_MS }],
   };
 }

@@ -64,6 +64,9 @@ export async function run(ctx) {
       'binary build (s)': round(buildSeconds, 1),
       'npx crm / binary (median ready)': round(npx / binary, 2),
     },
-    checks: [{ name: 'the binary is ready before npx crm', actual: `${round(binary, 1)} ms vs ${round(npx, 1)} ms`, pass: binary < npx }],
+    checks: [
+      { name: 'the binary is ready before npx crm', actual: `${round(binary, 1)} ms vs ${round(npx, 1)} ms`, pass: binary < npx },
+      { name: 'the binary is ready within 300 ms (issue #16)', actual: `${round(binary, 1)} ms`, pass: binary <= 300 },
+    ],
   };
 }
