@@ -83,6 +83,8 @@ const config = {
   assets: {
     'better_sqlite3.node': addon,
     'migrations/index': join(WORK, 'migrations-index.txt'),
+    // The default seed's data (scripts/build-seed-image.mjs), copied into a fresh database.
+    'sandbox/seed-1.sqlite': join(ROOT, 'dist/sandbox/seed-1.sqlite'),
     ...Object.fromEntries(migrations.map((f) => [`migrations/${f}`, join(migrationsDir, f)])),
     // The dashboard (scripts/build-web.mjs), served from memory as in a normal install.
     'web/app.js': join(ROOT, 'dist/web/app.js'),

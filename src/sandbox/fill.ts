@@ -3,6 +3,7 @@ import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { loadFixtures } from './fixtures.js';
 import { seed } from './seed.js';
+import { copySeedImage } from './seed-image.js';
 
 /** Tables that hold an account's data; reset empties them, API keys and settings stay. */
 export const DATA_TABLES = ['events', 'mailbox', 'invoices', 'deals', 'contacts', 'clients', 'leads'];
@@ -12,6 +13,8 @@ export interface FillOptions {
   seed?: number | false | undefined;
   fixtures?: string | undefined;
 }
+
+const hasWebhookEndpoints = (db: Db) => stmt(db, 'SELECT 1 FROM webhook_endpoints LIMIT 1').get() !== undefined;
 
 export function isEmpty(db: Db): boolean {
   return DATA_TABLES.every((t) => !stmt(db, `SELECT 1 FROM ${t} LIMIT 1`).get());
@@ -24,7 +27,12 @@ export function isEmpty(db: Db): boolean {
 export function fill(ctx: Ctx, options: FillOptions): boolean {
   const seedValue = options.seed ?? 1;
   return inTransaction(ctx, () => {
-    if (seedValue !== false) seed(ctx, seedValue);
+    if (seedValue !== false) {
+      // The default seed's rows come from the build's image when they can: the same data, sooner.
+      // Not with webhook endpoints (a reset): seeding queues deliveries of its events to them.
+      const copied = seedValue === 1 && !hasWebhookEndpoints(ctx.db) && copySeedImage(ctx);
+      if (!copied) seed(ctx, seedValue);
+    }
     if (options.fixtures) loadFixtures(ctx, options.fixtures);
     return seedValue !== false || Boolean(options.fixtures);
   });

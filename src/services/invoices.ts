@@ -10,6 +10,9 @@ import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from '
 import { recordEvent } from './events.js';
 import { deliverInvoiceMail } from './mailbox.js';
 
+/** The secret part of an invoice's payment link: whoever has the link may pay. */
+export const newPaymentToken = (): string => randomBytes(24).toString('base64url');
+
 /** Invoice states (API.md §2): draft → open (sent) → paid | void; draft → void. */
 const view = (ctx: Ctx, record: InvoiceRecord): Invoice => invoiceView(record, ctx.baseUrl());
 
@@ -129,7 +132,7 @@ export function sendInvoice(ctx: Ctx, id: string): Invoice {
   return inTransaction(ctx, () => {
     const { invoice, previous } = transition(ctx, id, ['draft'], 'open', (r, now) => {
       r.sent_at = now;
-      r.payment_token = randomBytes(24).toString('base64url');
+      r.payment_token = newPaymentToken();
     });
     deliverInvoiceMail(ctx, invoice);
     recordEvent(ctx, 'invoice.sent', invoice, previous);

@@ -46,6 +46,12 @@ export function openDb(path: string | Buffer): Db {
   return db;
 }
 
+/** A database image (Database#serialize) opened in memory as it is, with no pragmas or migrations: to read. */
+export function openImage(image: Buffer): Db {
+  const addon = sqliteAddon();
+  return new Database(image as unknown as string, addon ? { nativeBinding: addon as unknown as string } : {});
+}
+
 export function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);

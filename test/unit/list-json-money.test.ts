@@ -63,8 +63,9 @@ describe('deals, invoices and events lists made by SQLite', () => {
   updateDeal(ctx, deals[0]!.id, { value: 19.99 });
 
   const invoices = [
-    createInvoice(ctx, { client_id: client.id, currency: 'EUR', line_items: [{ description: 'Plain', quantity: 2, unit_price: 450 }] }),
+    createInvoice(ctx, { send: false, client_id: client.id, currency: 'EUR', line_items: [{ description: 'Plain', quantity: 2, unit_price: 450 }] }),
     createInvoice(ctx, {
+      send: false,
       client_id: client.id,
       currency: 'KWD',
       deal_id: deals[2]!.id,
@@ -75,7 +76,7 @@ describe('deals, invoices and events lists made by SQLite', () => {
         { description: 'Big', quantity: 1e9, unit_price: 1234.567 },
       ],
     }),
-    createInvoice(ctx, { client_id: client.id, currency: 'JPY', line_items: [{ description: 'é 😀', quantity: 3, unit_price: 333 }] }),
+    createInvoice(ctx, { send: false, client_id: client.id, currency: 'JPY', line_items: [{ description: 'é 😀', quantity: 3, unit_price: 333 }] }),
   ];
   sendInvoice(ctx, invoices[0]!.id); // a payment link
 

@@ -1,0 +1,15 @@
+// Part of `npm run build` (after tsc): dist/sandbox/seed-1.sqlite, the default seed's data as a
+// database image, which a fresh sandbox copies instead of seeding (src/sandbox/seed-image.ts).
+// Made by the compiled seed() itself, into a database with every migration applied.
+import { writeFileSync } from 'node:fs';
+import { createContext, inTransaction } from '../dist/services/context.js';
+import { SEED_IMAGE_BASE_URL, SEED_IMAGE_FILE } from '../dist/sandbox/seed-image.js';
+import { seed } from '../dist/sandbox/seed.js';
+import { openDb } from '../dist/store/db.js';
+
+const db = openDb(':memory:');
+const ctx = createContext(db, () => SEED_IMAGE_BASE_URL); // links rewritten on copy
+inTransaction(ctx, () => seed(ctx, 1));
+const image = db.serialize();
+db.close();
+writeFileSync(new URL(`../dist/sandbox/${SEED_IMAGE_FILE}`, import.meta.url), image);

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { getRawAsset } from 'node:sea';
+import { IN_SEA } from '../sea.js';
+import type { Ctx } from '../services/context.js';
+import { newPaymentToken } from '../services/invoices.js';
+import { openImage, type Db } from '../store/db.js';
+import { allRows, insertRows, stmt } from '../store/rows.js';
+
+/**
+ * The default seed's data (seed 1), made at build time by scripts/build-seed-image.mjs: a database
+ * that seed() filled, as an image. Seeding runs ~300 records through the services (~50 ms of a
+ * fresh start, most of the binary's); copying their rows takes a few. Seeding is deterministic
+ * (fixed clock and ids from the seed), so the copy is the same data, row for row
+ * (test/unit/seed-image.test.ts). Its rows are those of DATA_TABLES and the invoice number counter;
+ * search rows are made again by the triggers, as when seeding. Payment links are the exception:
+ * their tokens are secrets, random in every sandbox, and their URL is the sandbox's own, so each
+ * copied invoice gets a new token and its link is rewritten where it appears (the invoice's mail
+ * and events).
+ */
+export const SEED_IMAGE_FILE = 'seed-1.sqlite';
+export const SEED_IMAGE_ASSET = `sandbox/${SEED_IMAGE_FILE}`;
+/** The base URL the build seeds with: every payment link in the image starts with it. */
+export const SEED_IMAGE_BASE_URL = 'http://seed-image.invalid';
+
+/** Parents before children (foreign keys). */
+const TABLES = ['clients', 'contacts', 'leads', 'deals', 'invoices', 'mailbox', 'events'];
+const META_KEYS = ['invoice_seq'];
+
+function readImage(): Buffer | undefined {
+  try {
+    if (IN_SEA) return Buffer.from(getRawAsset(SEED_IMAGE_ASSET) as ArrayBuffer);
+    return readFileSync(new URL(`./${SEED_IMAGE_FILE}`, import.meta.url));
+  } catch {
+    return undefined; // not built (a source checkout run by tsx): seed() instead
+  }
+}
+
+const migrationsOf = (db: Db) => stmt(db, 'SELECT group_concat(name) FROM (SELECT name FROM schema_migrations ORDER BY version)').pluck().get();
+
+/**
+ * Copies the image's rows into an empty account database, inside the caller's transaction; false
+ * (and nothing written) when there is no image or it was made for other migrations.
+ */
+export function copySeedImage(ctx: Ctx, bytes: Buffer | undefined = readImage()): boolean {
+  if (!bytes) return false;
+  const image = openImage(bytes);
+  try {
+    if (migrationsOf(image) !== migrationsOf(ctx.db)) return false;
+    for (const table of TABLES) insertRows(ctx.db, table, allRows(image, `SELECT * FROM ${table} ORDER BY rowid`, []));
+    for (const key of META_KEYS) {
+      const value = stmt(image, 'SELECT value FROM meta WHERE key = ?').pluck().get(key);
+      if (value !== undefined) stmt(ctx.db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+    }
+    newPaymentLinks(ctx);
+    return true;
+  } finally {
+    image.close();
+  }
+}
+
+function newPaymentLinks(ctx: Ctx): void {
+  const invoices = stmt(ctx.db, 'SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL').all() as { id: string; payment_token: string }[];
+  for (const invoice of invoices) {
+    const token = newPaymentToken();
+    const [before, after] = [`${SEED_IMAGE_BASE_URL}/pay/${invoice.payment_token}`, `${ctx.baseUrl()}/pay/${token}`];
+    stmt(ctx.db, 'UPDATE invoices SET payment_token = ? WHERE id = ?').run(token, invoice.id);
+    stmt(ctx.db, 'UPDATE mailbox SET body = replace(body, ?, ?) WHERE invoice_id = ?').run(before, after, invoice.id);
+    // As JSON text: the link is a JSON string there, and JSON.stringify writes a URL's characters as they are.
+    const [jsonBefore, jsonAfter] = [JSON.stringify(before), JSON.stringify(after)];
+    stmt(ctx.db, 'UPDATE events SET data = replace(data, ?, ?), previous_attributes = replace(previous_attributes, ?, ?) WHERE object_id = ?').run(
+      jsonBefore,
+      jsonAfter,
+      jsonBefore,
+      jsonAfter,
+      invoice.id,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DATA_TABLES } from '../../src/sandbox/fill.js';
+import { copySeedImage, SEED_IMAGE_BASE_URL } from '../../src/sandbox/seed-image.js';
+import { seed } from '../../src/sandbox/seed.js';
+import { createContext, inTransaction, type Ctx } from '../../src/services/context.js';
+import { openDb } from '../../src/store/db.js';
+
+/**
+ * A fresh sandbox copies the default seed's rows from the image the build made
+ * (dist/sandbox/seed-1.sqlite, by scripts/build-seed-image.mjs) instead of seeding: the result must
+ * be what seeding gives, row for row, rowids included (search rows are keyed by the client's rowid),
+ * except that payment tokens are secrets of each sandbox, on its own URL.
+ */
+const image = readFileSync(new URL('../../dist/sandbox/seed-1.sqlite', import.meta.url));
+const BASE = 'http://sandbox.test:4321';
+const context = () => createContext(openDb(':memory:'), () => BASE);
+const seeded = context();
+inTransaction(seeded, () => seed(seeded, 1));
+const copied = context();
+const copiedAgain = context();
+afterAll(() => [seeded, copied, copiedAgain].forEach((c) => c.db.close()));
+
+const tokens = (ctx: Ctx) => ctx.db.prepare('SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL ORDER BY id').raw(true).all() as [string, string][];
+/** A table's rows with each payment token replaced by a name for its invoice (tokens are random). */
+function dump(ctx: Ctx, sql: string): unknown[] {
+  const names = tokens(ctx);
+  return (ctx.db.prepare(sql).raw(true).all() as unknown[][]).map((row) =>
+    row.map((cell) => (typeof cell === 'string' ? names.reduce((text, [id, token]) => text.replaceAll(token, `<token of ${id}>`), cell) : cell)),
+  );
+}
+
+describe('the seed image', () => {
+  it('gives the same rows as seeding, in every table seeding writes', () => {
+    expect(inTransaction(copied, () => copySeedImage(copied, image))).toBe(true);
+    for (const table of DATA_TABLES) {
+      const rows = dump(seeded, `SELECT rowid, * FROM ${table} ORDER BY rowid`);
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(dump(copied, `SELECT rowid, * FROM ${table} ORDER BY rowid`), table).toEqual(rows);
+    }
+    expect(dump(copied, "SELECT value FROM meta WHERE key = 'invoice_seq'")).toEqual(dump(seeded, "SELECT value FROM meta WHERE key = 'invoice_seq'"));
+    // Search rows are made by the triggers and the commit, as when seeding.
+    expect(dump(copied, 'SELECT rowid, client_id, body FROM client_search ORDER BY rowid')).toEqual(dump(seeded, 'SELECT rowid, client_id, body FROM client_search ORDER BY rowid'));
+    expect(dump(copied, 'SELECT count(*) FROM client_search_stale')).toEqual([[0]]);
+  });
+
+  it('gives every sandbox payment tokens of its own, in links on its own URL', () => {
+    inTransaction(copiedAgain, () => copySeedImage(copiedAgain, image));
+    const mine = tokens(copied);
+    expect(mine.length).toBeGreaterThan(10);
+    const original = openDb(image);
+    const fromImage = new Set(original.prepare('SELECT payment_token FROM invoices WHERE payment_token IS NOT NULL').pluck().all() as string[]);
+    original.close();
+    for (const [id, token] of mine) {
+      expect(fromImage.has(token)).toBe(false);
+      expect(tokens(copiedAgain).find(([other]) => other === id)![1]).not.toBe(token);
+      const link = `${BASE}/pay/${token}`;
+      const events = copied.db.prepare("SELECT data FROM events WHERE object_id = ? AND data LIKE '%payment_link%'").pluck().all(id) as string[];
+      expect(events.every((data) => JSON.parse(data).payment_link === link || JSON.parse(data).payment_link === null)).toBe(true);
+    }
+    const stale = `%${new URL(SEED_IMAGE_BASE_URL).hostname}%`;
+    expect(copied.db.prepare('SELECT count(*) FROM events WHERE data LIKE ? OR previous_attributes LIKE ?').pluck().get(stale, stale)).toBe(0);
+    expect(copied.db.prepare('SELECT count(*) FROM mailbox WHERE body LIKE ?').pluck().get(stale)).toBe(0);
+    expect(copied.db.prepare('SELECT count(*) FROM mailbox WHERE body LIKE ?').pluck().get(`%${BASE}/pay/%`)).toBeGreaterThan(10);
+  });
+
+  it('is not used when it was made for other migrations: nothing is written', () => {
+    const other = openDb(image);
+    other.exec('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
+    const stale = other.serialize();
+    other.close();
+    const ctx = context();
+    expect(inTransaction(ctx, () => copySeedImage(ctx, stale))).toBe(false);
+    expect(dump(ctx, 'SELECT count(*) FROM leads')).toEqual([[0]]);
+    expect(copySeedImage(ctx, undefined)).toBe(false);
+    ctx.db.close();
+  });
+});
