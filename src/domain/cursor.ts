@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
+import { memoize } from '../memo.js';
 
 /**
  * Opaque keyset cursors. A cursor carries the last row's sort key and a hash of the list's
@@ -12,19 +13,10 @@ export interface CursorPosition {
 }
 
 /** Fingerprints of the filter sets seen lately: a list asks for the same few again and again. */
-const fingerprints = new Map<string, string>();
+const fingerprintOf = memoize((stable: string) => createHash('sha256').update(stable).digest('base64url').slice(0, 16), { maxEntries: 1000, maxKeyLength: 1000 });
 
 export function filterFingerprint(filters: Record<string, unknown>): string {
-  const stable = JSON.stringify(Object.keys(filters).sort().filter((k) => filters[k] !== undefined).map((k) => [k, filters[k]]));
-  let fingerprint = fingerprints.get(stable);
-  if (fingerprint === undefined) {
-    fingerprint = createHash('sha256').update(stable).digest('base64url').slice(0, 16);
-    if (stable.length <= 1000) {
-      if (fingerprints.size >= 1000) fingerprints.clear();
-      fingerprints.set(stable, fingerprint);
-    }
-  }
-  return fingerprint;
+  return fingerprintOf(JSON.stringify(Object.keys(filters).sort().filter((k) => filters[k] !== undefined).map((k) => [k, filters[k]])));
 }
 
 function sign(secret: string, payload: string): Buffer {

@@ -3,6 +3,7 @@ import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
 import { listTable } from '../store/list.js';
 import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
+import { memoize } from '../memo.js';
 import { nowIso, wallNow, type Ctx } from './context.js';
 
 /**
@@ -19,18 +20,7 @@ const codec = rowCodec<ApiKey & { hash: string }>({ json: ['scopes'] });
  * account, then its key), ~4 % of a list request's CPU. Only secrets of a sane length are kept
  * (keys, tokens and session ids are under 100 characters), at most 10,000 of them.
  */
-const hashes = new Map<string, string>();
-export function hashSecret(secret: string): string {
-  let hash = hashes.get(secret);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(secret).digest('hex');
-    if (secret.length <= 200) {
-      if (hashes.size >= 10_000) hashes.clear();
-      hashes.set(secret, hash);
-    }
-  }
-  return hash;
-}
+export const hashSecret = memoize((secret: string): string => createHash('sha256').update(secret).digest('hex'), { maxEntries: 10_000, maxKeyLength: 200 });
 
 const view = (row: Row): ApiKey => {
   const { hash: _hash, ...key } = codec.fromRow(row);

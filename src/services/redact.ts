@@ -1,3 +1,5 @@
+import { memoize } from '../memo.js';
+
 /**
  * What the request log keeps of a body (API.md §11): secrets never, and at most `limit` characters
  * of JSON. redactedJson writes the JSON itself and stops at the limit, instead of copying the whole
@@ -12,18 +14,7 @@ const REDACTED = '[redacted]';
 const SECRET_FIELD = /^(secret|client_secret|api_key|token|access_token|refresh_token|authorization|password|previous_secret|login_token|code_verifier)$|_secret$|_token$/i;
 
 /** Bodies repeat the same few field names: the answer per name is remembered (bounded). */
-const secretNames = new Map<string, boolean>();
-function isSecretField(name: string): boolean {
-  let secret = secretNames.get(name);
-  if (secret === undefined) {
-    secret = SECRET_FIELD.test(name);
-    if (name.length <= 100) {
-      if (secretNames.size >= 1000) secretNames.clear();
-      secretNames.set(name, secret);
-    }
-  }
-  return secret;
-}
+const isSecretField = memoize((name: string) => SECRET_FIELD.test(name), { maxEntries: 1000, maxKeyLength: 100 });
 
 /** A key pasted where it does not belong (a note, a description) is a secret all the same. */
 export function redactText(text: string): string {
