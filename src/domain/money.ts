@@ -47,7 +47,7 @@ export function toMinor(value: number, currency: string, path: string): number {
 /**
  * Exact minor units to the nearest number in major units. One division is enough: IEEE division
  * of two exact integers is correctly rounded, so 1999 / 100 is the very number "19.99" parses to
- * (and what the lists made by SQLite print as the exact decimal: store/money-sql.ts).
+ * (the lists made by SQLite divide the same way: store/money-sql.ts).
  */
 export function toMajor(minor: number, currency: string): number {
   const digits = minorDigits(currency);
