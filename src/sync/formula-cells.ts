@@ -6,10 +6,10 @@
  * the spreadsheet take the cell as text; every CSV `crm` writes gets it unless --raw.
  *
  * Triggers: OWASP's `=` `+` `-` `@` tab CR; NUL, which ASVS 5 (1.2.10) adds (a reader that drops
- * it sees what follows); and the full-width `＝` `＋` `－` `＠`: Excel with East Asian input takes
- * a typed `＝` as the start of a formula, and we do not count on every application's file import
- * differing. Escaping one cell too many costs nothing on import (the rule below is exactly
- * invertible) and only a text marker in a spreadsheet; missing one runs code.
+ * it sees what follows); and the full-width `＝` `＋` `－` `＠`, which East Asian input methods turn
+ * into the ASCII ones as a cell is typed: not seen to run from a file, but not ruled out for every
+ * application either. Escaping one cell too many costs nothing on import (the rule below is
+ * exactly invertible) and only a text marker in a spreadsheet; missing one runs code.
  *
  * Exception: a cell that is a plain negative number (`-12.5`, `-3`, `-1e-7`, as JavaScript
  * writes numbers) is left alone: a spreadsheet reads it as the number it is, no formula can be
