@@ -6,9 +6,11 @@ import { FixtureError, loadFixtures } from '../sandbox/fixtures.js';
 import { fill } from '../sandbox/fill.js';
 import { createApiKey } from '../services/api-keys.js';
 import { createContext } from '../services/context.js';
+import { renewPaymentLinks } from '../services/payment-links.js';
 import { metaValue, openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { Account, type AccountRow } from './account.js';
+import { renewSharedPaymentTokens } from './payment-tokens.js';
 import { TRIAL_DAYS, type Plan, type StartLimits } from './plans.js';
 
 export interface RegistryOptions {
@@ -67,6 +69,7 @@ export class AccountRegistry {
       else stmt(db, 'DELETE FROM accounts WHERE id = ?').run(row.id);
     }
     this.default = this.accounts.get(defaultId)!;
+    renewSharedPaymentTokens(this.list());
   }
 
   private get inMemory(): boolean {
@@ -122,7 +125,8 @@ export class AccountRegistry {
     let image = this.templates.get(key);
     if (!image) {
       const db = openDb(':memory:');
-      fill(createContext(db), { seed: seed ?? false });
+      // On the sandbox's URL: the copies' mail and events hold payment links.
+      fill(createContext(db, this.options.baseUrl), { seed: seed ?? false });
       // Each copy makes its own cursor secret and sign-in state.
       db.exec("DELETE FROM meta WHERE key IN ('cursor_secret', 'default_account_id', 'clock_offset_ms')");
       image = db.serialize();
@@ -156,6 +160,8 @@ export class AccountRegistry {
     }
     try {
       const account = new Account(row, db, this.inMemory ? null : this.fileOf(id), this.options.start, this.options.baseUrl);
+      // The template's tokens are in every copy: a token must name one account (API.md §16).
+      renewPaymentLinks(account.ctx);
       if (input.fixtures) loadAccountFixtures(account, input.fixtures);
       const apiKey = createApiKey(account.ctx, { name: 'Account admin', scopes: ['*'] }).secret;
       stmt(this.options.db, 'INSERT INTO accounts (id, name, plan, trial_ends_at, trial_used, is_default, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(

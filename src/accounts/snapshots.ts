@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, fieldError } from '../errors.js';
 import { inTransaction } from '../services/context.js';
+import { renewPaymentLinks } from '../services/payment-links.js';
 import { signalOutbox } from '../services/outbox-signal.js';
 import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
@@ -14,6 +15,10 @@ import type { Account } from './account.js';
  * stay as they are, as with reset. A snapshot is a copy of the account's database (VACUUM INTO);
  * a restore replaces the data tables from it in one transaction, so a request sees the account
  * all before or all after (the server runs one statement at a time: nothing can interleave).
+ *
+ * A restore gives the restored invoices new payment links (in their mail and events too): a link
+ * is a secret that may have been handed out and used since the save, and a saved link must not pay
+ * twice, so the snapshot's tokens are never live again. Everything else is as saved.
  */
 export interface SnapshotRow {
   account_id: string;
@@ -93,6 +98,7 @@ export function restoreSnapshot(registry: Db, account: Account, name: string) {
       }
       db.exec(`DELETE FROM main.meta WHERE key IN ${META_KEYS}`);
       db.exec(`INSERT INTO main.meta SELECT * FROM snap.meta WHERE key IN ${META_KEYS}`);
+      renewPaymentLinks(account.ctx);
       // Every client's search row is made again when the transaction commits (the insert trigger marked them).
     });
   } finally {
