@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IdGenerator } from '../domain/ids.js';
+import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { FixtureError, loadFixtures } from '../sandbox/fixtures.js';
 import { fill } from '../sandbox/fill.js';
@@ -154,8 +155,8 @@ export class AccountRegistry {
     if (this.inMemory) db = openDb(image);
     else {
       const file = this.fileOf(id);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, image, { flag: 'wx' });
+      makePrivateDir(dirname(file));
+      writePrivateFile(file, image, 'wx');
       db = openDb(file);
     }
     try {

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, fieldError } from '../errors.js';
+import { makePrivateDir, preparePrivateDatabase } from '../private-files.js';
 import { inTransaction } from '../services/context.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
 import { signalOutbox } from '../services/outbox-signal.js';
@@ -37,11 +38,11 @@ let memoryDir: string | undefined;
 function snapshotDir(account: Account): string {
   if (account.file) {
     const dir = `${account.file.replace(/\.db$/, '')}.snapshots`;
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     return dir;
   }
   if (!memoryDir) {
-    memoryDir = mkdtempSync(join(tmpdir(), 'crm-snapshots-'));
+    memoryDir = mkdtempSync(join(tmpdir(), 'crm-snapshots-')); // 0700
     process.once('exit', () => rmSync(memoryDir!, { recursive: true, force: true }));
   }
   return memoryDir;
@@ -62,6 +63,7 @@ export function saveSnapshot(registry: Db, account: Account, name: string) {
   const dir = snapshotDir(account);
   const file = join(dir, `${account.id}-${name}.db`);
   rmSync(file, { force: true });
+  preparePrivateDatabase(file); // an empty 0600 file, which VACUUM INTO fills (made by SQLite, it would be 0644)
   stmt(account.db, `VACUUM INTO ?`).run(file);
   const row: SnapshotRow = { account_id: account.id, name, file, created_at: new Date(account.ctx.clock()).toISOString() };
   stmt(registry, 'INSERT INTO account_snapshots (account_id, name, file, created_at) VALUES (?, ?, ?, ?)').run(row.account_id, row.name, row.file, row.created_at);

@@ -1,5 +1,6 @@
-import { closeSync, ftruncateSync, fstatSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, fstatSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, openPrivate } from '../private-files.js';
 import { csvLine, csvLines } from './csv-line.js';
 import type { SourceRow } from './source.js';
 
@@ -22,7 +23,7 @@ export class ResultsFolder {
     /** Sizes to cut the files back to, when resuming; fresh files otherwise. */
     resumeAt?: { succeeded: number; failed: number } | undefined,
   ) {
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir); // the rows of the file, and the server's answers about them
     rmSync(this.path('unprocessed.csv'), { force: true }); // only ever about the last run
     this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, ['line', 'id', 'status']);
     this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, [...header, 'line', 'error_code', 'error_message']);
@@ -66,11 +67,11 @@ export class ResultsFolder {
 
 function reopen(path: string, size: number | undefined, header: string[]): number {
   if (size === undefined) {
-    const fd = openSync(path, 'w');
+    const fd = openPrivate(path, 'w');
     writeSync(fd, csvLine(header));
     return fd;
   }
-  const fd = openSync(path, 'a');
+  const fd = openPrivate(path, 'a');
   ftruncateSync(fd, size); // appends land at the (new) end of the file
   return fd;
 }
