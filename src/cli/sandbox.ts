@@ -36,11 +36,14 @@ export async function startCommand(options: StartOptions): Promise<void> {
       ...(options.webhookTimeScale ? { webhookTimeScale: options.webhookTimeScale } : {}),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const { code, syscall, path } = error as NodeJS.ErrnoException;
     if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is in use. Pick another with --port, or --port 0 for a free one.`);
-    if (code === 'EACCES') throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
+    if (code === 'EACCES' && syscall === 'listen') throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
     if ((error as Error).name === 'FixtureError') throw new CliError(`Could not load fixtures: ${(error as Error).message}`);
-    if (code === 'SQLITE_CANTOPEN') throw new CliError(`Cannot open the database ${options.db}. Check the path and its permissions.`);
+    // The database's folder and file are made (0700, 0600) before SQLite opens them: their errors are the file system's.
+    if (code === 'SQLITE_CANTOPEN' || (path && code && ['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS'].includes(code))) {
+      throw new CliError(`Cannot open the database ${options.db}${path ? ` (${code} on ${path})` : ''}. Check the path and its permissions.`);
+    }
     throw error;
   }
 

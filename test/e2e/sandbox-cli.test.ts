@@ -234,6 +234,17 @@ describe('usage and errors', () => {
     expect(res.stderr).toContain('--port 0');
   });
 
+  it('exits 1 naming the database when --db cannot be a file (a folder, or under a file)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir.path, 'plain'), '');
+    for (const db of [dir.path, join(dir.path, 'plain', 'sandbox.db')]) {
+      const res = await runCli(['sandbox', 'start', '--port', '0', '--no-seed', '--db', db]);
+      expect(res.code, db).toBe(1);
+      expect(res.stderr, db).toContain(`Cannot open the database ${db}`);
+    }
+    dir.remove();
+  });
+
   it.each(['abc', '65536', '1.5'])('exits 2 for --port %s', async (port) => {
     const res = await runCli(['sandbox', 'start', '--port', port, '--no-seed', '--db', dbFile()]);
     expect(res.code).toBe(2);
