@@ -31,3 +31,10 @@ export async function signIn(baseUrl: string, dashboardUrl: string): Promise<str
   const cookie = String(res.headers['set-cookie']).split(';')[0]!;
   return cookie;
 }
+
+/** Signs in by pasting an API key, as the sign-in form does; returns the session cookie ("name=value"). */
+export async function signInWithKey(baseUrl: string, apiKey: string): Promise<string> {
+  const res = await rawRequest(baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: baseUrl }, JSON.stringify({ api_key: apiKey }));
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.body}`);
+  return String(res.headers['set-cookie']).split(';')[0]!;
+}

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope } from '../../domain/scopes.js';
 import { ApiError } from '../../errors.js';
-import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
+import type { Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
-import { authenticateAccessToken } from '../../services/oauth-tokens.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
+import { authenticateBearer } from '../credential.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { isSameOrigin } from '../dashboard/origin.js';
 import { enterAccountOfBearer, enterAccountOfSession } from '../../accounts/credentials.js';
@@ -39,6 +39,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  */
 export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('credential', null);
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
@@ -48,6 +49,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
       if (fromSession) {
         if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
         request.principal = fromSession;
+        request.credential = { kind: 'session', id: sessionCookie(request)! };
         return;
       }
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
@@ -55,9 +57,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
       });
     }
     enterAccountOfBearer(accounts, token);
-    // API keys are told apart by their prefix; anything else is an OAuth access token, or a key
-    // registered with `--api-key K` in another shape.
-    const principal = token.startsWith(KEY_PREFIX) ? authenticateKey(ctx, token) : (authenticateAccessToken(ctx, token) ?? authenticateKey(ctx, token));
+    const principal = authenticateBearer(ctx, token);
     if (!principal) {
       throw new ApiError('unauthenticated', 'The API key or access token is unknown, revoked or expired.', {
         headers: { 'www-authenticate': `${REALM}, error="invalid_token"` },
@@ -65,6 +65,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
     }
     if (scope !== ANY_SCOPE) requireScopes(principal, [scope]);
     request.principal = principal;
+    request.credential = { kind: 'bearer', token };
   });
   // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
   app.addHook('onRequest', async (request) => {
