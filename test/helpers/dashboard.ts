@@ -23,7 +23,7 @@ export function rawRequest(
 
 export const DASHBOARD = { 'x-crm-dashboard': '1' };
 
-/** Trades the token of a printed sign-in link for the session cookie, as the page does; returns "crm_session=…". */
+/** Trades the token of a printed sign-in link for the session cookie, as the page does; returns "crm_session_<port>=…". */
 export async function signIn(baseUrl: string, dashboardUrl: string): Promise<string> {
   const token = new URL(dashboardUrl).hash.replace('#login=', '');
   const res = await rawRequest(baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: baseUrl }, JSON.stringify({ login_token: token }));

@@ -49,7 +49,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
       if (fromSession) {
         if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
         request.principal = fromSession;
-        request.credential = { kind: 'session', id: sessionCookie(request)! };
+        request.credential = { kind: 'session', id: sessionCookie(ctx, request)! };
         return;
       }
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
@@ -85,7 +85,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 function dashboardPrincipal(ctx: Ctx, accounts: AccountRegistry, request: FastifyRequest): Principal | undefined {
   if (!dashboardHeader(request)) return undefined;
-  const id = sessionCookie(request);
+  const id = sessionCookie(ctx, request);
   if (!id) return undefined;
   enterAccountOfSession(accounts, id);
   if (!SAFE_METHODS.has(request.method) && !isSameOrigin(ctx, request)) return undefined;

@@ -30,7 +30,7 @@ export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accoun
   const streams = sseStreams(fastify);
 
   app.get('/dashboard/stream', { schema: { hide: true, headers: Headers } }, async (req, reply) => {
-    const id = sessionCookie(req);
+    const id = sessionCookie(ctx, req);
     if (id) enterAccountOfSession(accounts, id);
     // The cookie counts only with the dashboard's header, as on /v1: a cross-site EventSource cannot send it.
     const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
