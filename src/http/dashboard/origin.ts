@@ -37,14 +37,19 @@ export function isOwnHost(ctx: Ctx, request: FastifyRequest): boolean {
   return ownHosts(ctx, request).has(host);
 }
 
+/** True when the `Origin` header is http://<Host>, for a Host the sandbox answers to. */
+export function isOwnOrigin(ctx: Ctx, request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin || !isOwnHost(ctx, request)) return false;
+  return origin.toLowerCase() === `http://${(request.headers.host ?? '').toLowerCase()}`;
+}
+
 /**
  * True when the browser says the request comes from a page of this origin: `Sec-Fetch-Site:
- * same-origin`, or an `Origin` equal to http://<Host> for a Host the sandbox answers to.
+ * same-origin`, or an `Origin` of the sandbox's own (isOwnOrigin).
  */
 export function isSameOrigin(ctx: Ctx, request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined) return site === 'same-origin';
-  const origin = request.headers.origin;
-  if (!origin || !isOwnHost(ctx, request)) return false;
-  return origin.toLowerCase() === `http://${(request.headers.host ?? '').toLowerCase()}`;
+  return isOwnOrigin(ctx, request);
 }
