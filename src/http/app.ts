@@ -31,6 +31,7 @@ import { requestLogRoutes } from './routes/request-logs.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { registerUsageMetering } from './plugins/usage.js';
 import { registerFaults } from './plugins/faults.js';
+import { registerOwnOriginGuard } from './plugins/own-origin.js';
 import type { AccountRegistry } from '../accounts/registry.js';
 import { currentAccountOr, runInAccountScope, scopedContext } from '../accounts/current.js';
 
@@ -103,6 +104,7 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
 
   registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
   registerDashboardGuards(app, ctx); // before auth: a foreign Host is 421 whatever the credentials
+  registerOwnOriginGuard(app, ctx); // the same, and a foreign Origin 403, on routes that declare ownOrigin (/mcp)
   registerAuth(app, ctx, accounts);
   registerRateLimit(app, () => current().limiter);
   registerIdempotency(app, ctx);

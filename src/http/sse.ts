@@ -2,16 +2,33 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../services/context.js';
 import { eventJson, eventsAfter } from '../services/event-log.js';
 import { onOutbox } from '../services/outbox-signal.js';
+import { credentialCheck } from './credential.js';
 
 const HEARTBEAT_MS = 15_000;
 /** The outbox signal wakes event followers at once; this poll is only a safety net. */
 const SAFETY_POLL_MS = 1_000;
 const EVENT_BATCH = 500;
 
+/**
+ * The last thing a stream sends when its credential no longer stands, before it ends: a comment,
+ * which every SSE parser skips (an `event:` would reach /v1 clients as an event of that type).
+ */
+export const CREDENTIAL_ENDED = ': closed: the credential was revoked or has expired, or the session ended\n\n';
+
 /** One open Server-Sent Events response. */
 export interface SseStream {
-  /** Writes messages; false when the socket's buffer is full (then wait for `onDrain`). */
+  /**
+   * True while the stream is open and the credential it was opened with still stands. Once the
+   * credential does not, ends the stream (saying why in a comment) and answers false from then on.
+   */
+  stillAuthorized(): boolean;
+  /**
+   * Writes messages if stillAuthorized(); false when the stream has ended (then stop), or when
+   * the socket's buffer is full (then wait for `onDrain`).
+   */
   write(text: string): boolean;
+  /** Sends `message()` every `ms` until the stream ends, each made only once the credential was checked. */
+  every(ms: number, message: () => string): void;
   onDrain(fn: () => void): void;
   /** Runs when the client goes away or the server closes the stream. */
   onClose(fn: () => void): void;
@@ -21,14 +38,21 @@ export interface SseStream {
 /**
  * Opens SSE responses and ends them all when the server closes: an open stream would otherwise
  * keep `app.close()` waiting. One per route module, created at registration.
+ *
+ * A stream lives only as long as the credential it was opened with (`req.credential`, on the
+ * account of `ctx`). It is checked again, as a new request with it would be, before anything is
+ * read for the stream or written to it, and at least at every heartbeat; a stream whose
+ * credential was revoked, has expired or whose session ended ends there, with nothing more sent.
  */
-export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest, reply: FastifyReply): SseStream } {
+export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest, reply: FastifyReply, ctx: Ctx): SseStream } {
   const open = new Set<() => void>();
   fastify.addHook('preClose', async () => {
     for (const end of open) end();
   });
   return {
-    open(req, reply) {
+    open(req, reply, ctx) {
+      if (!req.credential) throw new Error(`${req.routeOptions.url}: a stream needs the credential it was opened with`);
+      const credentialStands = credentialCheck(ctx, req.credential);
       reply.hijack();
       const raw = reply.raw;
       // Hijacked: Fastify no longer sends the headers hooks set (X-Request-Id, RateLimit fields, CSP).
@@ -41,25 +65,42 @@ export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest
         'x-request-id': String(req.id),
       });
       const cleanups: (() => void)[] = [];
-      const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
       let closed = false;
       const close = () => {
         if (closed) return;
         closed = true;
-        clearInterval(heartbeat);
         open.delete(end);
         for (const fn of cleanups) fn();
       };
-      const end = () => {
+      const end = (last?: string) => {
         close();
-        raw.end();
+        raw.end(last);
       };
+      const stillAuthorized = (): boolean => {
+        if (closed || raw.destroyed) return false;
+        if (credentialStands()) return true;
+        end(CREDENTIAL_ENDED);
+        return false;
+      };
+      const write = (text: string): boolean => stillAuthorized() && raw.write(text);
+      // Both run their cleanup at once on a stream that has already ended (e.g. at its first write).
+      const onClose = (fn: () => void): void => {
+        if (closed) fn();
+        else cleanups.push(fn);
+      };
+      const every = (ms: number, message: () => string): void => {
+        const timer = setInterval(() => stillAuthorized() && raw.write(message()), ms);
+        onClose(() => clearInterval(timer));
+      };
+      every(HEARTBEAT_MS, () => ': heartbeat\n\n');
       open.add(end);
       req.raw.once('close', close);
       return {
-        write: (text) => raw.write(text),
+        stillAuthorized,
+        write,
+        every,
         onDrain: (fn) => raw.once('drain', fn),
-        onClose: (fn) => cleanups.push(fn),
+        onClose,
         get closed() {
           return closed || raw.destroyed;
         },
@@ -77,7 +118,9 @@ export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest
 export function followEvents(ctx: Ctx, stream: SseStream, position: string, opts: { types?: Set<string> | undefined; name?: string } = {}): void {
   let waitingForDrain = false;
   const flush = () => {
-    if (waitingForDrain || stream.closed) return;
+    // Checked before reading, too: nothing is read for a credential that has ended (nor from the
+    // database of a deleted account), and an idle stream ends within a safety poll of it.
+    if (waitingForDrain || !stream.stillAuthorized()) return;
     for (;;) {
       const rows = eventsAfter(ctx, position, EVENT_BATCH);
       let text = '';
@@ -87,6 +130,7 @@ export function followEvents(ctx: Ctx, stream: SseStream, position: string, opts
         text += `id: ${row.id}\nevent: ${opts.name ?? row.type}\ndata: ${eventJson(row)}\n\n`;
       }
       if (text && !stream.write(text)) {
+        if (stream.closed) return;
         waitingForDrain = true;
         stream.onDrain(() => {
           waitingForDrain = false;

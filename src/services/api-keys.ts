@@ -128,13 +128,18 @@ function findKey(ctx: Ctx, hash: string): KnownKey | undefined {
   return key;
 }
 
-export function authenticateKey(ctx: Ctx, secret: string): Principal | undefined {
+/**
+ * The principal of a live key (known, not revoked, not expired). A request's authentication
+ * records the use; an open stream checking again that its key still stands (every second) does
+ * not (`recordUse: false`): that would be a write a second for each stream, idle or not.
+ */
+export function authenticateKey(ctx: Ctx, secret: string, { recordUse = true }: { recordUse?: boolean } = {}): Principal | undefined {
   const key = findKey(ctx, hashSecret(secret));
   if (!key) return undefined;
   const now = wallNow(ctx);
   if (key.expiresAt !== null && key.expiresAt <= now) return undefined;
   // last_used_at is for people reading the key list: a write per second per key is plenty.
-  if ((lastUseWritten.get(key.id) ?? 0) < now - 1000) {
+  if (recordUse && (lastUseWritten.get(key.id) ?? 0) < now - 1000) {
     lastUseWritten.set(key.id, now);
     stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), key.id);
   }

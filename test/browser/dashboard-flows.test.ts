@@ -14,7 +14,7 @@ describe('sign-in', () => {
     await page.getByRole('link', { name: 'Overview' }).waitFor();
     expect(page.url()).toBe(`${suite.sandbox.baseUrl}/dashboard/`);
     const [cookie] = await context.cookies();
-    expect(cookie).toMatchObject({ name: 'crm_session', httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie).toMatchObject({ name: `crm_session_${new URL(suite.sandbox.baseUrl).port}`, httpOnly: true, sameSite: 'Strict', path: '/' });
 
     await page.reload();
     await page.getByRole('link', { name: 'Overview' }).waitFor();

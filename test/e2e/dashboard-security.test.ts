@@ -85,7 +85,7 @@ describe('sign-in', () => {
     const body = JSON.stringify({ login_token: login.body.token });
     const first = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, body);
     expect(first.status).toBe(200);
-    expect(String(first.headers['set-cookie'])).toMatch(/^crm_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200$/);
+    expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^crm_session_${port()}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200$`));
     const second = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, body);
     expect(second.status).toBe(401);
     expect(JSON.parse(second.body).detail).toMatch(/already used or has expired/);
@@ -180,7 +180,7 @@ describe('crm dashboard', () => {
     expect(run.code).toBe(0);
     const match = /^Dashboard {2}(http:\/\/\S+\/dashboard\/#login=\S+)$/m.exec(run.stdout);
     expect(match).not.toBeNull();
-    expect(await signIn(sandbox.baseUrl, match![1]!)).toMatch(/^crm_session=/);
+    expect(await signIn(sandbox.baseUrl, match![1]!)).toMatch(new RegExp(`^crm_session_${port()}=`));
     const json = await runCrm(['dashboard', '--json', '--base-url', sandbox.baseUrl, '--api-key', sandbox.apiKey]);
     expect(JSON.parse(json.stdout).dashboard_url).toMatch(/#login=/);
     const noKey = await runCrm(['dashboard', '--base-url', sandbox.baseUrl], { CRM_API_KEY: '' });

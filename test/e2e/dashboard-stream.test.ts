@@ -83,7 +83,7 @@ describe('GET /dashboard/stream', () => {
     const cases: [Record<string, string>, number][] = [
       [DASHBOARD, 401],
       [{ cookie }, 401], // a cross-site EventSource sends the cookie but cannot add the header
-      [{ ...DASHBOARD, cookie: 'crm_session=forged' }, 401],
+      [{ ...DASHBOARD, cookie: `crm_session_${new URL(sandbox.baseUrl).port}=forged` }, 401],
       [{ ...DASHBOARD, cookie, 'last-event-id': 'deal_1' }, 400],
       [{ ...DASHBOARD, cookie, host: `evil.example:${new URL(sandbox.baseUrl).port}` }, 421],
     ];

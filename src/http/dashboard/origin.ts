@@ -8,19 +8,23 @@ import type { Ctx } from '../../services/context.js';
  */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
-/** The Host values the sandbox answers to: its own address, and the loopback names, with its port. */
-export function ownHosts(ctx: Ctx, request: FastifyRequest): Set<string> {
-  const base = ctx.baseUrl();
-  let port = '';
-  let own = '';
+/** The sandbox's address: its host name (empty before it listens) and its port. */
+function ownAddress(ctx: Ctx, request: FastifyRequest): { name: string; port: string } {
   try {
-    const url = new URL(base);
-    port = url.port || '80';
-    own = url.hostname;
+    const url = new URL(ctx.baseUrl());
+    return { name: url.hostname, port: url.port || '80' };
   } catch {
     // Not listening yet (tests that inject): the port the request came in on.
-    port = String(request.socket?.localPort ?? '80');
+    return { name: '', port: String(request.socket?.localPort ?? '80') };
   }
+}
+
+/** The port the sandbox listens on. */
+export const ownPort = (ctx: Ctx, request: FastifyRequest): string => ownAddress(ctx, request).port;
+
+/** The Host values the sandbox answers to: its own address, and the loopback names, with its port. */
+export function ownHosts(ctx: Ctx, request: FastifyRequest): Set<string> {
+  const { name: own, port } = ownAddress(ctx, request);
   const names = own ? [own, ...LOOPBACK_NAMES] : LOOPBACK_NAMES;
   const hosts = new Set(names.map((n) => `${n}:${port}`));
   // A client may leave out the default port.
@@ -33,14 +37,19 @@ export function isOwnHost(ctx: Ctx, request: FastifyRequest): boolean {
   return ownHosts(ctx, request).has(host);
 }
 
+/** True when the `Origin` header is http://<Host>, for a Host the sandbox answers to. */
+export function isOwnOrigin(ctx: Ctx, request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin || !isOwnHost(ctx, request)) return false;
+  return origin.toLowerCase() === `http://${(request.headers.host ?? '').toLowerCase()}`;
+}
+
 /**
  * True when the browser says the request comes from a page of this origin: `Sec-Fetch-Site:
- * same-origin`, or an `Origin` equal to http://<Host> for a Host the sandbox answers to.
+ * same-origin`, or an `Origin` of the sandbox's own (isOwnOrigin).
  */
 export function isSameOrigin(ctx: Ctx, request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined) return site === 'same-origin';
-  const origin = request.headers.origin;
-  if (!origin || !isOwnHost(ctx, request)) return false;
-  return origin.toLowerCase() === `http://${(request.headers.host ?? '').toLowerCase()}`;
+  return isOwnOrigin(ctx, request);
 }

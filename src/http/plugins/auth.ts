@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { missingScope } from '../../domain/scopes.js';
 import { RateLimiter } from '../../domain/rate-limit.js';
 import { ApiError, insufficientScope } from '../../errors.js';
-import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
+import type { Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
-import { authenticateAccessToken } from '../../services/oauth-tokens.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
+import { authenticateBearer } from '../credential.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { isSameOrigin } from '../dashboard/origin.js';
 import { enterAccountOfBearer, enterAccountOfSession } from '../../accounts/credentials.js';
@@ -54,6 +54,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('ownAccount', false);
+  app.decorateRequest('credential', null);
   const failures = new RateLimiter([{ name: 'failed_authentication', quota: FAILED_AUTH_LIMIT, windowSeconds: 60 }]);
   const refuse = (request: FastifyRequest, detail: string): never => {
     const { refusedBy } = failures.hit(request.ip);
@@ -74,6 +75,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
         request.ownAccount = true;
         if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
         request.principal = fromSession;
+        request.credential = { kind: 'session', id: sessionCookie(ctx, request)! };
         return;
       }
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
@@ -81,12 +83,11 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
       });
     }
     request.ownAccount = enterAccountOfBearer(accounts, token) !== undefined;
-    // API keys are told apart by their prefix; anything else is an OAuth access token, or a key
-    // registered with `--api-key K` in another shape.
-    const principal = token.startsWith(KEY_PREFIX) ? authenticateKey(ctx, token) : (authenticateAccessToken(ctx, token) ?? authenticateKey(ctx, token));
+    const principal = authenticateBearer(ctx, token);
     if (!principal) return refuse(request, 'The API key or access token is unknown, revoked or expired.');
     if (scope !== ANY_SCOPE) requireScopes(principal, [scope]);
     request.principal = principal;
+    request.credential = { kind: 'bearer', token };
   });
   // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
   app.addHook('onRequest', async (request) => {
@@ -106,7 +107,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 function dashboardPrincipal(ctx: Ctx, accounts: AccountRegistry, request: FastifyRequest): Principal | undefined {
   if (!dashboardHeader(request)) return undefined;
-  const id = sessionCookie(request);
+  const id = sessionCookie(ctx, request);
   if (!id) return undefined;
   enterAccountOfSession(accounts, id);
   if (!SAFE_METHODS.has(request.method) && !isSameOrigin(ctx, request)) return undefined;

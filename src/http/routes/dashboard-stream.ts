@@ -30,15 +30,16 @@ export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accoun
   const streams = sseStreams(fastify);
 
   app.get('/dashboard/stream', { schema: { hide: true, headers: Headers } }, async (req, reply) => {
-    const id = sessionCookie(req);
+    const id = sessionCookie(ctx, req);
     if (id) enterAccountOfSession(accounts, id);
     // The cookie counts only with the dashboard's header, as on /v1: a cross-site EventSource cannot send it.
     const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
-    if (!principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
+    if (!id || !principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
     const scopes = { events: hasScope(principal.scopes, 'events:read'), usage: hasScope(principal.scopes, 'usage:read') };
 
     const account = current(); // the stream outlives this request's scope: hold on to its account
-    const stream = streams.open(req, reply);
+    req.credential = { kind: 'session', id }; // the stream ends with the session (sign-out, expiry, its key revoked)
+    const stream = streams.open(req, reply, account.ctx);
     stream.write(`event: scopes\ndata: ${JSON.stringify(scopes)}\n\n`);
     if (scopes.events) {
       const resumeAfter = req.headers['last-event-id'];
@@ -47,10 +48,9 @@ export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accoun
       followEvents(account.ctx, stream, position, { name: 'event' });
     }
     if (scopes.usage) {
-      const send = () => stream.write(`event: usage\ndata: ${JSON.stringify(usageReport(account, principal))}\n\n`);
-      send();
-      const timer = setInterval(send, 1000);
-      stream.onClose(() => clearInterval(timer));
+      const message = () => `event: usage\ndata: ${JSON.stringify(usageReport(account, principal))}\n\n`;
+      stream.write(message());
+      stream.every(1000, message);
     }
   });
 }

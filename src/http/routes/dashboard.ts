@@ -72,12 +72,12 @@ export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Ac
     if (req.body.login_token !== undefined) enterAccountOfLoginToken(accounts, req.body.login_token);
     else enterAccountOfBearer(accounts, req.body.api_key!);
     const session = req.body.login_token !== undefined ? signInWithToken(ctx, req.body.login_token) : signInWithKey(ctx, req.body.api_key!);
-    setSessionCookie(reply, session);
+    setSessionCookie(ctx, reply, session);
     return noStore(reply).send({ key_id: session.principal.subject, scopes: session.principal.scopes, expires_at: session.expires_at });
   });
 
   app.get('/dashboard/session', { schema: hide }, async (req, reply) => {
-    const id = sessionCookie(req);
+    const id = sessionCookie(ctx, req);
     if (id) enterAccountOfSession(accounts, id);
     const principal = id && dashboardHeader(req) ? sessionPrincipal(ctx, id) : undefined;
     if (!principal) throw new ApiError('unauthenticated', 'Not signed in to the dashboard.');
@@ -86,9 +86,9 @@ export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Ac
 
   app.delete('/dashboard/session', { schema: hide }, async (req, reply) => {
     requireDashboardOrigin(ctx, req);
-    const id = sessionCookie(req);
+    const id = sessionCookie(ctx, req);
     if (id && enterAccountOfSession(accounts, id)) signOut(ctx, id);
-    clearSessionCookie(reply);
+    clearSessionCookie(ctx, reply);
     return noStore(reply).code(204).send();
   });
 }

@@ -34,7 +34,7 @@ export function eventStreamRoutes(fastify: FastifyInstance, ctx: Ctx): void {
       const types = req.query.type ? new Set(req.query.type.split(',')) : undefined;
       const explicit = req.query.after ?? req.headers['last-event-id'];
       const position = explicit ?? latestEventId(ctx.db);
-      const stream = streams.open(req, reply);
+      const stream = streams.open(req, reply, ctx);
       if (explicit === undefined) stream.write(`id: ${position}\n\n`);
       followEvents(pinContext(ctx), stream, position, { types });
     },

@@ -8,7 +8,8 @@ import { ANY_SCOPE } from '../plugins/auth.js';
  * checked against the caller's scopes exactly as the equivalent REST call would be.
  */
 export function mcpRoutes(app: FastifyInstance): void {
-  app.post('/mcp', { config: { scope: ANY_SCOPE }, schema: { hide: true } }, async (request, reply) => {
+  // ownOrigin: a web page (DNS rebinding, any other site) must not drive the tools (plugins/own-origin.ts).
+  app.post('/mcp', { config: { scope: ANY_SCOPE, ownOrigin: true }, schema: { hide: true } }, async (request, reply) => {
     // Loaded on first use: the MCP SDK is big, and most sandbox runs never need it at start.
     const [{ StreamableHTTPServerTransport }, { injectBackend }, { createMcpServer }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
@@ -32,7 +33,7 @@ export function mcpRoutes(app: FastifyInstance): void {
     app.route({
       method,
       url: '/mcp',
-      config: { scope: ANY_SCOPE },
+      config: { scope: ANY_SCOPE, ownOrigin: true },
       schema: { hide: true },
       handler: async (_request, reply) =>
         reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' }, id: null }),

@@ -29,11 +29,10 @@ export function usageRoutes(fastify: FastifyInstance, current: () => Account): v
       response: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: Usage } } }, ...errorResponses() },
     },
     handler: async (req, reply) => {
-      const stream = streams.open(req, reply);
-      const send = () => stream.write(`event: usage\ndata: ${JSON.stringify(report(req.principal!))}\n\n`);
-      send();
-      const timer = setInterval(send, 1000);
-      stream.onClose(() => clearInterval(timer));
+      const stream = streams.open(req, reply, current().ctx);
+      const message = () => `event: usage\ndata: ${JSON.stringify(report(req.principal!))}\n\n`;
+      stream.write(message());
+      stream.every(1000, message);
     },
   });
 }
