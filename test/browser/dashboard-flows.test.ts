@@ -238,9 +238,9 @@ describe('deals board and sandbox', () => {
     const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
     const invoice = await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
     const page = await suite.signedIn();
-    // The invoice's detail shows the message the sandbox sent for it.
+    // The invoice's page shows the message the sandbox sent for it.
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.body.id}`);
-    await page.getByRole('button', { name: invoice.body.number }).click();
+    await page.getByRole('link', { name: invoice.body.number }).click();
     await page.getByRole('region', { name: 'Mailbox messages for this invoice' }).getByText(invoice.body.payment_link).waitFor();
     await page.getByRole('link', { name: 'Sandbox' }).click();
     await page.getByRole('cell', { name: 'billing@mailbox.example' }).waitFor();
