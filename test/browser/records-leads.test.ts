@@ -36,7 +36,7 @@ describe('creating a lead', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(dialogs.get(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 90_000);
 
   it('a double click on Create makes one lead, and the create carried an Idempotency-Key', async () => {
     const page = await suite.signedIn();
@@ -53,7 +53,7 @@ describe('creating a lead', () => {
     expect(creates.length).toBeGreaterThan(0);
     for (const r of creates) expect(r.idempotency_key).toMatch(/^dashboard-[0-9a-f]{32}$/);
     await page.context().close();
-  });
+  }, 90_000);
 
   it("shows the API's validation error beside the field it names, and a corrected form then creates the lead", async () => {
     const page = await suite.signedIn();
@@ -80,7 +80,7 @@ describe('creating a lead', () => {
     await page.getByRole('heading', { name: 'Grace', level: 1 }).waitFor();
     expect(await leadsByEmail('grace@navy.example')).toHaveLength(1);
     await page.context().close();
-  });
+  }, 90_000);
 });
 
 describe('a lead page', () => {
@@ -108,7 +108,7 @@ describe('a lead page', () => {
     expect(entries.map((e) => e.split(' ')[0])).toEqual(['Updated', 'Updated', 'Created']);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 90_000);
 
   it('deletes nothing until the dialog is confirmed: Cancel and Escape keep the lead, Delete lead deletes it', async () => {
     const lead = (await suite.api.post('/v1/leads', { first_name: 'Keep', last_name: 'Me' })).body;
@@ -135,7 +135,7 @@ describe('a lead page', () => {
     await page.getByRole('heading', { name: 'Leads', level: 1 }).waitFor();
     expect((await suite.api.get(`/v1/leads/${lead.id}`)).status).toBe(404);
     await page.context().close();
-  });
+  }, 90_000);
 
   it('converts the lead into a client and links the two', async () => {
     const lead = (await suite.api.post('/v1/leads', { first_name: 'Charles', last_name: 'Babbage', company: 'Difference Engines Ltd', email: 'charles@difference.example' })).body;
@@ -163,7 +163,7 @@ describe('a lead page', () => {
     await page.getByRole('heading', { name: 'Charles Babbage', level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: 'Convert' }).count()).toBe(0);
     await page.context().close();
-  });
+  }, 90_000);
 });
 
 describe('the leads list', () => {
@@ -190,5 +190,5 @@ describe('the leads list', () => {
     await table.locator('tbody tr').nth(2).waitFor();
     expect(new URL(page.url()).search).toBe('');
     await page.context().close();
-  });
+  }, 90_000);
 });

@@ -12,6 +12,10 @@ describe('create bodies', () => {
     expect(toBody(deals.fields, values, 'create')).toEqual({ title: 'Pilot', value: 1200.5, currency: 'EUR', stage: 'proposal', tags: ['a', 'b'] });
   });
 
+  it('starts a required choice on its first option, as its select shows it', () => {
+    expect(initialValues(deals.fields, 'create').stage).toBe('lead_in');
+  });
+
   it('nests dotted fields and builds line items', () => {
     const client = { ...initialValues(clients.fields, 'create'), name: 'Acme', 'address.city': 'Berlin', 'address.country': 'DE' };
     expect(toBody(clients.fields, client, 'create')).toEqual({ name: 'Acme', address: { city: 'Berlin', country: 'DE' } });

@@ -36,7 +36,7 @@ function ConfirmDialog(props: { request: ConfirmRequest }) {
   const [typed, setTyped] = useState('');
   const blocked = request.typeToConfirm !== undefined && typed !== request.typeToConfirm;
   return (
-    <Modal labelledBy="confirm-title" describedBy="confirm-lose" onCancel={() => settle(false)}>
+    <Modal labelledBy="confirm-heading" describedBy="confirm-lose" onCancel={() => settle(false)}>
       <form
         class="dialog-body"
         onSubmit={(e) => {
@@ -44,7 +44,7 @@ function ConfirmDialog(props: { request: ConfirmRequest }) {
           if (!blocked) settle(true);
         }}
       >
-        <h2 id="confirm-title">{request.title}</h2>
+        <h2 id="confirm-heading">{request.title}</h2>
         <p id="confirm-lose">{request.lose}</p>
         {request.warning && (
           <p class="warning" role="note">

@@ -18,7 +18,8 @@ export function CreateDialog(props: {
   defaults?: Record<string, FormValue>;
 }) {
   const { spec } = props;
-  const headingId = `new-${spec.singular}-title`;
+  // Not "-title": the form's inputs are `new-${singular}-${field}`, and deals have a `title` field.
+  const headingId = `new-${spec.singular}-heading`;
   return (
     <Modal labelledBy={headingId} onCancel={props.onClose} wide>
       <div class="dialog-body">

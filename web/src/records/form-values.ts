@@ -27,6 +27,8 @@ export function initialValues(fields: FieldSpec[], mode: 'create' | 'edit', reco
       values[f.key] = Array.isArray(v) ? v.map((l) => ({ description: l.description, quantity: String(l.quantity), unit_price: String(l.unit_price) })) : [emptyLine()];
     } else if (f.type === 'tags') values[f.key] = Array.isArray(v) ? v.join(', ') : '';
     else if (f.type === 'currency' && mode === 'create') values[f.key] = 'EUR';
+    // A required choice starts on its first option (a deal's stage: Lead in), as its select shows.
+    else if (f.type === 'enum' && f.required && mode === 'create') values[f.key] = f.options?.[0]?.value ?? '';
     else values[f.key] = v === null || v === undefined ? '' : String(v);
   }
   return { ...values, ...defaults };

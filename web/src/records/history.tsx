@@ -47,8 +47,8 @@ export function RecordHistory(props: { spec: ResourceSpec; record: { id: string;
     return stop;
   }, [record.id]);
   return (
-    <section class="panel" aria-labelledby="history-title">
-      <h2 id="history-title">History</h2>
+    <section class="panel" aria-labelledby="history-heading">
+      <h2 id="history-heading">History</h2>
       {error && <p class="error">{error}</p>}
       {events === null && !error && <p class="muted">Loading…</p>}
       {events?.length === 0 && <p class="muted">No events yet.</p>}

@@ -138,8 +138,8 @@ export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: Rec
       )}
       <div class="record">
         <div>
-          <section class="panel" aria-labelledby="details-title">
-            <h2 id="details-title">{editing ? `Edit ${spec.singular}` : 'Details'}</h2>
+          <section class="panel" aria-labelledby="details-heading">
+            <h2 id="details-heading">{editing ? `Edit ${spec.singular}` : 'Details'}</h2>
             {editing ? (
               <RecordForm
                 spec={spec}

@@ -17,9 +17,9 @@ type Contact = Record<string, any> & { id: string };
 
 function EditContact(props: { clientId: string; contact: Contact; onDone: () => void }) {
   return (
-    <Modal labelledBy="edit-contact-title" onCancel={props.onDone} wide>
+    <Modal labelledBy="edit-contact-heading" onCancel={props.onDone} wide>
       <div class="dialog-body">
-        <h2 id="edit-contact-title">{`Edit ${contactName(props.contact)}`}</h2>
+        <h2 id="edit-contact-heading">{`Edit ${contactName(props.contact)}`}</h2>
         <RecordForm
           spec={contacts}
           mode="edit"
@@ -59,9 +59,9 @@ function Contacts(props: { context: RecordContext }) {
   };
   const list: Contact[] = client.contacts ?? [];
   return (
-    <section class="panel" aria-labelledby="contacts-title">
+    <section class="panel" aria-labelledby="contacts-heading">
       <header class="page-header">
-        <h2 id="contacts-title">Contact persons</h2>
+        <h2 id="contacts-heading">Contact persons</h2>
         {writable && (
           <button type="button" onClick={() => setAdding(true)}>
             Add contact
