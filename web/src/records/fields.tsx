@@ -9,8 +9,8 @@ import { useRecordName } from './relations.js';
 export const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 /** A time in the user's locale; the exact UTC time on hover. */
-export function Time(props: { iso: string }) {
-  const { text, exact } = formatDateTime(props.iso);
+export function Time(props: { iso: string; dateOnly?: boolean }) {
+  const { text, exact } = formatDateTime(props.iso, undefined, props.dateOnly);
   return (
     <time dateTime={exact} title={exact}>
       {text}
@@ -84,8 +84,8 @@ export function LineItemsTable(props: { items: LineItem[]; currency: string; tot
   );
 }
 
-/** The field's value of a record, as a person reads it. */
-export function FieldValue(props: { field: FieldSpec; record: Record<string, any> }) {
+/** The field's value of a record, as a person reads it; `compact` in list cells (a time shows its day). */
+export function FieldValue(props: { field: FieldSpec; record: Record<string, any>; compact?: boolean }) {
   const { field, record } = props;
   const value = valueAt(record, field.key);
   if (isEmpty(value) && field.type !== 'boolean') return <span class="muted">—</span>;
@@ -111,7 +111,7 @@ export function FieldValue(props: { field: FieldSpec; record: Record<string, any
         </time>
       );
     case 'datetime':
-      return <Time iso={String(value)} />;
+      return <Time iso={String(value)} dateOnly={props.compact} />;
     case 'percent':
       return <>{formatPercent(Number(value))}</>;
     case 'boolean':

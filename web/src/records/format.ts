@@ -40,11 +40,14 @@ export function formatTotals(amounts: { value: number; currency: string }[], loc
   return [...sums].map(([currency, sum]) => formatMoney(sum, currency, locale)).join(' · ');
 }
 
-/** A point in time: the readable form, and the exact UTC time for a `title` (shown on hover). */
-export function formatDateTime(iso: string, locale?: string): { text: string; exact: string } {
+/**
+ * A point in time: the readable form, and the exact UTC time for a `title` (shown on hover).
+ * `dateOnly` drops the time of day (list columns, where the day is what a person scans for).
+ */
+export function formatDateTime(iso: string, locale?: string, dateOnly = false): { text: string; exact: string } {
   const time = new Date(iso);
   if (Number.isNaN(time.getTime())) return { text: iso, exact: iso };
-  const text = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(time);
+  const text = new Intl.DateTimeFormat(locale, dateOnly ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' }).format(time);
   return { text, exact: time.toISOString() };
 }
 

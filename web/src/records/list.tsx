@@ -37,7 +37,7 @@ function columns(spec: ResourceSpec): Column<Row>[] {
       class: numeric ? 'num' : undefined,
       value: (r) => (
         <>
-          <FieldValue field={field} record={r} />
+          <FieldValue field={field} record={r} compact />
           {spec.name === 'invoices' && key === 'status' && isOverdue(r) && (
             <>
               {' '}
