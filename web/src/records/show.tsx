@@ -6,8 +6,7 @@ import { api, ApiProblem, can } from '../api.js';
 import { confirmAction } from '../components/confirm.js';
 import { Link } from '../components/link.js';
 import { navigate } from '../router.js';
-import type { FieldSpec, ResourceSpec } from './describe.js';
-import { valueAt } from './describe.js';
+import { valueAt, type FieldSpec, type ResourceSpec } from './describe.js';
 import { FieldValue, isEmpty } from './fields.js';
 import { RecordForm } from './form.js';
 import { RecordHistory } from './history.js';
@@ -61,7 +60,7 @@ export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: Rec
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
   useEffect(() => {
-    api(`GET`, `${spec.path}/${encodeURIComponent(id)}`).then(
+    api('GET', `${spec.path}/${encodeURIComponent(id)}`).then(
       (r) => {
         setRecord(r);
         setProblem('');
