@@ -77,6 +77,7 @@ describe('API keys', () => {
     expect(await page.content()).not.toContain(secret);
 
     await page.getByRole('button', { name: 'Revoke from the browser' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the API key from the browser?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('row').filter({ hasText: 'from the browser' }).filter({ hasText: 'revoked' }).waitFor();
     expect((await use()).status).toBe(401);
     expect(dialogs.get(page)).toEqual([]);
@@ -191,6 +192,7 @@ describe('OAuth apps', () => {
     await row.waitFor();
     expect(await page.content()).not.toContain(secret);
     await row.getByRole('button', { name: 'Delete browser app' }).click();
+    await page.getByRole('dialog', { name: 'Delete the OAuth app browser app?' }).getByRole('button', { name: 'Delete app' }).click();
     await expect.poll(() => row.count()).toBe(0);
     expect((await token()).status).toBe(401);
     await page.context().close();
@@ -226,10 +228,12 @@ describe('deals board and sandbox', () => {
     await page.getByText('48 h ahead of real time').waitFor();
     expect(Date.parse((await page.getByTestId('clock-now').textContent())!.replace(' ', 'T')) - Date.parse(before.replace(' ', 'T'))).toBeGreaterThanOrEqual(2 * 86_400_000 - 60_000);
     await page.getByRole('button', { name: 'Restore from-browser' }).click();
+    await page.getByRole('dialog', { name: 'Restore the snapshot from-browser?' }).getByRole('button', { name: 'Restore snapshot' }).click();
     await page.getByRole('status').filter({ hasText: 'Restored from-browser.' }).waitFor();
     await page.getByText('(real time)').waitFor();
     expect((await suite.api.get(`/v1/leads/${lead.body.id}`)).status).toBe(404);
     await page.getByRole('button', { name: 'Delete from-browser' }).click();
+    await page.getByRole('dialog', { name: 'Delete the snapshot from-browser?' }).getByRole('button', { name: 'Delete snapshot' }).click();
     await expect.poll(() => page.getByRole('cell', { name: 'from-browser', exact: true }).count()).toBe(0);
     await page.context().close();
   });
@@ -238,9 +242,9 @@ describe('deals board and sandbox', () => {
     const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
     const invoice = await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
     const page = await suite.signedIn();
-    // The invoice's detail shows the message the sandbox sent for it.
+    // The invoice's page shows the message the sandbox sent for it.
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.body.id}`);
-    await page.getByRole('button', { name: invoice.body.number }).click();
+    await page.getByRole('link', { name: invoice.body.number }).click();
     await page.getByRole('region', { name: 'Mailbox messages for this invoice' }).getByText(invoice.body.payment_link).waitFor();
     await page.getByRole('link', { name: 'Sandbox' }).click();
     await page.getByRole('cell', { name: 'billing@mailbox.example' }).waitFor();
@@ -250,6 +254,7 @@ describe('deals board and sandbox', () => {
     expect((await suite.api.get('/v1/pipelines')).status).toBe(503);
     expect((await suite.api.get('/v1/pipelines')).status).toBe(200);
     await page.getByRole('button', { name: 'Reset sandbox' }).click();
+    await page.getByRole('dialog', { name: 'Reset the sandbox?' }).getByRole('button', { name: 'Reset sandbox' }).click();
     await page.getByRole('status').filter({ hasText: 'reset' }).waitFor();
     expect((await suite.api.get(`/v1/clients/${client.body.id}`)).status).toBe(404);
     await page.context().close();

@@ -67,3 +67,10 @@ export function failOnDialog(page: Page): void {
     void dialog.dismiss();
   });
 }
+
+/** The page's serious and critical accessibility violations (axe-core), as "rule: selectors" lines; [] when clean. */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const { AxeBuilder } = await import('@axe-core/playwright');
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -9,18 +9,26 @@ export interface Me {
 
 export const me = signal<Me | null | undefined>(undefined);
 
+/** One entry of an RFC 9457 problem's `errors` (validation): `path` is dotted, e.g. `address.country`. */
+export interface FieldProblem {
+  path: string;
+  code: string;
+  message: string;
+}
+
 export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly errors: FieldProblem[] = [],
   ) {
     super(message);
   }
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { 'x-crm-dashboard': '1' };
+export async function api<T = any>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders, 'x-crm-dashboard': '1' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   if (response.status === 204) return undefined as T;
@@ -28,7 +36,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   const parsed = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
   if (!response.ok) {
     if (response.status === 401 && path !== '/dashboard/session') me.value = null;
-    throw new ApiProblem(response.status, parsed?.code ?? 'error', parsed?.detail ?? `HTTP ${response.status}`);
+    throw new ApiProblem(response.status, parsed?.code ?? 'error', parsed?.detail ?? `HTTP ${response.status}`, Array.isArray(parsed?.errors) ? parsed.errors : []);
   }
   return parsed as T;
 }
@@ -37,6 +45,11 @@ export const can = (scope: string): boolean => {
   const scopes = me.value?.scopes ?? [];
   return scopes.includes('*') || scopes.includes(scope) || (scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write')));
 };
+
+/** Every record of a /v1 list, 1000 a page: for the few lists that stay small (API keys). */
+export async function all<T>(path: string): Promise<T[]> {
+  return newest<T>(path, Number.POSITIVE_INFINITY);
+}
 
 /**
  * The newest `count` records of a /v1 list. Lists are oldest first (API.md §2), so this pages to
@@ -52,4 +65,13 @@ export async function newest<T>(path: string, count: number): Promise<T[]> {
     cursor = page.next_cursor;
   } while (cursor);
   return kept;
+}
+
+/**
+ * A fresh Idempotency-Key (API.md §4) for one create. crypto.getRandomValues, not randomUUID: the
+ * latter exists only in secure contexts, and a sandbox on a LAN address is served over plain http.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `dashboard-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

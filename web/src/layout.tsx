@@ -2,7 +2,9 @@ import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, me } from './api.js';
 import { connectLive } from './live.js';
-import { location, navigate, pageName } from './router.js';
+import { ConfirmHost } from './components/confirm.js';
+import { Link } from './components/link.js';
+import { location, pageName } from './router.js';
 import { Overview } from './pages/overview.js';
 import { Leads } from './pages/leads.js';
 import { Clients } from './pages/clients.js';
@@ -50,17 +52,9 @@ export function Layout() {
         <ul>
           {PAGES.map(([path, name]) => (
             <li key={path}>
-              <a
-                href={`/dashboard/${path}`}
-                aria-current={path === current ? 'page' : undefined}
-                onClick={(e) => {
-                  if (e.ctrlKey || e.metaKey || e.shiftKey) return;
-                  e.preventDefault();
-                  navigate(`/dashboard/${path}`);
-                }}
-              >
+              <Link href={`/dashboard/${path}`} aria-current={path === current ? 'page' : undefined}>
                 {name}
-              </a>
+              </Link>
             </li>
           ))}
         </ul>
@@ -71,6 +65,7 @@ export function Layout() {
       <main>
         {Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}
       </main>
+      <ConfirmHost />
     </div>
   );
 }

@@ -10,6 +10,8 @@ export interface LiveEvent {
   type: string;
   created_at: string;
   data: { object: Record<string, unknown> };
+  /** On *.updated: the changed fields' values before the change. */
+  previous_attributes?: Record<string, unknown>;
 }
 
 export type StatusClass = '2xx' | '4xx' | '429' | '5xx';

@@ -15,6 +15,16 @@ window.addEventListener('popstate', () => (location.value = new URL(window.locat
 /** The page's name: /dashboard/leads → "leads", /dashboard/ → "". */
 export const pageName = (): string => location.value.pathname.replace(/^\/dashboard\/?/, '').split('/')[0] ?? '';
 
+/** The record id of a record page: /dashboard/leads/lead_… → "lead_…", else "". */
+export function recordId(): string {
+  const segment = location.value.pathname.replace(/^\/dashboard\/?/, '').split('/')[1] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a broken %-escape: the page then says there is no such record
+  }
+}
+
 export const query = (name: string): string => location.value.searchParams.get(name) ?? '';
 
 /** Sets (or clears) query parameters of the current page, replacing the history entry. */

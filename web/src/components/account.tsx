@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
+import { confirmAction } from './confirm.js';
 import { when } from './table.js';
 
 /** The signed-in key's account (API.md §12): GET /v1/account, its clock and snapshots under /_sandbox. */
@@ -58,6 +59,22 @@ export function ClockAndSnapshots() {
       setMessage((err as Error).message);
     }
   };
+  const restore = async (s: Snapshot) => {
+    const ok = await confirmAction({
+      title: `Restore the snapshot ${s.name}?`,
+      lose: `The account's records, events, webhook deliveries, idempotency keys and clock go back to ${s.name} (saved ${when(s.created_at)}): everything changed since is lost. API keys, OAuth apps and webhook endpoints stay.`,
+      confirmLabel: 'Restore snapshot',
+    });
+    if (ok) await act(() => api('POST', `${base}/snapshots/${encodeURIComponent(s.name)}/restore`), `Restored ${s.name}.`);
+  };
+  const remove = async (s: Snapshot) => {
+    const ok = await confirmAction({
+      title: `Delete the snapshot ${s.name}?`,
+      lose: `The saved state ${s.name} is deleted and can no longer be restored. The account's current data is not touched.`,
+      confirmLabel: 'Delete snapshot',
+    });
+    if (ok) await act(() => api('DELETE', `${base}/snapshots/${encodeURIComponent(s.name)}`), `Deleted ${s.name}.`);
+  };
   if (!account) return null;
   return (
     <div class="card">
@@ -94,8 +111,8 @@ export function ClockAndSnapshots() {
                   <td>{s.name}</td>
                   <td>{when(s.created_at)}</td>
                   <td>
-                    <button type="button" aria-label={`Restore ${s.name}`} onClick={() => void act(() => api('POST', `${base}/snapshots/${encodeURIComponent(s.name)}/restore`), `Restored ${s.name}.`)}>Restore</button>{' '}
-                    <button type="button" aria-label={`Delete ${s.name}`} onClick={() => void act(() => api('DELETE', `${base}/snapshots/${encodeURIComponent(s.name)}`), `Deleted ${s.name}.`)}>Delete</button>
+                    <button type="button" aria-label={`Restore ${s.name}`} onClick={() => void restore(s)}>Restore</button>{' '}
+                    <button type="button" aria-label={`Delete ${s.name}`} onClick={() => void remove(s)}>Delete</button>
                   </td>
                 </tr>
               ))}

@@ -1,7 +1,9 @@
 import { query, setQuery } from '../router.js';
 
+type Option = string | { value: string; label: string };
+
 /** A filter kept in the URL (?name=…), so reloads and shared links keep it. */
-export function UrlFilter(props: { name: string; label: string; options?: string[] }) {
+export function UrlFilter(props: { name: string; label: string; options?: readonly Option[]; type?: 'search' | 'email' }) {
   const id = `filter-${props.name}`;
   return (
     <div class="filter">
@@ -9,14 +11,17 @@ export function UrlFilter(props: { name: string; label: string; options?: string
       {props.options ? (
         <select id={id} value={query(props.name)} onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })}>
           <option value="">All</option>
-          {props.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
+          {props.options.map((o) => {
+            const { value, label } = typeof o === 'string' ? { value: o, label: o } : o;
+            return (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            );
+          })}
         </select>
       ) : (
-        <input id={id} type="search" value={query(props.name)} onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })} />
+        <input id={id} type={(props.type ?? 'search') as 'search'} value={query(props.name)} onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })} />
       )}
     </div>
   );

@@ -6,17 +6,28 @@ export interface Column<T> {
   label: string;
   /** Text only: API data is never rendered as markup (API.md §11). */
   value: (row: T) => ComponentChildren;
+  /** 'num' right-aligns a number or an amount. */
+  class?: string;
 }
 
 /**
  * A cursor-paged table over a /v1 list: "Next page" follows next_cursor, "First page" starts over.
  * `reload` changes when the caller wants the first page fetched again (after a create, a filter).
  */
-export function ListTable<T extends { id: string }>(props: { path: string; columns: Column<T>[]; caption: string; reload?: unknown; onSelect?: (row: T) => void }) {
+export function ListTable<T extends { id: string }>(props: {
+  path: string;
+  columns: Column<T>[];
+  caption: string;
+  reload?: unknown;
+  onSelect?: (row: T) => void;
+  /** What an empty list says (what to do next); "Nothing here yet." by default. */
+  empty?: ComponentChildren;
+}) {
   const [rows, setRows] = useState<T[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => setCursor(null), [props.path, props.reload]);
   useEffect(() => {
     const sep = props.path.includes('?') ? '&' : '?';
@@ -25,6 +36,7 @@ export function ListTable<T extends { id: string }>(props: { path: string; colum
         setRows(page.data);
         setNext(page.next_cursor);
         setError('');
+        setLoaded(true);
       })
       .catch((err: Error) => setError(err.message));
   }, [props.path, props.reload, cursor]);
@@ -36,22 +48,24 @@ export function ListTable<T extends { id: string }>(props: { path: string; colum
         <thead>
           <tr>
             {props.columns.map((c) => (
-              <th scope="col" key={c.label}>
+              <th scope="col" key={c.label} class={c.class}>
                 {c.label}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && (
+          {rows.length === 0 && loaded && !error && (
             <tr>
-              <td colSpan={props.columns.length}>Nothing here yet.</td>
+              <td colSpan={props.columns.length} class="empty">
+                {props.empty ?? 'Nothing here yet.'}
+              </td>
             </tr>
           )}
           {rows.map((row) => (
             <tr key={row.id}>
               {props.columns.map((c, i) => (
-                <td key={c.label}>
+                <td key={c.label} class={c.class}>
                   {i === 0 && props.onSelect ? (
                     <button type="button" class="link" onClick={() => props.onSelect!(row)}>
                       {c.value(row)}

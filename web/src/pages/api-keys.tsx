@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { all, api, me } from '../api.js';
+import { confirmAction } from '../components/confirm.js';
 import { SCOPES } from '../event-types.js';
 import { CopyButton, ListTable, when } from '../components/table.js';
 
@@ -19,10 +20,34 @@ interface Key {
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))];
 type Level = 'none' | 'read' | 'write';
 
+const expired = (k: Key): boolean => k.expires_at !== null && Date.parse(k.expires_at) <= Date.now();
+
 function state(k: Key): string {
   if (k.revoked_at) return `revoked ${when(k.revoked_at)}`;
-  if (k.expires_at && Date.parse(k.expires_at) <= Date.now()) return `expired ${when(k.expires_at)}`;
+  if (expired(k)) return `expired ${when(k.expires_at)}`;
   return 'active';
+}
+
+/**
+ * Revoking asks first, naming the key. Two cases lock the user out, so they say so and need the
+ * key's name typed: the key this session signed in with (the session ends with it), and the last
+ * active admin key (nothing could then make keys or use the sandbox's controls).
+ */
+async function confirmRevoke(k: Key): Promise<boolean> {
+  const own = k.id === me.value?.key_id;
+  const admins = k.scopes.includes('*') ? (await all<Key>('/v1/api_keys')).filter((x) => x.scopes.includes('*') && !x.revoked_at && !expired(x)) : [];
+  const lastAdmin = admins.length === 1 && admins[0]!.id === k.id;
+  const warnings = [
+    own ? 'This is the key this session signed in with: revoking it signs you out of the dashboard at once.' : '',
+    lastAdmin ? 'It is the last active admin (*) key: no key will be left that can create keys or use the sandbox controls (reset, clock, snapshots) until the sandbox is started again with a new admin key.' : '',
+  ].filter(Boolean);
+  return confirmAction({
+    title: `Revoke the API key ${k.name}?`,
+    lose: `Every request made with ${k.name} (${k.prefix}…${k.last4}) is refused with 401 from now on, and sessions signed in with it end. A revoked key cannot be restored.`,
+    warning: warnings.join(' ') || undefined,
+    confirmLabel: 'Revoke key',
+    typeToConfirm: warnings.length ? k.name : undefined,
+  });
 }
 
 export function ApiKeys() {
@@ -48,6 +73,7 @@ export function ApiKeys() {
   };
   const revoke = async (k: Key) => {
     try {
+      if (!(await confirmRevoke(k))) return;
       await api('DELETE', `/v1/api_keys/${k.id}`);
       setRevokeError('');
       setReload(reload + 1);

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ListTable, when } from '../components/table.js';
-import { UrlFilter, withFilters } from '../components/search.js';
-import { query, setQuery } from '../router.js';
+import { Link, recordUrl } from '../components/link.js';
+import { formatMoney } from '../records/format.js';
+import { RecordList } from '../records/list.js';
+import { DEAL_STAGES, deals } from '../records/resources/deals.js';
+import { RecordPage } from '../records/show.js';
+import { query, recordId, setQuery } from '../router.js';
 
 interface Deal {
   id: string;
@@ -12,15 +15,14 @@ interface Deal {
   stage: string;
   created_at: string;
 }
-const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 
 /** The pipeline as a board by stage; open deals can be won or lost from it. */
 function Board() {
-  const [deals, setDeals] = useState<Deal[]>([]);
+  const [list, setList] = useState<Deal[]>([]);
   const [reload, setReload] = useState(0);
   const [error, setError] = useState('');
   useEffect(() => {
-    api<{ data: Deal[] }>('GET', '/v1/deals?limit=1000').then((p) => setDeals(p.data), (e: Error) => setError(e.message));
+    api<{ data: Deal[] }>('GET', '/v1/deals?limit=1000').then((p) => setList(p.data), (e: Error) => setError(e.message));
   }, [reload]);
   const act = async (d: Deal, action: 'win' | 'lose') => {
     try {
@@ -33,16 +35,18 @@ function Board() {
   return (
     <div class="board">
       {error && <p role="alert" class="error">{error}</p>}
-      {STAGES.map((stage) => (
+      {DEAL_STAGES.map(({ value: stage, label }) => (
         <section key={stage} class="column" aria-label={`Stage ${stage}`}>
-          <h2>{stage}</h2>
+          <h2>{label}</h2>
           <ul>
-            {deals
+            {list
               .filter((d) => d.stage === stage)
               .map((d) => (
                 <li key={d.id} class="card">
-                  <p>{d.title}</p>
-                  <p class="muted">{`${d.value} ${d.currency}`}</p>
+                  <p>
+                    <Link href={recordUrl('deals', d.id)}>{d.title}</Link>
+                  </p>
+                  <p class="muted num">{formatMoney(d.value, d.currency)}</p>
                   {stage !== 'won' && stage !== 'lost' && (
                     <span class="actions">
                       <button type="button" onClick={() => void act(d, 'win')} aria-label={`Win ${d.title}`}>Win</button>
@@ -58,31 +62,25 @@ function Board() {
   );
 }
 
+/** /dashboard/deals (a list, or ?view=board) and /dashboard/deals/{id}. */
 export function Deals() {
+  const id = recordId();
+  if (id) return <RecordPage key={id} spec={deals} id={id} />;
   const board = query('view') === 'board';
+  const views = (
+    <div class="actions view-switch" role="group" aria-label="View">
+      <button type="button" aria-pressed={!board} onClick={() => setQuery({ view: '' })}>List</button>
+      <button type="button" aria-pressed={board} onClick={() => setQuery({ view: 'board' })}>Board</button>
+    </div>
+  );
+  if (!board) return <RecordList spec={deals} toolbar={views} />;
   return (
     <section>
-      <h1>Deals</h1>
-      <div class="filters">
-        <button type="button" aria-pressed={!board} onClick={() => setQuery({ view: '' })}>List</button>
-        <button type="button" aria-pressed={board} onClick={() => setQuery({ view: 'board' })}>Board</button>
-        {!board && <UrlFilter name="stage" label="Stage" options={STAGES} />}
-        {!board && <UrlFilter name="client_id" label="Client id" />}
-      </div>
-      {board ? (
-        <Board />
-      ) : (
-        <ListTable<Deal>
-          caption="Deals"
-          path={withFilters('/v1/deals', ['stage', 'client_id'])}
-          columns={[
-            { label: 'Title', value: (d) => d.title },
-            { label: 'Value', value: (d) => `${d.value} ${d.currency}` },
-            { label: 'Stage', value: (d) => d.stage },
-            { label: 'Created', value: (d) => when(d.created_at) },
-          ]}
-        />
-      )}
+      <header class="page-header">
+        <h1>Deals</h1>
+      </header>
+      {views}
+      <Board />
     </section>
   );
 }

@@ -50,31 +50,33 @@ export function Events() {
         <UrlFilter name="type" label="Type" options={[...EVENT_TYPES]} />
       </div>
       {message && <p role="status">{message}</p>}
-      <table>
-        <caption>Events, newest first (live)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Id</th>
-            <th scope="col">Time</th>
-            <th scope="col">Resend</th>
-          </tr>
-        </thead>
-        <tbody aria-live="polite">
-          {events.map((e) => (
-            <tr key={e.id} data-event-id={e.id}>
-              <td>
-                <button type="button" class="link" onClick={() => setSelected(e)}>{e.type}</button>
-              </td>
-              <td>{e.id}</td>
-              <td>{when(e.created_at)}</td>
-              <td>
-                <button type="button" onClick={() => void resend(e)}>Resend</button>
-              </td>
+      <div class="table-wrap">
+        <table>
+          <caption>Events, newest first (live)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Id</th>
+              <th scope="col">Time</th>
+              <th scope="col">Resend</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody aria-live="polite">
+            {events.map((e) => (
+              <tr key={e.id} data-event-id={e.id}>
+                <td>
+                  <button type="button" class="link" onClick={() => setSelected(e)}>{e.type}</button>
+                </td>
+                <td>{e.id}</td>
+                <td>{when(e.created_at)}</td>
+                <td>
+                  <button type="button" onClick={() => void resend(e)}>Resend</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {selected && <JsonView value={selected} label="Selected event" />}
     </section>
   );

@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import { JsonView, ListTable, when } from '../components/table.js';
 import { UrlFilter, withFilters } from '../components/search.js';
 import { query } from '../router.js';
+import { keyLabel, useKeyNames } from '../components/key-names.js';
 
 /** The log is a list, oldest first: a time window (in the URL as ?since=) keeps the recent requests on the first page. */
 const WINDOWS: Record<string, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000, '24h': 24 * 60 * 60_000 };
@@ -33,6 +34,7 @@ interface RequestLog {
 export function Logs() {
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<unknown>(null);
+  const keys = useKeyNames();
   useEffect(() => {
     if (selected) api('GET', `/v1/request_logs/${selected}`).then(setDetail, () => setDetail(null));
   }, [selected]);
@@ -53,7 +55,7 @@ export function Logs() {
           { label: 'Request', value: (r) => `${r.method} ${r.path}` },
           { label: 'Status', value: (r) => String(r.status) },
           { label: 'Duration', value: (r) => `${r.duration_ms} ms` },
-          { label: 'Key', value: (r) => r.key_prefix ?? '—' },
+          { label: 'Key', value: (r) => keyLabel(keys, r.key_id, r.key_prefix) },
           { label: 'Idempotency', value: (r) => (r.idempotency_key ? `${r.idempotency_key}${r.idempotent_replayed ? ' (replayed)' : ''}` : '') },
           { label: 'Time', value: (r) => when(r.created_at) },
         ]}

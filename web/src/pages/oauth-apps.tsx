@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { confirmAction } from '../components/confirm.js';
 import { CopyButton, ListTable, when } from '../components/table.js';
 
 interface App {
@@ -31,6 +32,12 @@ export function OAuthApps() {
   };
   // Deleting takes the app's tokens along (the API answers with the next request's 401).
   const remove = async (a: App) => {
+    const ok = await confirmAction({
+      title: `Delete the OAuth app ${a.name}?`,
+      lose: `Its client id ${a.client_id} and its secret stop working, and every access and refresh token issued to it is revoked at once. This cannot be undone.`,
+      confirmLabel: 'Delete app',
+    });
+    if (!ok) return;
     try {
       await api('DELETE', `/v1/oauth_apps/${a.id}`);
       setReload(reload + 1);

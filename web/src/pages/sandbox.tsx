@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
+import { confirmAction } from '../components/confirm.js';
 import { when } from '../components/table.js';
 import { ClockAndSnapshots } from '../components/account.js';
 
@@ -28,13 +29,21 @@ export function Sandbox() {
     }
   };
   const admin = can('*');
+  const reset = async () => {
+    const ok = await confirmAction({
+      title: 'Reset the sandbox?',
+      lose: 'Every lead, client, deal, invoice, event, webhook delivery and mailbox message is deleted, and the seed data is loaded again. API keys, OAuth apps and webhook endpoints stay. Save a snapshot first to keep the current data.',
+      confirmLabel: 'Reset sandbox',
+    });
+    if (ok) await act(() => api('POST', '/_sandbox/reset'), 'The sandbox was reset and seeded again.');
+  };
   return (
     <section>
       <h1>Sandbox</h1>
       {message && <p role="status">{message}</p>}
       {admin ? (
         <div class="card">
-          <button type="button" onClick={() => void act(() => api('POST', '/_sandbox/reset'), 'The sandbox was reset and seeded again.')}>Reset sandbox</button>
+          <button type="button" class="danger-outline" onClick={() => void reset()}>Reset sandbox</button>
           <label for="fault-path">Fail requests whose path starts with</label>
           <input id="fault-path" value={prefix} onInput={(e) => setPrefix(e.currentTarget.value)} />
           <label for="fault-count">How many (answered 503)</label>

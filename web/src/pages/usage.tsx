@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { keyLabel, useKeyNames } from '../components/key-names.js';
 import { liveScopes, liveUsage, type StatusClass as Cls, type UsageReport } from '../live.js';
 
 const CLASSES: Cls[] = ['2xx', '4xx', '429', '5xx'];
@@ -53,6 +54,7 @@ export function useUsage(): [UsageReport | null, string] {
 
 export function Usage() {
   const [usage, error] = useUsage();
+  const keys = useKeyNames();
   if (error || !usage) {
     return (
       <section>
@@ -114,7 +116,7 @@ export function Usage() {
           <tbody>
             {usage.by_key.map((k) => (
               <tr key={k.key_id}>
-                <th scope="row">{k.key_id}</th>
+                <th scope="row">{keyLabel(keys, k.key_id)}</th>
                 <td>{String(k.requests)}</td>
               </tr>
             ))}

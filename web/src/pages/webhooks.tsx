@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, newest } from '../api.js';
+import { confirmAction } from '../components/confirm.js';
 import { EVENT_TYPES } from '../event-types.js';
 import { CopyButton, ListTable, when } from '../components/table.js';
 
@@ -119,6 +120,25 @@ export function Webhooks() {
     }
     refresh();
   };
+  const rotate = async (w: Endpoint) => {
+    const ok = await confirmAction({
+      title: `Rotate the signing secret of ${w.url}?`,
+      lose: 'A new secret is made and shown once. The current secret keeps signing beside it for 24 hours, then stops: a receiver still checking only the old secret fails after that.',
+      confirmLabel: 'Rotate secret',
+    });
+    if (ok) await act(async () => setSecret((await api('POST', `/v1/webhook_endpoints/${w.id}/rotate_secret`)).secret));
+  };
+  const remove = async (w: Endpoint) => {
+    const ok = await confirmAction({
+      title: `Delete the webhook endpoint ${w.url}?`,
+      lose: 'Events stop going to it at once; its signing secret, its delivery history and any retries still pending are deleted. This cannot be undone.',
+      confirmLabel: 'Delete endpoint',
+    });
+    if (!ok) return;
+    if (open?.id === w.id) setOpen(null);
+    if (editing?.id === w.id) setEditing(null);
+    await act(() => api('DELETE', `/v1/webhook_endpoints/${w.id}`));
+  };
   return (
     <section>
       <h1>Webhooks</h1>
@@ -155,8 +175,8 @@ export function Webhooks() {
                 <button type="button" onClick={() => void act(() => api('PATCH', `/v1/webhook_endpoints/${w.id}`, { status: w.status === 'enabled' ? 'disabled' : 'enabled' }))}>
                   {w.status === 'enabled' ? 'Disable' : 'Enable'}
                 </button>
-                <button type="button" onClick={() => void act(async () => setSecret((await api('POST', `/v1/webhook_endpoints/${w.id}/rotate_secret`)).secret))}>Rotate secret</button>
-                <button type="button" onClick={() => void act(() => api('DELETE', `/v1/webhook_endpoints/${w.id}`))}>Delete</button>
+                <button type="button" onClick={() => void rotate(w)}>Rotate secret</button>
+                <button type="button" onClick={() => void remove(w)}>Delete</button>
               </span>
             ),
           },

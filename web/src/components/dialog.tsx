@@ -1,0 +1,56 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog: the native <dialog> shown with showModal(), so the page behind is inert and
+ * Escape cancels; Tab and Shift+Tab also wrap inside it (the focus stays in the dialog), and
+ * closing gives the focus back to what opened it. The first element marked data-autofocus gets
+ * the focus, else the first focusable one.
+ */
+export function Modal(props: { labelledBy: string; describedBy?: string; onCancel: () => void; children: ComponentChildren; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current!;
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FOCUSABLE))?.focus();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  const trapTab = (e: KeyboardEvent) => {
+    if (e.key !== 'Tab') return;
+    const items = [...ref.current!.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+    const first = items[0];
+    const last = items.at(-1);
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+  return (
+    <dialog
+      ref={ref}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={props.labelledBy}
+      aria-describedby={props.describedBy}
+      class={props.wide ? 'modal modal-wide' : 'modal'}
+      onKeyDown={trapTab}
+      onCancel={(e) => {
+        // Escape: the caller decides (it unmounts this), so the dialog never closes behind its back.
+        e.preventDefault();
+        props.onCancel();
+      }}
+    >
+      {props.children}
+    </dialog>
+  );
+}

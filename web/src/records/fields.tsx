@@ -1,0 +1,130 @@
+// One renderer per field type (describe.ts), used by list cells, record pages and history alike.
+// Everything from the API is a text node (API.md §11): no markup, and links only where their
+// target is known to be safe (our own pages, mailto: of a validated address, our payment pages).
+import { Link, recordUrl } from '../components/link.js';
+import { optionLabel, valueAt, type FieldSpec } from './describe.js';
+import { currencyName, formatDate, formatDateTime, formatMoney, formatPercent, formatQuantity } from './format.js';
+import { useRecordName } from './relations.js';
+
+export const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** A time in the user's locale; the exact UTC time on hover. */
+export function Time(props: { iso: string; dateOnly?: boolean }) {
+  const { text, exact } = formatDateTime(props.iso, undefined, props.dateOnly);
+  return (
+    <time dateTime={exact} title={exact}>
+      {text}
+    </time>
+  );
+}
+
+export function Badge(props: { value: string; label: string }) {
+  return <span class={`badge badge-${props.value.replace(/[^a-z_]/g, '')}`}>{props.label}</span>;
+}
+
+/** A related record by its name, linking to its page. */
+export function RelationLink(props: { resource: FieldSpec['relation'] & string; id: string }) {
+  const name = useRecordName(props.resource, props.id);
+  if (name === undefined) return <span class="muted">…</span>;
+  if (name === null) return <span class="muted">{`Not found (${props.id})`}</span>;
+  return <Link href={recordUrl(props.resource, props.id)}>{name}</Link>;
+}
+
+/** Only the sandbox's own payment pages become links, whatever the data says. */
+function SafeUrl(props: { url: string }) {
+  let own = false;
+  try {
+    own = new URL(props.url).origin === window.location.origin;
+  } catch {
+    own = false;
+  }
+  return own ? <a href={props.url}>{props.url}</a> : <span class="wrap-anywhere">{props.url}</span>;
+}
+
+interface LineItem {
+  description: string;
+  quantity: number;
+  unit_price: number;
+  amount: number;
+}
+
+export function LineItemsTable(props: { items: LineItem[]; currency: string; total?: number }) {
+  return (
+    <table class="line-items">
+      <caption class="visually-hidden">Line items</caption>
+      <thead>
+        <tr>
+          <th scope="col">Description</th>
+          <th scope="col" class="num">Quantity</th>
+          <th scope="col" class="num">Unit price</th>
+          <th scope="col" class="num">Amount</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((item, i) => (
+          <tr key={i}>
+            <td>{item.description}</td>
+            <td class="num">{formatQuantity(item.quantity)}</td>
+            <td class="num">{formatMoney(item.unit_price, props.currency)}</td>
+            <td class="num">{formatMoney(item.amount, props.currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+      {props.total !== undefined && (
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={3}>
+              Total
+            </th>
+            <td class="num">{formatMoney(props.total, props.currency)}</td>
+          </tr>
+        </tfoot>
+      )}
+    </table>
+  );
+}
+
+/** The field's value of a record, as a person reads it; `compact` in list cells (a time shows its day). */
+export function FieldValue(props: { field: FieldSpec; record: Record<string, any>; compact?: boolean }) {
+  const { field, record } = props;
+  const value = valueAt(record, field.key);
+  if (isEmpty(value) && field.type !== 'boolean') return <span class="muted">—</span>;
+  switch (field.type) {
+    case 'email':
+      return (
+        <a class="wrap-word" href={`mailto:${encodeURIComponent(String(value)).replace(/%40/g, '@')}`}>
+          {String(value)}
+        </a>
+      );
+    case 'url':
+      return <SafeUrl url={String(value)} />;
+    case 'enum':
+      return field.badge ? <Badge value={String(value)} label={optionLabel(field, value)} /> : <>{optionLabel(field, value)}</>;
+    case 'money':
+      return <span class="num">{formatMoney(Number(value), String(valueAt(record, field.currencyKey ?? 'currency')))}</span>;
+    case 'currency':
+      return <span title={currencyName(String(value))}>{String(value)}</span>;
+    case 'date':
+      return (
+        <time dateTime={String(value)} title={String(value)}>
+          {formatDate(String(value))}
+        </time>
+      );
+    case 'datetime':
+      return <Time iso={String(value)} dateOnly={props.compact} />;
+    case 'percent':
+      return <>{formatPercent(Number(value))}</>;
+    case 'boolean':
+      return <>{value ? 'Yes' : 'No'}</>;
+    case 'tags':
+      return <>{(value as string[]).join(', ')}</>;
+    case 'relation':
+      return <RelationLink resource={field.relation!} id={String(value)} />;
+    case 'line-items':
+      return <LineItemsTable items={value as LineItem[]} currency={String(record.currency)} />;
+    case 'longtext':
+      return <span class="prewrap">{String(value)}</span>;
+    default:
+      return <span class="wrap-word">{String(value)}</span>;
+  }
+}

@@ -1,0 +1,68 @@
+// An event in words for a record's history: "Updated — Stage: Lead in → Qualified; Email".
+import type { LiveEvent } from '../live.js';
+import { optionLabel, type FieldSpec, type ResourceSpec } from './describe.js';
+import { formatDate, formatDateTime, formatMoney, formatPercent } from './format.js';
+
+const VERBS: Record<string, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  deleted: 'Deleted',
+  converted: 'Converted to a client',
+  won: 'Won',
+  lost: 'Lost',
+  sent: 'Sent',
+  paid: 'Paid',
+  voided: 'Voided',
+  overdue: 'Became overdue',
+};
+
+/** Labels of fields that are not in the description as such (nested or lists). */
+const GROUP_LABELS: Record<string, string> = { address: 'Address', contacts: 'Contact persons', custom_fields: 'Custom fields', line_items: 'Line items' };
+
+const MAX = 40;
+const cut = (text: string): string => (text.length > MAX ? `${text.slice(0, MAX - 1)}…` : text);
+
+/** A short value for the history line, or undefined where an arrow would say nothing useful (lists, objects, relations). */
+function shortValue(field: FieldSpec, value: unknown, record: Record<string, unknown>): string | undefined {
+  if (value === null || value === undefined || value === '') return '—';
+  switch (field.type) {
+    case 'enum':
+      return optionLabel(field, value);
+    case 'money':
+      return formatMoney(Number(value), String(record[field.currencyKey ?? 'currency'] ?? 'EUR'));
+    case 'date':
+      return formatDate(String(value));
+    case 'datetime':
+      return formatDateTime(String(value)).text;
+    case 'percent':
+      return formatPercent(Number(value));
+    case 'text':
+    case 'email':
+    case 'phone':
+    case 'currency':
+      return cut(String(value));
+    default:
+      return undefined;
+  }
+}
+
+export function describeChange(spec: ResourceSpec, event: LiveEvent & { previous_attributes?: Record<string, unknown> }): { what: string; changes: string } {
+  const verb = event.type.slice(event.type.indexOf('.') + 1);
+  const what = VERBS[verb] ?? event.type;
+  const before = event.previous_attributes;
+  if (!before) return { what, changes: '' };
+  const after = event.data.object;
+  const parts: string[] = [];
+  for (const key of Object.keys(before)) {
+    if (key === 'updated_at') continue;
+    const field = spec.fields.find((f) => f.key === key);
+    if (!field) {
+      parts.push(GROUP_LABELS[key] ?? key);
+      continue;
+    }
+    const from = shortValue(field, before[key], { ...after, ...before });
+    const to = shortValue(field, after[key], after);
+    parts.push(from !== undefined && to !== undefined ? `${field.label}: ${from} → ${to}` : field.label);
+  }
+  return { what, changes: parts.join('; ') };
+}

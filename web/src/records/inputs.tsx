@@ -1,0 +1,129 @@
+// One input per field type (describe.ts), each with its visible label (the field's human name),
+// its hint, and the API's validation error beside it, tied together by aria-describedby.
+import { CURRENCIES } from '../../../src/domain/money.js';
+import type { FieldSpec } from './describe.js';
+import { currencyName, minorStep } from './format.js';
+import type { FormValue, FormValues, LineItemDraft } from './form-values.js';
+import { LineItemsInput } from './line-items-input.js';
+import { RelationSelect } from './relation-select.js';
+
+export interface FieldInputProps {
+  field: FieldSpec;
+  /** The input's id; its hint and error are `${id}-hint` and `${id}-error`. */
+  id: string;
+  values: FormValues;
+  onChange: (value: FormValue) => void;
+  /** The API's message for this field (and for line items, their own paths). */
+  error?: string | undefined;
+  lineErrors?: Record<string, string>;
+}
+
+const CURRENCY_OPTIONS = CURRENCIES.map((code) => ({ code, name: currencyName(code) }));
+
+export function FieldInput(props: FieldInputProps) {
+  const { field, id, error } = props;
+  const value = props.values[field.key];
+  const hintId = field.hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? ('true' as const) : undefined, 'aria-required': field.required ? ('true' as const) : undefined };
+  const text = typeof value === 'string' ? value : '';
+  const set = (e: { currentTarget: { value: string } }) => props.onChange(e.currentTarget.value);
+  const currency = String(props.values[field.currencyKey ?? 'currency'] || 'EUR');
+
+  let control;
+  switch (field.type) {
+    case 'boolean':
+      return (
+        <div class={`field field-check${error ? ' invalid' : ''}`}>
+          <label class="check">
+            <input type="checkbox" {...common} checked={Boolean(value)} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {field.label}
+          </label>
+          {error && <p id={errorId} class="field-error">{error}</p>}
+        </div>
+      );
+    case 'line-items':
+      return (
+        <fieldset class="field field-wide" aria-describedby={describedBy}>
+          <legend>{field.label}</legend>
+          <LineItemsInput idPrefix={id} lines={value as LineItemDraft[]} currency={currency} onChange={props.onChange} errors={props.lineErrors ?? {}} />
+          {error && <p id={errorId} class="field-error">{error}</p>}
+        </fieldset>
+      );
+    case 'longtext':
+      control = <textarea {...common} rows={4} value={text} onInput={set} />;
+      break;
+    case 'enum': {
+      const offered = (field.options ?? []).filter((o) => !field.notPickable?.includes(o.value) || o.value === text);
+      control = (
+        <select {...common} value={text} onChange={set}>
+          {!field.required && <option value="">—</option>}
+          {offered.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    }
+    case 'currency':
+      control = (
+        <select {...common} value={text} onChange={set}>
+          {!field.required && !text && <option value="">—</option>}
+          {CURRENCY_OPTIONS.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.code === c.name ? c.code : `${c.code} — ${c.name}`}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'relation':
+      control = (
+        <RelationSelect
+          id={id}
+          field={field}
+          value={text}
+          onChange={props.onChange}
+          filter={field.filterBy ? String(props.values[field.filterBy.field] ?? '') : undefined}
+          describedBy={describedBy}
+          invalid={Boolean(error)}
+        />
+      );
+      break;
+    case 'money':
+      control = <input {...common} type="number" inputMode="decimal" min="0" step={minorStep(currency)} value={text} onInput={set} />;
+      break;
+    case 'date':
+      control = <input {...common} type="date" value={text} onInput={set} />;
+      break;
+    case 'email':
+      control = <input {...common} type="email" autoComplete="off" value={text} onInput={set} />;
+      break;
+    case 'phone':
+      control = <input {...common} type="tel" value={text} onInput={set} />;
+      break;
+    case 'url':
+      control = <input {...common} type="url" value={text} onInput={set} />;
+      break;
+    default:
+      control = <input {...common} type="text" value={text} onInput={set} />;
+  }
+  return (
+    <div class={`field${field.type === 'longtext' ? ' field-wide' : ''}${error ? ' invalid' : ''}`}>
+      <label for={id}>{field.label}</label>
+      {control}
+      {field.hint && (
+        <p id={hintId} class="hint">
+          {field.hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} class="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
