@@ -6,9 +6,10 @@ import { enterAccount } from './current.js';
 import type { AccountRegistry } from './registry.js';
 
 /**
- * Which account a credential belongs to, found in the accounts' own tables (registry.find), and
- * the request pointed at it. Unknown credentials stay on the default account, which then refuses
- * them as it always did.
+ * Which account a credential belongs to, and the request pointed at it: keys, tokens and sessions
+ * by their hash in one index over every account (registry.ownerOfCredential); OAuth clients and
+ * payment tokens through the accounts' own tables (registry.find). Unknown credentials stay on the
+ * default account, which then refuses them as it always did.
  */
 const exists = (sql: string, value: string) => (db: Db) => stmt(db, sql).get(value) !== undefined;
 
@@ -19,22 +20,17 @@ function enter(account: Account | undefined): Account | undefined {
 
 /** An API key or an OAuth access token. */
 export function enterAccountOfBearer(accounts: AccountRegistry, token: string): Account | undefined {
-  const hash = hashSecret(token);
-  const key = exists('SELECT 1 FROM api_keys WHERE hash = ?', hash);
-  const oauth = exists('SELECT 1 FROM oauth_tokens WHERE hash = ?', hash);
-  return enter(accounts.find(`bearer:${hash}`, (db) => key(db) || oauth(db)));
+  return enter(accounts.ownerOfCredential(hashSecret(token)));
 }
 
 /** A dashboard session cookie. */
 export function enterAccountOfSession(accounts: AccountRegistry, sessionId: string): Account | undefined {
-  const hash = hashSecret(sessionId);
-  return enter(accounts.find(`session:${hash}`, exists('SELECT 1 FROM dashboard_sessions WHERE hash = ?', hash)));
+  return enter(accounts.ownerOfCredential(hashSecret(sessionId)));
 }
 
 /** A dashboard sign-in token (single use: not cached beyond its one use). */
 export function enterAccountOfLoginToken(accounts: AccountRegistry, token: string): Account | undefined {
-  const hash = hashSecret(token);
-  return enter(accounts.find(`login:${hash}`, exists('SELECT 1 FROM dashboard_logins WHERE hash = ?', hash)));
+  return enter(accounts.ownerOfCredential(hashSecret(token)));
 }
 
 /** An OAuth client (authorize, token and revoke endpoints). */

@@ -9,6 +9,7 @@ import { createContext } from '../services/context.js';
 import { metaValue, openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { Account, type AccountRow } from './account.js';
+import { CredentialIndex } from './credential-index.js';
 import { TRIAL_DAYS, type Plan, type StartLimits } from './plans.js';
 
 export interface RegistryOptions {
@@ -51,6 +52,7 @@ export class AccountRegistry {
   readonly default: Account;
   private readonly accounts = new Map<string, Account>();
   private readonly byCredential = new Map<string, Account>();
+  private readonly credentials = new CredentialIndex(() => this.accounts.values());
   private readonly templates = new Map<string, Buffer>();
   private readonly ids = new IdGenerator();
   private startWorker: ((account: Account) => Account['worker']) | undefined;
@@ -116,6 +118,11 @@ export class AccountRegistry {
     return undefined;
   }
 
+  /** The account that issued a key, OAuth token, dashboard sign-in or session, by the credential's hash. */
+  ownerOfCredential(hash: string): Account | undefined {
+    return this.credentials.owner(hash);
+  }
+
   /** A seeded (or empty) database image per seed, made once: new accounts are copies of it. */
   private template(seed: number | null): Buffer {
     const key = String(seed);
@@ -176,6 +183,7 @@ export class AccountRegistry {
     if (account.isDefault) throw new ApiError('conflict', 'The default account cannot be deleted (it holds the sandbox admin key).');
     this.accounts.delete(id);
     for (const [key, cached] of this.byCredential) if (cached === account) this.byCredential.delete(key);
+    this.credentials.forget();
     await (await account.worker)?.stop();
     account.meter.flush();
     account.requestLog.flush();

@@ -34,7 +34,13 @@ import { registerFaults } from './plugins/faults.js';
 import type { AccountRegistry } from '../accounts/registry.js';
 import { currentAccountOr, runInAccountScope, scopedContext } from '../accounts/current.js';
 
+/** The body limit of routes that need a credential (API.md §1), which is checked before the body is read. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
+/**
+ * The body limit of routes anyone can call (sign-in, OAuth, the payment page): their bodies are
+ * read before anyone is known, so three 8 MB bodies from anyone must not stall the sandbox (issue #23).
+ */
+export const PUBLIC_BODY_LIMIT = 64 * 1024;
 
 export interface AppOptions {
   /** The sandbox's accounts: each request works on the one its credential belongs to. */
@@ -58,7 +64,7 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
   const ctx = scopedContext(current);
   const app = Fastify({
     logger: logLevel === 'silent' ? false : { level: logLevel, stream: process.stderr },
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: PUBLIC_BODY_LIMIT, // BODY_LIMIT on routes with a scope (the onRoute hook below)
     genReqId: () => newId('req'),
     requestIdHeader: false,
     return503OnClosing: true,
@@ -68,6 +74,10 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
     // The compilers are set below; without factories of our own, Fastify would load its defaults
     // (Ajv and fast-json-stringify, ~100 ms of every sandbox start) only to never use them.
     schemaController: { compilersFactory: { buildValidator: unusedCompilerFactory, buildSerializer: unusedCompilerFactory } },
+  });
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.scope) route.bodyLimit ??= BODY_LIMIT;
   });
 
   // JSON in (API.md §1): Fastify's built-in text/plain parser would hand a string body to the

@@ -10,7 +10,7 @@ export const RequestLog = z
     query: z.string().max(10_000).nullable().describe('The query string, without the "?"'),
     status: z.number().int().min(100).max(599),
     duration_ms: z.number().int().min(0),
-    key_id: z.string().max(100).nullable().describe('The API key or OAuth token that made it; null when unauthenticated'),
+    key_id: z.string().max(100).nullable().describe('The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged'),
     key_prefix: z.string().max(20).nullable().describe('The API key’s first characters, crm_test_XXXX'),
     idempotency_key: z.string().max(300).nullable(),
     idempotent_replayed: z.boolean().describe('true when the stored response of an earlier request was replayed'),

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import { credentialIssued } from './credential-issues.js';
 import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
 import { listTable } from '../store/list.js';
@@ -58,6 +59,7 @@ export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSec
     revoked_at: null,
   };
   insertRow(ctx.db, 'api_keys', codec.toRow(key));
+  credentialIssued(ctx.db);
   const { hash: _hash, ...shown } = key;
   return { ...shown, secret };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { credentialIssued } from './credential-issues.js';
 import { ApiError } from '../errors.js';
 import { stmt } from '../store/rows.js';
 import { authenticateKey, hashSecret, type Principal } from './api-keys.js';
@@ -21,6 +22,7 @@ export function createLoginToken(ctx: Ctx, keyId: string): { token: string; expi
   // Spent and expired tokens are of no use to anyone: drop them as new ones are made.
   stmt(ctx.db, 'DELETE FROM dashboard_logins WHERE expires_at <= ? OR used_at IS NOT NULL').run(iso(wallNow(ctx)));
   stmt(ctx.db, 'INSERT INTO dashboard_logins (hash, key_id, expires_at) VALUES (?, ?, ?)').run(hashSecret(token), keyId, expiresAt);
+  credentialIssued(ctx.db);
   return { token, expires_at: expiresAt };
 }
 
@@ -44,6 +46,7 @@ function openSession(ctx: Ctx, keyId: string, principal: Principal): Session {
   const expiresAt = iso(now + SESSION_TTL_MS);
   stmt(ctx.db, 'DELETE FROM dashboard_sessions WHERE expires_at <= ?').run(iso(now));
   stmt(ctx.db, 'INSERT INTO dashboard_sessions (hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(hashSecret(id), keyId, iso(now), expiresAt);
+  credentialIssued(ctx.db);
   return { id, expires_at: expiresAt, principal };
 }
 

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { credentialIssued } from './credential-issues.js';
 import { stmt } from '../store/rows.js';
 import { hashSecret, type Principal } from './api-keys.js';
 import { inTransaction, wallNow, type Ctx } from './context.js';
@@ -42,6 +43,7 @@ function issueTokens(ctx: Ctx, appId: string, familyId: string, scopes: string[]
   const insert = stmt(ctx.db, `INSERT INTO oauth_tokens (hash, kind, app_id, family_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const access = randomToken('crm_at_');
   insert.run(hashSecret(access), 'access', appId, familyId, JSON.stringify(scopes), iso(now), iso(now + ACCESS_TTL_S * 1000));
+  credentialIssued(ctx.db);
   const response: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, scope: scopes.join(' ') };
   if (withRefresh) {
     const refresh = randomToken('crm_rt_');

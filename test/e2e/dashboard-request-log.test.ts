@@ -32,12 +32,18 @@ describe('the request log', () => {
     expect((await entry(again.headers.get('x-request-id'))).idempotent_replayed).toBe(true);
   });
 
-  it('keeps no bodies for reads, and records failures (401 without a key)', async () => {
+  it('keeps no bodies for reads, records the account’s failures, and no one else’s (401 without a known key)', async () => {
     const read = await api.get('/v1/leads?limit=2');
     const logged = await entry(read.headers.get('x-request-id'));
     expect(logged).toMatchObject({ method: 'GET', path: '/v1/leads', query: 'limit=2', status: 200, request_body: null, response_body: null });
-    const anonymous = await api.get('/v1/leads', { key: null });
-    expect(await entry(anonymous.headers.get('x-request-id'))).toMatchObject({ status: 401, key_id: null, key_prefix: null });
+    const missing = await api.get('/v1/deals/deal_missing');
+    expect(await entry(missing.headers.get('x-request-id'))).toMatchObject({ status: 404, key_id: expect.any(String) });
+    // Without a credential of this account, a request is not this account's business (docs/security.md).
+    for (const key of [null, 'crm_test_00000000000000000000000000000000']) {
+      const anonymous = await api.get('/v1/leads', { key });
+      expect(anonymous.status).toBe(401);
+      expect((await api.get(`/v1/request_logs/${anonymous.headers.get('x-request-id')}`)).status).toBe(404);
+    }
   });
 
   it('never keeps a secret: keys, webhook and OAuth secrets are redacted in both bodies', async () => {

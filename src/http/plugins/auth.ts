@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope } from '../../domain/scopes.js';
+import { RateLimiter } from '../../domain/rate-limit.js';
 import { ApiError } from '../../errors.js';
 import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
@@ -10,6 +11,7 @@ import { isSameOrigin } from '../dashboard/origin.js';
 import { enterAccountOfBearer, enterAccountOfSession } from '../../accounts/credentials.js';
 import { currentAccountOr } from '../../accounts/current.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
+import { surfaceOf } from '../route-surface.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,10 +20,22 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /**
+     * Whether the request's account was found through the credential it carries (even one that
+     * is then refused: revoked, expired, lacking a scope). Only then does that account's request
+     * log record it: an unknown key is no account's business (issue #23).
+     */
+    ownAccount: boolean;
   }
 }
 
 const REALM = 'Bearer realm="crm"';
+
+/**
+ * Failed authentications (a credential presented and refused) per client address and minute;
+ * past it, 429 instead of 401 until the minute ends. Valid credentials are never held back.
+ */
+export const FAILED_AUTH_LIMIT = 100;
 
 /** For routes that need a valid key or token but check scopes further in (the MCP endpoint). */
 export const ANY_SCOPE = 'any';
@@ -39,6 +53,17 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  */
 export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('ownAccount', false);
+  const failures = new RateLimiter([{ name: 'failed_authentication', quota: FAILED_AUTH_LIMIT, windowSeconds: 60 }]);
+  const refuse = (request: FastifyRequest, detail: string): never => {
+    const { refusedBy } = failures.hit(request.ip);
+    if (refusedBy) {
+      throw new ApiError('rate_limited', `More than ${FAILED_AUTH_LIMIT} failed authentications from this address in a minute. Retry after ${refusedBy.reset} s.`, {
+        headers: { 'retry-after': String(refusedBy.reset) },
+      });
+    }
+    throw new ApiError('unauthenticated', detail, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } });
+  };
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
@@ -46,6 +71,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
     if (!token) {
       const fromSession = dashboardPrincipal(ctx, accounts, request);
       if (fromSession) {
+        request.ownAccount = true;
         if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
         request.principal = fromSession;
         return;
@@ -54,21 +80,17 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
         headers: { 'www-authenticate': REALM },
       });
     }
-    enterAccountOfBearer(accounts, token);
+    request.ownAccount = enterAccountOfBearer(accounts, token) !== undefined;
     // API keys are told apart by their prefix; anything else is an OAuth access token, or a key
     // registered with `--api-key K` in another shape.
     const principal = token.startsWith(KEY_PREFIX) ? authenticateKey(ctx, token) : (authenticateAccessToken(ctx, token) ?? authenticateKey(ctx, token));
-    if (!principal) {
-      throw new ApiError('unauthenticated', 'The API key or access token is unknown, revoked or expired.', {
-        headers: { 'www-authenticate': `${REALM}, error="invalid_token"` },
-      });
-    }
+    if (!principal) return refuse(request, 'The API key or access token is unknown, revoked or expired.');
     if (scope !== ANY_SCOPE) requireScopes(principal, [scope]);
     request.principal = principal;
   });
   // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
   app.addHook('onRequest', async (request) => {
-    if (request.principal && request.url.startsWith('/_sandbox/') && !currentAccountOr(() => accounts.default).isDefault) {
+    if (request.principal && surfaceOf(request) === 'sandbox' && !currentAccountOr(() => accounts.default).isDefault) {
       throw new ApiError('insufficient_scope', "Only the sandbox admin key (printed by `crm sandbox start`) may call /_sandbox/*; this key belongs to another account.");
     }
   });

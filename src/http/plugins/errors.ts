@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Socket } from 'node:net';
 import type { ZodError } from 'zod';
 import { newId } from '../../domain/ids.js';
+import { routedPath } from '../route-surface.js';
 import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../../errors.js';
 
 /**
@@ -55,6 +56,12 @@ const FASTIFY_ERRORS: Record<string, [ErrorCode, string]> = {
   FST_ERR_BAD_URL: ['invalid_request', 'The URL is not valid: it has a broken percent-encoding.'],
   FST_ERR_MAX_PARAM_LENGTH: ['invalid_request', 'A path parameter is too long.'],
 };
+
+/** 413 naming the limit of the route that refused: 10 MB with a credential, 64 KB without (app.ts). */
+function payloadTooLarge(limitBytes: number): ApiError {
+  const limit = limitBytes >= 1024 * 1024 ? `${limitBytes / (1024 * 1024)} MB` : `${limitBytes / 1024} KB`;
+  return new ApiError('payload_too_large', `The request body is larger than ${limit}, this route's limit.`);
+}
 
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
@@ -127,22 +134,28 @@ export function registerErrorHandling(
   });
 
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
+    const tooLarge = !(error instanceof ApiError) && toApiError(error).code === 'payload_too_large';
+    const apiError = tooLarge ? payloadTooLarge(request.routeOptions.bodyLimit) : toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     onFailure(request, apiError, problemBody(apiError.code, apiError.message, String(request.id), apiError.errors));
     if (apiError.code === 'payload_too_large') await discardRequestBody(request.raw);
     return sendProblem(reply, apiError);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+  // No route: answered before the body is read, so an unknown path costs no parsing (issue #23).
+  const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = routedPath(request);
     const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))].filter((m) => m !== 'HEAD');
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`));
     }
     return sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${path}. The API reference is at /v1/openapi.json.`));
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return answerUnmatched(request, reply);
   });
+  app.setNotFoundHandler(answerUnmatched);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
+import { routedTarget } from '../route-surface.js';
 
 /**
  * Fault injection, as LocalStack's chaos API offers: make the next N matching requests fail
@@ -26,7 +27,7 @@ export function registerFaults(fastify: FastifyInstance): void {
 
   app.addHook('preHandler', async (request) => {
     if (rules.length === 0) return;
-    const rule = rules.find((r) => (r.method === '*' || r.method === request.method) && request.url.startsWith(r.path_prefix));
+    const rule = rules.find((r) => (r.method === '*' || r.method === request.method) && routedTarget(request).startsWith(r.path_prefix));
     if (!rule) return;
     if (--rule.count === 0) rules.splice(rules.indexOf(rule), 1);
     throw rule.status === 503

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiError } from '../../errors.js';
 import { inTransaction, type Ctx } from '../../services/context.js';
 import { errorResponses } from '../schema-docs.js';
+import { routedTarget, surfaceOf, surfaceOfPattern } from '../route-surface.js';
 import { claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
 
 declare module 'fastify' {
@@ -32,7 +33,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
   // Every write documents the header and the two errors it can cause, from this one place.
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
-    if (!route.url.startsWith('/v1/') || !methods.some((m) => WRITES.has(m)) || !route.schema) return;
+    if (surfaceOfPattern(route.url) !== 'api' || !methods.some((m) => WRITES.has(m)) || !route.schema) return;
     route.schema.headers ??= IdempotencyHeaders;
     const documented = errorResponses('idempotency_key_in_use', 'idempotency_key_reused', 'invalid_request');
     route.schema.response = { ...documented, ...(route.schema.response as object) };
@@ -40,9 +41,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
 
   app.addHook('preValidation', async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !WRITES.has(request.method) || !request.url.startsWith('/v1/')) return;
+    if (header === undefined || !WRITES.has(request.method) || surfaceOf(request) !== 'api') return;
     const key = parseIdempotencyKey(Array.isArray(header) ? header.join(',') : header);
-    const print = fingerprint(request.method, request.url, request.body === undefined ? '' : JSON.stringify(request.body));
+    const print = fingerprint(request.method, routedTarget(request), request.body === undefined ? '' : JSON.stringify(request.body));
     const outcome = claim(ctx, key, print);
     if ('replay' in outcome) {
       const { status, body } = outcome.replay;

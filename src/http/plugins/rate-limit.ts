@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { nearestExhaustion, type PolicyState, type RateLimiter } from '../../domain/rate-limit.js';
 import { ApiError } from '../../errors.js';
+import { surfaceOf } from '../route-surface.js';
 
 /**
  * Rate limits and quotas per key or token (API.md §6). Every authenticated /v1 response carries
@@ -11,7 +12,7 @@ export function registerRateLimit(app: FastifyInstance, currentLimiter: () => Ra
   // Runs after authentication (hooks run in registration order), so the subject and its account
   // (whose plan sets the policies) are known.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.principal || !request.url.startsWith('/v1/')) return;
+    if (!request.principal || surfaceOf(request) !== 'api') return;
     const limiter = currentLimiter();
     if (limiter.policies.length === 0) return;
     const { states, refusedBy } = limiter.hit(request.principal.subject);

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../services/context.js';
+import { bodyForLog } from '../json-body.js';
+import { routedPath, surfaceOf } from '../route-surface.js';
 import { logBody, type RequestLogWriter } from '../../services/request-log.js';
 
 declare module 'fastify' {
@@ -10,7 +12,7 @@ declare module 'fastify' {
 }
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-const isLogged = (request: FastifyRequest) => request.url.startsWith('/v1/') && request.url !== '/v1/openapi.json';
+const isLogged = (request: FastifyRequest) => surfaceOf(request) === 'api';
 
 /**
  * Records every /v1 request in the request log (API.md §11) once its response is sent: for
@@ -22,8 +24,10 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
-    if (!isLogged(request)) return;
-    const [path = '', query] = request.url.split(/\?(.*)/s);
+    if (!isLogged(request) || !request.ownAccount) return;
+    // The path as routed (decoded): a filter on /v1/leads finds /%761/leads too.
+    const path = routedPath(request);
+    const query = request.url.split(/\?(.*)/s)[1];
     const write = WRITES.has(request.method);
     const key = request.headers['idempotency-key'];
     try {
@@ -37,7 +41,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
         key_id: request.principal?.subject ?? null,
         idempotency_key: typeof key === 'string' ? key.slice(0, 300) : null,
         idempotent_replayed: reply.getHeader('idempotent-replayed') === 'true',
-        request_body: write ? logBody(request.body) : null,
+        request_body: write ? logBody(bodyForLog(request)) : null,
         response_body: write ? logBody(request.loggedResponse) : null,
         created_at: new Date(ctx.clock()).toISOString(),
       });

@@ -9,6 +9,7 @@ import { clearSessionCookie, dashboardHeader, sessionCookie, setSessionCookie } 
 import { isOwnHost, isSameOrigin } from '../dashboard/origin.js';
 import { enterAccountOfBearer, enterAccountOfLoginToken, enterAccountOfSession } from '../../accounts/credentials.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
+import { surfaceOf } from '../route-surface.js';
 
 /** The headers of every dashboard response (API.md §11), the CSP exactly as the contract writes it. */
 export const DASHBOARD_HEADERS: Record<string, string> = {
@@ -18,8 +19,6 @@ export const DASHBOARD_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-const isDashboardPath = (url: string) => url === '/' || url.startsWith('/dashboard') || url.startsWith('/?') || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
-const isGuardedPath = (url: string) => url.startsWith('/dashboard') || url.startsWith('/_sandbox');
 
 /**
  * Runs first on every request: the dashboard's headers on its responses and /docs' (errors too), and 421
@@ -27,10 +26,10 @@ const isGuardedPath = (url: string) => url.startsWith('/dashboard') || url.start
  */
 export function registerDashboardGuards(app: FastifyInstance, ctx: Ctx): void {
   app.addHook('onRequest', async (request, reply) => {
-    const url = request.url;
+    const surface = surfaceOf(request); // the matched route, not the raw URL: /%64ashboard/ is the dashboard too
     // no-store on everything but the two static files: pages and session answers may show secrets.
-    if (isDashboardPath(url)) reply.headers(DASHBOARD_HEADERS).header('cache-control', 'no-store');
-    if (isGuardedPath(url) && !isOwnHost(ctx, request)) {
+    if (surface === 'dashboard' || surface === 'docs') reply.headers(DASHBOARD_HEADERS).header('cache-control', 'no-store');
+    if ((surface === 'dashboard' || surface === 'sandbox') && !isOwnHost(ctx, request)) {
       throw new ApiError('misdirected_request', 'This sandbox answers only to its own address, localhost, 127.0.0.1 or [::1] with its port (DNS rebinding protection).');
     }
   });
