@@ -376,7 +376,7 @@ type RequestLog struct {
 	Query      *string `json:"query"`
 	Status     int     `json:"status"`
 	DurationMs int     `json:"duration_ms"`
-	// The API key or OAuth token that made it; null when unauthenticated
+	// The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged
 	KeyID *string `json:"key_id"`
 	// The API key’s first characters, crm_test_XXXX
 	KeyPrefix      *string `json:"key_prefix"`
@@ -398,7 +398,7 @@ type RequestLogDetail struct {
 	Query      *string `json:"query"`
 	Status     int     `json:"status"`
 	DurationMs int     `json:"duration_ms"`
-	// The API key or OAuth token that made it; null when unauthenticated
+	// The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged
 	KeyID *string `json:"key_id"`
 	// The API key’s first characters, crm_test_XXXX
 	KeyPrefix      *string `json:"key_prefix"`

@@ -39,6 +39,7 @@ export function registerSyncCommands(program: Command): void {
     .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
     .addOption(new Option('--encoding <encoding>', 'the file encoding (a UTF-8 or UTF-16LE BOM is detected)').choices(['utf8', 'latin1', 'utf16le']))
     .option('--retries <n>', 'retries of a failing request before the import stops', count(0, 20), 6)
+    .option('--raw', "cells as they are: keep a leading ' and write the results files unescaped", false)
     .addHelpText(
       'after',
       `
@@ -48,6 +49,9 @@ primary contact person as contact.first_name, contact.last_name, contact.email, 
 contact.role. An id column (as exported) updates that record. Empty cells clear a field.
 --plan writes plan.csv (line, status, id, field, from, to; one line per changed field) into the
 results folder (default FILE.plan) and changes nothing; run again without --plan to import.
+A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
+and the results files escape cells as the export does; --raw turns both off (import a --raw export
+with --raw).
 Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     )
     .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
@@ -68,6 +72,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         delimiter: opts.delimiter as string,
         encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
         retries: opts.retries as number,
+        raw: opts.raw as boolean,
       });
     });
 
@@ -81,7 +86,23 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
     .option('--resume', 'continue an interrupted export into the same --out file', false)
     .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
-    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl' }, cmd: Command) => {
+    .option('--raw', "write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)", false)
+    .addHelpText(
+      'after',
+      `
+Cells a spreadsheet would run as a formula (starting with = + - @, tab or CR, or their full-width
+forms) are written with a leading ' so that Excel, LibreOffice and Google Sheets show them as text;
+plain negative numbers (-12.5) are left as they are. crm sync import reads them back to the
+original text. --raw writes every cell as it is: only for a program that reads the file, never for
+a file someone will open in a spreadsheet. --format jsonl is never escaped (not for spreadsheets).
+
+Examples:
+  $ crm sync export leads --out leads.csv            # safe to open in a spreadsheet
+  $ crm sync import leads leads.csv                  # '=x cells read back as =x
+  $ crm sync export leads --out raw.csv --raw        # cells exactly as stored
+  $ crm sync import leads raw.csv --raw              # a --raw file imports with --raw`,
+    )
+    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean }, cmd: Command) => {
       const { exportCommand } = await import('./sync.js');
       await exportCommand(globals(cmd), {
         resource: res,
@@ -91,6 +112,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         resume: opts.resume,
         format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
         retries: opts.retries,
+        raw: opts.raw,
       });
     });
 }

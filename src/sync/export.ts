@@ -22,6 +22,8 @@ export interface ExportOptions {
   resume: boolean;
   /** csv (default), or jsonl: one record per line as the API returns it (nested, typed). */
   format?: 'csv' | 'jsonl' | undefined;
+  /** --raw: cells as they are, without the `'` before what a spreadsheet would run (formula-cells.ts). JSON Lines is never escaped. */
+  raw?: boolean | undefined;
 }
 
 export interface ExportReport {
@@ -43,6 +45,8 @@ interface ExportState {
   rows: number;
   bytes: number;
   done: boolean;
+  /** Absent in a state written before cells were escaped: that export wrote them raw. */
+  raw?: boolean;
 }
 
 export const PAGE_SIZE = 1000;
@@ -71,15 +75,17 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   let current = await next;
   const columns = state?.columns ?? exportColumns(options.resource, current.done ? [] : current.value.data, options.fields);
   const jsonl = options.format === 'jsonl';
+  // A resumed file goes on as it was started: one file, one rule for its cells, or it does not import back the same.
+  const raw = state ? state.raw !== false : options.raw === true;
   const toRow = rowMaker(options.resource, columns);
   const render = (records: Record<string, unknown>[]): string =>
-    jsonl ? records.map((r) => `${JSON.stringify(r)}\n`).join('') : csvLines(records.map(toRow));
+    jsonl ? records.map((r) => `${JSON.stringify(r)}\n`).join('') : csvLines(records.map(toRow), raw);
   const output: Writable = toStdout ? process.stdout : createWriteStream(options.out, { flags: state ? 'a' : 'w' });
-  const saved: ExportState = state ?? { resource: options.resource, query, fields: options.fields ?? null, columns, cursor: null, rows: 0, bytes: 0, done: false };
+  const saved: ExportState = state ?? { resource: options.resource, query, fields: options.fields ?? null, columns, cursor: null, rows: 0, bytes: 0, done: false, raw };
 
   let savedAt = 0;
   try {
-    if (!state && !jsonl) saved.bytes += await write(output, csvLine(columns));
+    if (!state && !jsonl) saved.bytes += await write(output, csvLine(columns, raw));
     while (!current.done) {
       const page = current.value;
       next = pages.next(); // fetch the next page while this one is written
@@ -107,7 +113,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   return { rows: saved.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: false, interrupted: !saved.done && signal?.aborted === true };
 }
 
-/** The state of the export that wrote FILE; --resume continues it as it was started (its --since and --fields). */
+/** The state of the export that wrote FILE; --resume continues it as it was started (its --since, --fields and --raw). */
 function readState(options: ExportOptions): ExportState {
   const path = statePath(options.out);
   if (!existsSync(path) || !existsSync(options.out)) throw new SyncUsageError(`Nothing to resume: ${path} or ${options.out} does not exist. Run without --resume to start.`);

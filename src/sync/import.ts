@@ -38,6 +38,11 @@ export interface ImportOptions {
   resultsDir?: string | undefined;
   delimiter?: string | undefined;
   encoding?: Encoding | undefined;
+  /**
+   * --raw: cells as they are, both ways: the file's `'=…` is not read back as `=…`, and the results
+   * files are written without the `'` before what a spreadsheet would run (formula-cells.ts).
+   */
+  raw?: boolean | undefined;
   /** Aborted (Ctrl+C): batches in flight finish, the rest goes to unprocessed.csv for --resume. */
   signal?: AbortSignal | undefined;
 }
@@ -84,7 +89,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
   const started = Date.now();
   const opened = isJsonl(options.file)
     ? await openJsonl(options.file, options.resource)
-    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter });
+    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter, raw: options.raw });
   const mapOption = parseMapOption(options.map);
   const preset = options.from ? applyPreset(options.from, options.resource, opened, mapOption.keys()) : undefined;
   const source = preset?.source ?? opened;
@@ -96,10 +101,10 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
   let journal: Journal | undefined;
   let point: ResumePoint | undefined;
   if (options.resume) ({ journal, point } = Journal.resume(dir, header)); // before the results files are touched
-  const results = new ResultsFolder(dir, source.header, point?.sizes);
+  const results = new ResultsFolder(dir, source.header, point?.sizes, options.raw === true);
   // A plan changes nothing, so there is nothing to resume: no journal.
   if (!options.resume && !options.dryRun && !options.plan) journal = Journal.create(dir, header);
-  const plan = options.plan ? new PlanFile(dir) : undefined;
+  const plan = options.plan ? new PlanFile(dir, options.raw === true) : undefined;
 
   const run = new ImportRun(options, send, results, journal, () => onProgress({ rows: run.finished, bytes: source.bytesRead(), size: source.size }), plan);
   const spec = { resource: options.resource, mode: options.mode, matchOn: options.matchOn, map, schema: compiledSchema(options.resource), dryRun: options.plan === true };
@@ -149,6 +154,7 @@ function journalHeader(options: ImportOptions, columns: string[], delimiter: str
     map: options.map ?? '',
     delimiter,
     encoding,
+    raw: options.raw === true, // the same file read another way makes other records, and other keys
     columns,
   };
 }

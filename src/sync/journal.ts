@@ -24,6 +24,8 @@ export interface JournalHeader {
   map: string;
   delimiter: string;
   encoding: string;
+  /** --raw: cells read as they are, not unescaped (formula-cells.ts). */
+  raw: boolean;
   columns: string[];
 }
 

@@ -9,16 +9,21 @@ import { csvLine, csvLines } from './csv-line.js';
  * plan.csv in the results folder says what the import would do, one line per changed field:
  *   line, status, id, field, from, to
  * A created, unchanged or failed row has one line with an empty field. Values are JSON for
- * anything but strings (a number stays 5, a cleared field is null).
+ * anything but strings (a number stays 5, a cleared field is null). Cells are escaped as in an
+ * export (formula-cells.ts) unless --raw: `from` and `to` are the records' own values.
  */
 export class PlanFile {
   private readonly fd: number;
   readonly path: string;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    /** --raw: cells as they are. */
+    private readonly raw: boolean,
+  ) {
     this.path = join(dir, 'plan.csv');
     this.fd = openSync(this.path, 'w');
-    writeSync(this.fd, csvLine(['line', 'status', 'id', 'field', 'from', 'to']));
+    writeSync(this.fd, csvLine(['line', 'status', 'id', 'field', 'from', 'to'], raw));
   }
 
   add(line: number, result: BulkResult): void {
@@ -27,7 +32,7 @@ export class PlanFile {
     if (result.status === 'updated' && changes.length) {
       for (const [field, { from, to }] of changes) rows.push([String(line), result.status, result.id ?? '', field, cell(from), cell(to)]);
     } else rows.push([String(line), result.status, result.id ?? '', '', '', '']);
-    writeSync(this.fd, csvLines(rows));
+    writeSync(this.fd, csvLines(rows, this.raw));
   }
 
   close(): void {

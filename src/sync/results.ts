@@ -10,6 +10,9 @@ import type { SourceRow } from './source.js';
  *   unprocessed.csv the row's own columns, then line: rows never sent (the import stopped early)
  * Rows appear in the order their batches finished; `line` is the row's first line in the file.
  * Writes are synchronous and whole-batch, so the journal can record the files' sizes after them.
+ * Cells are escaped as in an export (formula-cells.ts) unless --raw: failed.csv repeats the
+ * file's own cells, which may be an attacker's, and is made to be opened in a spreadsheet; the
+ * import reads them back, so a corrected failed.csv imports with the same command.
  */
 export class ResultsFolder {
   private readonly succeededFd: number;
@@ -20,12 +23,14 @@ export class ResultsFolder {
     readonly dir: string,
     private readonly header: string[],
     /** Sizes to cut the files back to, when resuming; fresh files otherwise. */
-    resumeAt?: { succeeded: number; failed: number } | undefined,
+    resumeAt: { succeeded: number; failed: number } | undefined,
+    /** --raw: cells as they are. */
+    private readonly raw: boolean,
   ) {
     mkdirSync(dir, { recursive: true });
     rmSync(this.path('unprocessed.csv'), { force: true }); // only ever about the last run
-    this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, ['line', 'id', 'status']);
-    this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, [...header, 'line', 'error_code', 'error_message']);
+    this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, csvLine(['line', 'id', 'status'], raw));
+    this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, csvLine([...header, 'line', 'error_code', 'error_message'], raw));
   }
 
   path(name: string): string {
@@ -33,17 +38,17 @@ export class ResultsFolder {
   }
 
   succeeded(rows: [line: number, id: string, status: string][]): void {
-    if (rows.length) writeSync(this.succeededFd, csvLines(rows));
+    if (rows.length) writeSync(this.succeededFd, csvLines(rows, this.raw));
   }
 
   failed(rows: { row: SourceRow; code: string; message: string }[]): void {
-    if (rows.length) writeSync(this.failedFd, csvLines(rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message])));
+    if (rows.length) writeSync(this.failedFd, csvLines(rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message]), this.raw));
   }
 
   unprocessed(rows: SourceRow[]): void {
     if (!rows.length) return;
-    this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, [...this.header, 'line']);
-    writeSync(this.unprocessedFd, csvLines(rows.map((row) => [...this.fit(row.values), row.line])));
+    this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, csvLine([...this.header, 'line'], this.raw));
+    writeSync(this.unprocessedFd, csvLines(rows.map((row) => [...this.fit(row.values), row.line]), this.raw));
   }
 
   get hasUnprocessed(): boolean {
@@ -64,10 +69,11 @@ export class ResultsFolder {
   }
 }
 
-function reopen(path: string, size: number | undefined, header: string[]): number {
+/** A fresh file starting with its header line, or the file cut back to `size` to append to. */
+function reopen(path: string, size: number | undefined, headerLine: string): number {
   if (size === undefined) {
     const fd = openSync(path, 'w');
-    writeSync(fd, csvLine(header));
+    writeSync(fd, headerLine);
     return fd;
   }
   const fd = openSync(path, 'a');

@@ -2,11 +2,14 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import { CsvParser } from './csv-parser.js';
 import { SyncUsageError } from './errors.js';
+import { unescapeRow } from './formula-cells.js';
 
 /**
  * Reading a CSV file as a stream of rows, so memory stays flat whatever the file's size: bytes are
  * decoded (UTF-8, Latin-1 or UTF-16LE, BOM detected), parsed by CsvParser (quoted fields may span
- * lines), and each row comes with the line it starts on, for the results files.
+ * lines), and each row comes with the line it starts on, for the results files. A cell crm
+ * escaped against spreadsheet formulas (`'=…`, formula-cells.ts) reads back as the text it stands
+ * for, header included, unless `raw`.
  */
 export const ENCODINGS = ['utf8', 'latin1', 'utf16le'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -37,7 +40,7 @@ export interface CsvSource {
 // WHATWG names: 'latin1' is windows-1252 there, a superset of ISO-8859-1 for printable text.
 const DECODER_LABEL: Record<Encoding, string> = { utf8: 'utf-8', latin1: 'latin1', utf16le: 'utf-16le' };
 
-export async function openCsv(path: string, options: { encoding?: Encoding | undefined; delimiter?: string | undefined }): Promise<CsvSource> {
+export async function openCsv(path: string, options: { encoding?: Encoding | undefined; delimiter?: string | undefined; raw?: boolean | undefined }): Promise<CsvSource> {
   if (!existsSync(path) || !statSync(path).isFile()) throw new SyncUsageError(`${path}: no such file.`);
   const { size } = statSync(path);
   const head = readHead(path, 64 * 1024);
@@ -45,7 +48,7 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
   const delimiter = options.delimiter && options.delimiter !== 'auto' ? unescapeDelimiter(options.delimiter) : sniffDelimiter(decodeHead(head, encoding));
 
   let bytesRead = 0;
-  const runs = readRuns(path, decoder(encoding), new CsvParser(delimiter), (bytes) => (bytesRead += bytes));
+  const runs = readRuns(path, decoder(encoding), new CsvParser(delimiter), (bytes) => (bytesRead += bytes), options.raw !== true);
 
   // The header is the first row that is not empty; rows of the same run after it are data.
   const first = await runs.next();
@@ -77,8 +80,12 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
  * take microseconds to read. Larger reads cost more than they save: all the rows of a read stay
  * in memory until their batches are answered.
  */
-async function* readRuns(path: string, decode: (bytes?: Buffer) => string, parser: CsvParser, onRead: (bytes: number) => void): AsyncGenerator<SourceRow[]> {
-  const notEmpty = (rows: SourceRow[]) => rows.filter((row) => row.values.length !== 1 || row.values[0] !== '');
+async function* readRuns(path: string, decode: (bytes?: Buffer) => string, parser: CsvParser, onRead: (bytes: number) => void, unescape: boolean): AsyncGenerator<SourceRow[]> {
+  const notEmpty = (rows: SourceRow[]) => {
+    const kept = rows.filter((row) => row.values.length !== 1 || row.values[0] !== '');
+    if (unescape) for (const row of kept) unescapeRow(row.values);
+    return kept;
+  };
   const buffer = Buffer.allocUnsafe(64 * 1024);
   let fd: number | undefined;
   try {

@@ -36,7 +36,7 @@ describe('the request log', () => {
     const read = await api.get('/v1/leads?limit=2');
     const logged = await entry(read.headers.get('x-request-id'));
     expect(logged).toMatchObject({ method: 'GET', path: '/v1/leads', query: 'limit=2', status: 200, request_body: null, response_body: null });
-    const missing = await api.get('/v1/deals/deal_missing');
+    const missing = await api.get('/v1/clients/client_missing');
     expect(await entry(missing.headers.get('x-request-id'))).toMatchObject({ status: 404, key_id: expect.any(String) });
     // Without a credential of this account, a request is not this account's business (docs/security.md).
     for (const key of [null, 'crm_test_00000000000000000000000000000000']) {

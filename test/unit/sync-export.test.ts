@@ -62,4 +62,25 @@ describe('exportCsv', () => {
     expect(readFileSync(out, 'utf8')).toBe(expected);
     expect(JSON.parse(readFileSync(statePath(out), 'utf8'))).toMatchObject({ rows: 3, cursor: null, done: true, bytes: Buffer.byteLength(expected) });
   });
+
+  it('escapes what a spreadsheet would run unless raw; --resume goes on as the export started', async () => {
+    const hostile = [{ data: [lead(1, { first_name: '=1+1' })], next_cursor: 'c1' }, { data: [lead(2, { first_name: '@SUM(A1)' })], next_cursor: null }];
+    // The second page fails once: the first run stops after page one, with its state saved.
+    let failures = 1;
+    const client = {
+      async *pages(_path: string, _query: unknown, startCursor?: string) {
+        if (startCursor !== 'c1') yield hostile[0]!;
+        if (failures-- > 0) throw new Error('down');
+        yield hostile[1]!;
+      },
+    } as unknown as CrmClient;
+    const firstNames = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')[2]);
+    for (const raw of [false, true]) {
+      failures = 1;
+      const out = join(dir, `hostile-${raw}.csv`);
+      await expect(exportCsv({ resource: 'leads', out, resume: false, raw }, client)).rejects.toThrow('down');
+      await exportCsv({ resource: 'leads', out, resume: true, raw: !raw }, client); // the flag of the resume is not the file's rule
+      expect(firstNames(out)).toEqual(raw ? ['=1+1', '@SUM(A1)'] : ["'=1+1", "'@SUM(A1)"]);
+    }
+  });
 });

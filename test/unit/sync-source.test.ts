@@ -27,6 +27,17 @@ describe('reading CSV files', () => {
     expect(sniffDelimiter('single')).toBe(',');
   });
 
+  it("reads a cell crm escaped against formulas back to its text, header included, and keeps it with raw", async () => {
+    const path = join(dir.path, 'escaped.csv');
+    writeFileSync(path, `'=col,b\n'=1+1,"''=x"\n'+33 1,'plain\n`);
+    const read = await readAll(path);
+    expect(read.source.header).toEqual(['=col', 'b']);
+    expect(read.rows.map((r) => r.values)).toEqual([['=1+1', "'=x"], ['+33 1', "'plain"]]);
+    const raw = await readAll(path, { raw: true });
+    expect(raw.source.header).toEqual(["'=col", 'b']);
+    expect(raw.rows.map((r) => r.values)).toEqual([["'=1+1", "''=x"], ["'+33 1", "'plain"]]);
+  });
+
   it('gives each row the line it starts on, across quoted line breaks and blank lines', async () => {
     const { rows } = await readAll(join(FIXTURES, 'leads-multiline.csv'));
     expect(rows.map((r) => r.line)).toEqual([2, 5, 6]);

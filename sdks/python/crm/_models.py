@@ -706,7 +706,7 @@ class RequestLog(CrmObject):
     status: int
     duration_ms: int
     key_id: Optional[str]
-    """The API key or OAuth token that made it; null when unauthenticated"""
+    """The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged"""
     key_prefix: Optional[str]
     """The API key’s first characters, crm_test_XXXX"""
     idempotency_key: Optional[str]
@@ -726,7 +726,7 @@ class RequestLogDetail(CrmObject):
     status: int
     duration_ms: int
     key_id: Optional[str]
-    """The API key or OAuth token that made it; null when unauthenticated"""
+    """The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged"""
     key_prefix: Optional[str]
     """The API key’s first characters, crm_test_XXXX"""
     idempotency_key: Optional[str]

@@ -17,7 +17,7 @@ final class RequestLogDetail extends Model
     public ?string $query = null;
     public int $status;
     public int $duration_ms;
-    /** The API key or OAuth token that made it; null when unauthenticated */
+    /** The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged */
     public ?string $key_id = null;
     /** The API key’s first characters, crm_test_XXXX */
     public ?string $key_prefix = null;

@@ -696,7 +696,7 @@ export interface RequestLog {
   query: string | null;
   status: number;
   duration_ms: number;
-  /** The API key or OAuth token that made it; null when unauthenticated */
+  /** The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged */
   key_id: string | null;
   /** The API key’s first characters, crm_test_XXXX */
   key_prefix: string | null;
@@ -716,7 +716,7 @@ export interface RequestLogDetail {
   query: string | null;
   status: number;
   duration_ms: number;
-  /** The API key or OAuth token that made it; null when unauthenticated */
+  /** The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged */
   key_id: string | null;
   /** The API key’s first characters, crm_test_XXXX */
   key_prefix: string | null;
