@@ -88,8 +88,9 @@ async function nestedCase(target: NestingTarget, op: Operation, path: string, bo
   const requestId = res.headers['x-request-id'];
   if (path.startsWith('/v1/') && typeof requestId === 'string') {
     const logged = await fetch(`${target.baseUrl}/v1/request_logs/${requestId}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
-    await logged.body?.cancel();
-    if (logged.status !== 200) problems.push(`not in the request log (GET /v1/request_logs/${requestId} answered ${logged.status})`);
+    const entry = logged.status === 200 ? ((await logged.json()) as { request_body?: string | null }) : (await logged.body?.cancel(), undefined);
+    if (!entry) problems.push(`not in the request log (GET /v1/request_logs/${requestId} answered ${logged.status})`);
+    else if (!entry.request_body) problems.push('in the request log without its body (a nested body is cut there, not dropped)');
   }
   return problems.length ? problems.join('; ') : undefined;
 }
