@@ -9,7 +9,7 @@ import { NoAnswer, rawRequest, type RawResponse } from './raw-http.js';
  * Deeply nested JSON bodies on the write operations (issue #23): `[[[…]]]`, `{"a":{"a":…}}` and a
  * valid body with one field nested, 1,000 to 100,000 deep, with and without an Idempotency-Key.
  * Each must be refused with a 4xx (never a 5xx, never left unanswered), the sandbox must still
- * answer /healthz afterwards, and a /v1 request must still reach the request log (cut, not dropped).
+ * answer /healthz afterwards, and a /v1 request must still reach the request log with its body (cut, not dropped).
  */
 export const DEPTHS = [1_000, 10_000, 100_000] as const;
 export const SHAPES = ['array', 'object', 'in_field'] as const;
