@@ -59,5 +59,9 @@ export class ApiError extends Error {
 export const notFound = (what: string, id: string) =>
   new ApiError('not_found', `No ${what} with id '${id}'.`);
 
+/** 403 naming the scope the caller lacks, in the detail and in WWW-Authenticate (RFC 6750 §3.1). */
+export const insufficientScope = (scope: string, detail: string) =>
+  new ApiError('insufficient_scope', detail, { headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` } });
+
 export const fieldError = (path: string, code: string, message: string) =>
   new ApiError('validation_failed', message, { errors: [{ path, code, message }] });

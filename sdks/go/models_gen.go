@@ -372,7 +372,7 @@ type RequestLog struct {
 	Method string `json:"method"`
 	// Without the query string
 	Path string `json:"path"`
-	// The query string, without the "?"
+	// The query string, without the "?"; secret parameters' values are "[redacted]"
 	Query      *string `json:"query"`
 	Status     int     `json:"status"`
 	DurationMs int     `json:"duration_ms"`
@@ -394,7 +394,7 @@ type RequestLogDetail struct {
 	Method string `json:"method"`
 	// Without the query string
 	Path string `json:"path"`
-	// The query string, without the "?"
+	// The query string, without the "?"; secret parameters' values are "[redacted]"
 	Query      *string `json:"query"`
 	Status     int     `json:"status"`
 	DurationMs int     `json:"duration_ms"`

@@ -195,8 +195,8 @@ SIGINT or SIGTERM stops it cleanly.`,
     .command('create')
     .description('Create an API key; its secret is shown once')
     .requiredOption('--name <name>', 'what the key is for')
-    .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')})`, '*')
-    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working')
+    .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`, '*')
+    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)')
     .action(async (opts: { name: string; scopes: string; expiresAt?: string }, cmd: Command) => {
       const { createKey } = await import('./keys.js');
       await createKey(cmd.optsWithGlobals<GlobalOptions>(), opts.name, opts.scopes.split(/[\s,]+/).filter(Boolean), opts.expiresAt);
@@ -210,7 +210,7 @@ SIGINT or SIGTERM stops it cleanly.`,
     });
   keys
     .command('revoke <id>')
-    .description('Revoke a key; it fails from the next request on')
+    .description('Revoke a key; it fails from the next request on (--api-key must hold every scope it holds)')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const { revokeKey } = await import('./keys.js');
       await revokeKey(cmd.optsWithGlobals<GlobalOptions>(), id);

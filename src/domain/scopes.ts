@@ -11,3 +11,8 @@ export function hasScope(granted: readonly string[], needed: string): boolean {
   if (granted.includes('*') || granted.includes(needed)) return true;
   return needed.endsWith(':read') && granted.includes(needed.replace(/:read$/, ':write'));
 }
+
+/** The first of `needed` that `granted` does not cover, or undefined when it covers them all. */
+export function missingScope(granted: readonly string[], needed: readonly string[]): string | undefined {
+  return needed.find((s) => !hasScope(granted, s));
+}

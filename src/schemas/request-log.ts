@@ -7,7 +7,7 @@ export const RequestLog = z
     id: z.string().max(40).describe('The request id (X-Request-Id)'),
     method: z.string().max(10),
     path: z.string().max(2000).describe('Without the query string'),
-    query: z.string().max(10_000).nullable().describe('The query string, without the "?"'),
+    query: z.string().max(10_000).nullable().describe('The query string, without the "?"; secret parameters\' values are "[redacted]"'),
     status: z.number().int().min(100).max(599),
     duration_ms: z.number().int().min(0),
     key_id: z.string().max(100).nullable().describe('The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged'),

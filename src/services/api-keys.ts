@@ -5,6 +5,7 @@ import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
 import { listTable } from '../store/list.js';
 import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { memoize } from '../memo.js';
+import { requireAuthorityOver } from './key-authority.js';
 import { nowIso, wallNow, type Ctx } from './context.js';
 
 /**
@@ -74,8 +75,10 @@ export function getApiKey(ctx: Ctx, id: string): ApiKey {
   return view(row);
 }
 
-export function revokeApiKey(ctx: Ctx, id: string): ApiKey {
+/** Revokes a key on behalf of `by`, which must hold every scope the key holds (key-authority.ts). */
+export function revokeApiKey(ctx: Ctx, id: string, by: Principal | null): ApiKey {
   const key = getApiKey(ctx, id);
+  requireAuthorityOver(by, 'revoke', { kind: 'key', id, scopes: key.scopes });
   if (key.revoked_at) return key;
   stmt(ctx.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(nowIso(ctx), id);
   knownKeys.delete(ctx.db); // the next request with the key reads the row again: 401
@@ -87,6 +90,11 @@ export interface Principal {
   /** The key's or token's id: what rate limits, quotas and usage are counted against. */
   subject: string;
   scopes: readonly string[];
+  /**
+   * When the credential stops working (epoch ms), or null if it does not expire: the latest a
+   * key it creates may expire (a child never outlives its parent, API.md §16).
+   */
+  expiresAt: number | null;
 }
 
 const lastUseWritten = new Map<string, number>();
@@ -130,7 +138,7 @@ export function authenticateKey(ctx: Ctx, secret: string): Principal | undefined
     lastUseWritten.set(key.id, now);
     stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), key.id);
   }
-  return { subject: key.id, scopes: key.scopes };
+  return { subject: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
 }
 
 export const countApiKeys = (ctx: Ctx): number => stmt(ctx.db, 'SELECT count(*) FROM api_keys').pluck().get() as number;

@@ -80,7 +80,8 @@ function principalOfKeyId(ctx: Ctx, keyId: string): Principal | undefined {
     | { scopes: string; expires_at: string | null; revoked_at: string | null }
     | undefined;
   if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= wallNow(ctx))) return undefined;
-  return { subject: keyId, scopes: JSON.parse(row.scopes) as string[] };
+  // The session acts as its key: the key's expiry, not the session's, bounds what it creates.
+  return { subject: keyId, scopes: JSON.parse(row.scopes) as string[], expiresAt: row.expires_at ? Date.parse(row.expires_at) : null };
 }
 
 /** The principal behind a session cookie, or undefined when the session or its key is gone. */

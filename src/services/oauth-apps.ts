@@ -4,8 +4,9 @@ import { notFound } from '../errors.js';
 import { SCOPES } from '../schemas/api-key.js';
 import type { OAuthApp, OAuthAppCreate } from '../schemas/oauth.js';
 import { listTable } from '../store/list.js';
-import { deleteRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
-import { hashSecret } from './api-keys.js';
+import { deleteRow, getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
+import { hashSecret, type Principal } from './api-keys.js';
+import { requireAuthorityOver } from './key-authority.js';
 import { nowIso, type Ctx } from './context.js';
 
 /**
@@ -70,10 +71,14 @@ export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | un
 
 /**
  * Deletes an app with its codes and tokens (ON DELETE CASCADE): every token it was issued fails
- * on its next request, and its client_id can no longer start a grant.
+ * on its next request, and its client_id can no longer start a grant. `by` must hold every scope
+ * the app holds (key-authority.ts).
  */
-export function deleteOAuthApp(ctx: Ctx, id: string): { id: string; deleted: true } {
-  if (!deleteRow(ctx.db, 'oauth_apps', id)) throw notFound('OAuth app', id);
+export function deleteOAuthApp(ctx: Ctx, id: string, by: Principal | null): { id: string; deleted: true } {
+  const row = getRow(ctx.db, 'oauth_apps', id);
+  if (!row) throw notFound('OAuth app', id);
+  requireAuthorityOver(by, 'delete', { kind: 'OAuth app', id, scopes: codec.fromRow(row).scopes });
+  deleteRow(ctx.db, 'oauth_apps', id);
   return { id, deleted: true as const };
 }
 

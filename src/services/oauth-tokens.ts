@@ -143,7 +143,7 @@ export function revokeToken(ctx: Ctx, app: AppRecord, token: string): void {
 export function authenticateAccessToken(ctx: Ctx, token: string): Principal | undefined {
   const row = stmt(ctx.db, 'SELECT kind, app_id, scopes, expires_at, revoked_at FROM oauth_tokens WHERE hash = ?').get(hashSecret(token)) as TokenRow | undefined;
   if (!row || row.kind !== 'access' || row.revoked_at || expired(ctx, row.expires_at)) return undefined;
-  return { subject: row.app_id, scopes: JSON.parse(row.scopes) as string[] };
+  return { subject: row.app_id, scopes: JSON.parse(row.scopes) as string[], expiresAt: Date.parse(row.expires_at) };
 }
 
 const lastPurge = new WeakMap<Ctx['db'], number>();

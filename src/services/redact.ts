@@ -16,11 +16,53 @@ const SECRET_FIELD = /^(secret|client_secret|api_key|token|access_token|refresh_
 /** Bodies repeat the same few field names: the answer per name is remembered (bounded). */
 const isSecretField = memoize((name: string) => SECRET_FIELD.test(name), { maxEntries: 1000, maxKeyLength: 100 });
 
-/** A key pasted where it does not belong (a note, a description) is a secret all the same. */
+/**
+ * Our secrets by their shape, whatever field or parameter holds them: API keys (`crm_test_`), OAuth
+ * access and refresh tokens, authorization codes and client secrets (`crm_at_`, `crm_rt_`,
+ * `crm_ac_`, `crm_cs_`), webhook secrets (`whsec_`). Not client ids (`crm_client_`): they are public.
+ * A key registered with `--api-key` in another shape is caught only by the name of its field.
+ */
+const SECRET_SHAPE = /crm_test_[0-9A-Za-z]{32}|crm_(?:at|rt|ac|cs)_[0-9A-Za-z]{43}|whsec_[A-Za-z0-9+/=]{20,}/g;
+
+/** A key pasted where it does not belong (a note, a description) is a secret all the same: its prefix stays, the rest goes. */
 export function redactText(text: string): string {
-  if (!text.includes('crm_test_') && !text.includes('whsec_')) return text;
-  return text.replace(/crm_test_[0-9A-Za-z]{32}/g, `crm_test_${REDACTED}`).replace(/whsec_[A-Za-z0-9+/=]{20,}/g, `whsec_${REDACTED}`);
+  if (!text.includes('crm_') && !text.includes('whsec_')) return text;
+  return text.replace(SECRET_SHAPE, (secret) => `${secret.slice(0, secret.indexOf('_', 4) + 1)}${REDACTED}`);
 }
+
+/**
+ * The request log's copy of a query string (API.md §16), redacted as bodies are: every parameter
+ * keeps its name and its place, and the value of a secret-named one (`api_key`, `access_token`,
+ * `client_secret`, `token`, `*_secret`, `*_token`: the body's field names) or of one holding
+ * something shaped like our secrets becomes "[redacted]" whole. Names and values are compared
+ * decoded, as the server reads them (`+`, `%XX`), so `api%5Fkey=` or `crm%5Ftest_…` are caught too;
+ * the parameters left alone keep their text as sent.
+ */
+export function redactQuery(query: string): string {
+  return query.split('&').map(redactParameter).join('&');
+}
+
+function redactParameter(pair: string): string {
+  const eq = pair.indexOf('=');
+  const rawName = eq === -1 ? pair : pair.slice(0, eq);
+  const name = decodeComponent(rawName);
+  // A secret sent as a bare name (`?crm_test_…`) or used as one goes whole too.
+  const shownName = holdsSecretShape(rawName, name) ? REDACTED : rawName;
+  if (eq === -1) return shownName;
+  const rawValue = pair.slice(eq + 1);
+  const value = decodeComponent(rawValue);
+  const secret = value !== '' && (isSecretField(name) || holdsSecretShape(rawValue, value));
+  return `${shownName}=${secret ? REDACTED : rawValue}`;
+}
+
+/**
+ * Shaped like a secret as sent or as decoded: a `whsec_…` with a `+` sent unencoded decodes to
+ * something else (a space), yet the text kept is the one sent.
+ */
+const holdsSecretShape = (raw: string, decoded: string) => redactText(raw) !== raw || redactText(decoded) !== decoded;
+
+/** A query component as the server decodes it; WHATWG decoding never throws on a stray `%`. */
+const decodeComponent = (raw: string) => (raw.includes('%') || raw.includes('+') ? (new URLSearchParams(`v=${raw}`).get('v') ?? raw) : raw);
 
 /** A copy of a JSON value with every secret field's value replaced by "[redacted]", at any depth. */
 export function redact(value: unknown): unknown {

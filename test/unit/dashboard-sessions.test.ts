@@ -31,7 +31,7 @@ describe('dashboard login tokens and sessions', () => {
     const early = createLoginToken(ctx, keyId).token;
     const late = createLoginToken(ctx, keyId).token;
     now += LOGIN_TTL_MS - 1;
-    expect(signInWithToken(ctx, early).principal).toEqual({ subject: keyId, scopes: ['*'] });
+    expect(signInWithToken(ctx, early).principal).toEqual({ subject: keyId, scopes: ['*'], expiresAt: null });
     now += 1;
     expect(() => signInWithToken(ctx, late)).toThrow(/expired/);
   });
@@ -50,14 +50,14 @@ describe('dashboard login tokens and sessions', () => {
     expect(sessionPrincipal(ctx, session.id)).toBeUndefined();
 
     const other = signInWithToken(ctx, createLoginToken(ctx, keyId).token);
-    revokeApiKey(ctx, keyId);
+    revokeApiKey(ctx, keyId, sessionPrincipal(ctx, other.id)!);
     expect(sessionPrincipal(ctx, other.id)).toBeUndefined();
   });
 
   it('a session made from a pasted key carries that key’s scopes; stored hashed', () => {
     const key = createApiKey(ctx, { name: 'reader', scopes: ['leads:read'] });
     const session = signInWithKey(ctx, key.secret);
-    expect(sessionPrincipal(ctx, session.id)).toEqual({ subject: key.id, scopes: ['leads:read'] });
+    expect(sessionPrincipal(ctx, session.id)).toEqual({ subject: key.id, scopes: ['leads:read'], expiresAt: null });
     const stored = ctx.db.prepare('SELECT hash FROM dashboard_sessions').pluck().all() as string[];
     expect(stored).not.toContain(session.id);
     expect(() => signInWithKey(ctx, 'crm_test_' + 'x'.repeat(32))).toThrow(/unknown/);

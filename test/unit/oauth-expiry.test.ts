@@ -58,9 +58,10 @@ describe('OAuth lifetimes', () => {
   });
 
   it('an access token authenticates for 1 h', () => {
+    const issuedAt = now;
     const tokens = exchange(code());
     now += 3_600_000 - 1;
-    expect(authenticateAccessToken(ctx, tokens.access_token)).toEqual({ subject: app.id, scopes: ['leads:read'] });
+    expect(authenticateAccessToken(ctx, tokens.access_token)).toEqual({ subject: app.id, scopes: ['leads:read'], expiresAt: issuedAt + 3_600_000 });
     now += 1;
     expect(authenticateAccessToken(ctx, tokens.access_token)).toBeUndefined();
   });

@@ -702,7 +702,7 @@ class RequestLog(CrmObject):
     path: str
     """Without the query string"""
     query: Optional[str]
-    """The query string, without the \"?\""""
+    """The query string, without the \"?\"; secret parameters' values are \"[redacted]\""""
     status: int
     duration_ms: int
     key_id: Optional[str]
@@ -722,7 +722,7 @@ class RequestLogDetail(CrmObject):
     path: str
     """Without the query string"""
     query: Optional[str]
-    """The query string, without the \"?\""""
+    """The query string, without the \"?\"; secret parameters' values are \"[redacted]\""""
     status: int
     duration_ms: int
     key_id: Optional[str]

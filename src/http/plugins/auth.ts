@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasScope } from '../../domain/scopes.js';
+import { missingScope } from '../../domain/scopes.js';
 import { RateLimiter } from '../../domain/rate-limit.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, insufficientScope } from '../../errors.js';
 import { authenticateKey, KEY_PREFIX, type Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { authenticateAccessToken } from '../../services/oauth-tokens.js';
@@ -115,10 +115,6 @@ function dashboardPrincipal(ctx: Ctx, accounts: AccountRegistry, request: Fastif
 
 /** 403 naming the first scope the principal lacks (actions that write several resources need all). */
 export function requireScopes(principal: Principal | null, needed: string[]): void {
-  const missing = needed.find((s) => !hasScope(principal?.scopes ?? [], s));
-  if (missing) {
-    throw new ApiError('insufficient_scope', `This key lacks the scope '${missing}'.`, {
-      headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${missing}"` },
-    });
-  }
+  const missing = missingScope(principal?.scopes ?? [], needed);
+  if (missing) throw insufficientScope(missing, `This key lacks the scope '${missing}'.`);
 }

@@ -3,6 +3,7 @@ import type { Ctx } from '../../services/context.js';
 import { bodyForLog } from '../json-body.js';
 import { routedPath, surfaceOf } from '../route-surface.js';
 import { logBody, type RequestLogWriter } from '../../services/request-log.js';
+import { redactQuery } from '../../services/redact.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +36,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
         id: String(request.id),
         method: request.method,
         path: path.slice(0, 2000),
-        query: query ? query.slice(0, 10_000) : null,
+        query: query ? redactQuery(query).slice(0, 10_000) : null, // redacted before the cut, so no secret is cut out of recognition
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime),
         key_id: request.principal?.subject ?? null,

@@ -5,7 +5,7 @@ import { IdParams, listEnvelope, listQueryFields } from '../../schemas/common.js
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { z } from 'zod';
-import { requireScopes } from '../plugins/auth.js';
+import { requireLifetimeWithin, requireScopesToGrant } from '../../services/key-authority.js';
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
@@ -17,9 +17,20 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   const base = { tags: ['API keys'], security: BEARER };
   app.post('/v1/api_keys', {
     config: { scope: 'keys:write' },
-    schema: { ...base, summary: 'Create an API key (the secret is shown once)', body: ApiKeyCreate, response: { 201: ApiKeyWithSecret, ...errorResponses('validation_failed') } },
-    // A key can hand out only what it holds itself: no escalation through key creation.
-    preHandler: async (req) => requireScopes(req.principal, req.body.scopes),
+    schema: {
+      ...base,
+      summary: 'Create an API key (the secret is shown once)',
+      description:
+        'The new key may hold only scopes the calling key holds (403 `insufficient_scope` names the one it lacks), and may not outlive it: ' +
+        'a caller that expires must give an `expires_at` no later than its own (422 `validation_failed` on `expires_at` names the latest allowed).',
+      body: ApiKeyCreate,
+      response: { 201: ApiKeyWithSecret, ...errorResponses('validation_failed') },
+    },
+    // A key can hand out only what it holds itself, for no longer than it lives: no escalation through key creation.
+    preHandler: async (req) => {
+      requireScopesToGrant(req.principal, 'key', req.body.scopes);
+      requireLifetimeWithin(req.principal, req.body.expires_at);
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createApiKey(ctx, req.body)),
   });
   app.get('/v1/api_keys', {
@@ -34,7 +45,13 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   });
   app.delete('/v1/api_keys/:id', {
     config: { scope: 'keys:write' },
-    schema: { ...base, summary: 'Revoke an API key, effective on the next request', params: IdParams, response: { 200: ApiKey, ...errorResponses('not_found') } },
-    handler: async (req, reply) => respond(ctx, req, reply, 200, () => revokeApiKey(ctx, req.params.id)),
+    schema: {
+      ...base,
+      summary: 'Revoke an API key, effective on the next request',
+      description: 'Only a key that holds every scope of the key to revoke may revoke it (403 `insufficient_scope` names the one it lacks): `keys:write` alone cannot revoke a `*` key.',
+      params: IdParams,
+      response: { 200: ApiKey, ...errorResponses('not_found') },
+    },
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => revokeApiKey(ctx, req.params.id, req.principal)),
   });
 }

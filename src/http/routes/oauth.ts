@@ -11,7 +11,7 @@ import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeTo
 import { consentPage, errorPage } from '../oauth-pages.js';
 import { enterAccountOfClient } from '../../accounts/credentials.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
-import { requireScopes } from '../plugins/auth.js';
+import { requireNonExpiring, requireScopesToGrant } from '../../services/key-authority.js';
 import { respond } from '../plugins/idempotency.js';
 import { toApiError } from '../plugins/errors.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
@@ -25,10 +25,22 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
   const base = { tags: ['OAuth'], security: BEARER };
   app.post('/v1/oauth_apps', {
     config: { scope: 'keys:write' },
-    schema: { ...base, summary: 'Register an OAuth app (the client_secret is shown once)', body: OAuthAppCreate, response: { 201: OAuthAppWithSecret, ...errorResponses('validation_failed') } },
+    schema: {
+      ...base,
+      summary: 'Register an OAuth app (the client_secret is shown once)',
+      description:
+        'The app may ask only for scopes the calling key holds (403 `insufficient_scope` names the one it lacks). An app never expires, ' +
+        'so a key or token that expires cannot register one (403 `insufficient_scope`).',
+      body: OAuthAppCreate,
+      response: { 201: OAuthAppWithSecret, ...errorResponses('validation_failed') },
+    },
     // The sandbox's consent page has no login, so whoever registers an app can approve it: it may
     // ask only for what the registering key holds (as with POST /v1/api_keys), or that is escalation.
-    preHandler: async (req) => requireScopes(req.principal, req.body.scopes),
+    // Its client credentials mint tokens for ever, so an expiring key registering one would outlive itself.
+    preHandler: async (req) => {
+      requireScopesToGrant(req.principal, 'OAuth app', req.body.scopes);
+      requireNonExpiring(req.principal);
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createOAuthApp(ctx, req.body)),
   });
   app.get('/v1/oauth_apps', {
@@ -38,8 +50,14 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
   });
   app.delete('/v1/oauth_apps/:id', {
     config: { scope: 'keys:write' },
-    schema: { ...base, summary: 'Delete an OAuth app; its access and refresh tokens stop working at once', params: IdParams, response: { 200: Deleted, ...errorResponses('not_found') } },
-    handler: async (req, reply) => respond(ctx, req, reply, 200, () => deleteOAuthApp(ctx, req.params.id)),
+    schema: {
+      ...base,
+      summary: 'Delete an OAuth app; its access and refresh tokens stop working at once',
+      description: 'Only a key that holds every scope the app holds may delete it (403 `insufficient_scope` names the one it lacks).',
+      params: IdParams,
+      response: { 200: Deleted, ...errorResponses('not_found') },
+    },
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => deleteOAuthApp(ctx, req.params.id, req.principal)),
   });
   app.get('/.well-known/oauth-authorization-server', {
     schema: { tags: ['OAuth'], security: [], summary: 'Authorization server metadata (RFC 8414)', response: { 200: AuthorizationServerMetadata } },

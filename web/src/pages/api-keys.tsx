@@ -31,6 +31,7 @@ export function ApiKeys() {
   const [levels, setLevels] = useState<Record<string, Level>>({});
   const [secret, setSecret] = useState('');
   const [error, setError] = useState('');
+  const [revokeError, setRevokeError] = useState('');
   const [reload, setReload] = useState(0);
   const scopes = () => (all ? ['*'] : Object.entries(levels).filter(([, l]) => l !== 'none').map(([r, l]) => `${r}:${l}`));
   const create = async (e: Event) => {
@@ -46,8 +47,14 @@ export function ApiKeys() {
     }
   };
   const revoke = async (k: Key) => {
-    await api('DELETE', `/v1/api_keys/${k.id}`);
-    setReload(reload + 1);
+    try {
+      await api('DELETE', `/v1/api_keys/${k.id}`);
+      setRevokeError('');
+      setReload(reload + 1);
+    } catch (err) {
+      // e.g. a key with scopes the signed-in key lacks: the API's reason, shown above the list.
+      setRevokeError((err as Error).message);
+    }
   };
   return (
     <section>
@@ -103,6 +110,7 @@ export function ApiKeys() {
           <button type="button" onClick={() => setSecret('')}>Done</button>
         </div>
       )}
+      {revokeError && <p role="alert" class="error">{revokeError}</p>}
       <ListTable<Key>
         caption="API keys"
         path="/v1/api_keys"

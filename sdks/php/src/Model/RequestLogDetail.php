@@ -13,7 +13,7 @@ final class RequestLogDetail extends Model
     public string $method;
     /** Without the query string */
     public string $path;
-    /** The query string, without the "?" */
+    /** The query string, without the "?"; secret parameters' values are "[redacted]" */
     public ?string $query = null;
     public int $status;
     public int $duration_ms;

@@ -692,7 +692,7 @@ export interface RequestLog {
   method: string;
   /** Without the query string */
   path: string;
-  /** The query string, without the "?" */
+  /** The query string, without the "?"; secret parameters' values are "[redacted]" */
   query: string | null;
   status: number;
   duration_ms: number;
@@ -712,7 +712,7 @@ export interface RequestLogDetail {
   method: string;
   /** Without the query string */
   path: string;
-  /** The query string, without the "?" */
+  /** The query string, without the "?"; secret parameters' values are "[redacted]" */
   query: string | null;
   status: number;
   duration_ms: number;
