@@ -96,10 +96,14 @@ function encodeSlash(path: string, draw: Draw): string {
   return path.slice(0, at) + encoded + path.slice(at + 1);
 }
 
-/** `/v1/./leads`, `/v1/x/../leads`, `/v1/../_sandbox/accounts`, and their encoded forms. */
+/**
+ * `/v1/./leads`, `/v1/x/../leads`, `/v1/../_sandbox/accounts`, and their encoded forms. Half the time
+ * at the very start, where climbing out of a prefix (`/dashboard/../v1/leads`) fools a check on it.
+ */
 function dotSegment(path: string, draw: Draw): string {
   const form = DOT_FORMS[draw(DOT_FORMS.length)]!.replace('{n}', DOT_NAMES[draw(DOT_NAMES.length)]!);
-  const at = [...slashIndexes(path), path.length][draw(slashIndexes(path).length + 1)]!;
+  const boundaries = [...slashIndexes(path), path.length];
+  const at = draw(2) === 0 ? 0 : boundaries[draw(boundaries.length)]!;
   return path.slice(0, at) + form + path.slice(at);
 }
 

@@ -7,7 +7,7 @@ import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
 let sandbox: RunningSandbox;
 useSandbox(PATH_FUZZ_LIMITS, (s) => (sandbox = s));
 
-const RUNS = 2;
+const RUNS = 3;
 const AREAS = 3; // /v1, /_sandbox, the rest
 
 /** One line a finding, so a failure reads as a list of what went through. */
@@ -15,7 +15,7 @@ const line = (f: PathFinding) =>
   `${f.operation} [${f.mutation}, ${f.power} key, ${f.host} host] ${f.mutated.target} → ${f.mutated.status} (canonical → ${f.canonical.status}): ${f.problems.join('; ')}`;
 
 /**
- * A bounded run with a fixed seed (`npm run fuzz -- --modes paths --seed 5 --path-runs 2` replays it):
+ * A bounded run with a fixed seed (`npm run fuzz -- --modes paths --seed 5 --path-runs 3` replays it):
  * every mutation kind with every key in every area, each other spelling checked against its canonical path.
  */
 describe('path fuzzer (fixed seed, bounded)', () => {

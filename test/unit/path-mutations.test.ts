@@ -53,7 +53,10 @@ describe('path mutations', () => {
     // encoded_char: first segment (0), upper hex (1), one character (0), the first one (0).
     expect(mutatePath('/_sandbox/accounts', 'encoded_char', drawFrom([0, 1, 0, 0]))).toBe('/%5Fsandbox/accounts');
     expect(mutatePath('/v1/leads', 'encoded_char', drawFrom([0, 1, 0, 0]))).toBe('/%761/leads');
-    expect(mutatePath('/v1/leads', 'dot_segment', drawFrom([0, 0, 1]))).toBe('/v1/./leads');
+    // dot_segment: form `/.` (0), a name it does not use (0), not at the start (1), the second boundary (1).
+    expect(mutatePath('/v1/leads', 'dot_segment', drawFrom([0, 0, 1, 1]))).toBe('/v1/./leads');
+    // form `/{n}/..` (3), `dashboard` (3), at the start (0).
+    expect(mutatePath('/v1/leads', 'dot_segment', drawFrom([3, 3, 0]))).toBe('/dashboard/../v1/leads');
     expect(mutatePath('/v1/leads', 'case_change', drawFrom([2]))).toBe('/V1/Leads');
   });
 
