@@ -3,6 +3,7 @@ import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import type { Account } from './account.js';
 import { enterAccount } from './current.js';
+import { paymentTokenOwner } from './payment-tokens.js';
 import type { AccountRegistry } from './registry.js';
 
 /**
@@ -38,7 +39,7 @@ export function enterAccountOfClient(accounts: AccountRegistry, clientId: string
   return enter(accounts.find(`client:${clientId}`, exists('SELECT 1 FROM oauth_apps WHERE client_id = ?', clientId)));
 }
 
-/** An invoice's payment page. */
+/** An invoice's payment page: the one account that holds the token (payment-tokens.ts), never the first found. */
 export function enterAccountOfPaymentToken(accounts: AccountRegistry, token: string): Account | undefined {
-  return enter(accounts.find(`pay:${token}`, exists('SELECT 1 FROM invoices WHERE payment_token = ?', token)));
+  return enter(paymentTokenOwner(accounts.list(), token));
 }

@@ -1,15 +1,18 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IdGenerator } from '../domain/ids.js';
+import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { FixtureError, loadFixtures } from '../sandbox/fixtures.js';
 import { fill } from '../sandbox/fill.js';
 import { createApiKey } from '../services/api-keys.js';
 import { createContext } from '../services/context.js';
+import { renewPaymentLinks } from '../services/payment-links.js';
 import { metaValue, openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { Account, type AccountRow } from './account.js';
 import { CredentialIndex } from './credential-index.js';
+import { renewSharedPaymentTokens } from './payment-tokens.js';
 import { TRIAL_DAYS, type Plan, type StartLimits } from './plans.js';
 
 export interface RegistryOptions {
@@ -69,6 +72,7 @@ export class AccountRegistry {
       else stmt(db, 'DELETE FROM accounts WHERE id = ?').run(row.id);
     }
     this.default = this.accounts.get(defaultId)!;
+    renewSharedPaymentTokens(this.list());
   }
 
   private get inMemory(): boolean {
@@ -129,7 +133,8 @@ export class AccountRegistry {
     let image = this.templates.get(key);
     if (!image) {
       const db = openDb(':memory:');
-      fill(createContext(db), { seed: seed ?? false });
+      // On the sandbox's URL: the copies' mail and events hold payment links.
+      fill(createContext(db, this.options.baseUrl), { seed: seed ?? false });
       // Each copy makes its own cursor secret and sign-in state.
       db.exec("DELETE FROM meta WHERE key IN ('cursor_secret', 'default_account_id', 'clock_offset_ms')");
       image = db.serialize();
@@ -157,12 +162,14 @@ export class AccountRegistry {
     if (this.inMemory) db = openDb(image);
     else {
       const file = this.fileOf(id);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, image, { flag: 'wx' });
+      makePrivateDir(dirname(file));
+      writePrivateFile(file, image, 'wx');
       db = openDb(file);
     }
     try {
       const account = new Account(row, db, this.inMemory ? null : this.fileOf(id), this.options.start, this.options.baseUrl);
+      // The template's tokens are in every copy: a token must name one account (API.md §16).
+      renewPaymentLinks(account.ctx);
       if (input.fixtures) loadAccountFixtures(account, input.fixtures);
       const apiKey = createApiKey(account.ctx, { name: 'Account admin', scopes: ['*'] }).secret;
       stmt(this.options.db, 'INSERT INTO accounts (id, name, plan, trial_ends_at, trial_used, is_default, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(

@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, fieldError } from '../errors.js';
+import { makePrivateDir, preparePrivateDatabase } from '../private-files.js';
 import { inTransaction } from '../services/context.js';
+import { renewPaymentLinks } from '../services/payment-links.js';
 import { signalOutbox } from '../services/outbox-signal.js';
 import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
@@ -14,6 +16,10 @@ import type { Account } from './account.js';
  * stay as they are, as with reset. A snapshot is a copy of the account's database (VACUUM INTO);
  * a restore replaces the data tables from it in one transaction, so a request sees the account
  * all before or all after (the server runs one statement at a time: nothing can interleave).
+ *
+ * A restore gives the restored invoices new payment links (in their mail and events too): a link
+ * is a secret that may have been handed out and used since the save, and a saved link must not pay
+ * twice, so the snapshot's tokens are never live again. Everything else is as saved.
  */
 export interface SnapshotRow {
   account_id: string;
@@ -32,11 +38,11 @@ let memoryDir: string | undefined;
 function snapshotDir(account: Account): string {
   if (account.file) {
     const dir = `${account.file.replace(/\.db$/, '')}.snapshots`;
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     return dir;
   }
   if (!memoryDir) {
-    memoryDir = mkdtempSync(join(tmpdir(), 'crm-snapshots-'));
+    memoryDir = mkdtempSync(join(tmpdir(), 'crm-snapshots-')); // 0700
     process.once('exit', () => rmSync(memoryDir!, { recursive: true, force: true }));
   }
   return memoryDir;
@@ -57,6 +63,7 @@ export function saveSnapshot(registry: Db, account: Account, name: string) {
   const dir = snapshotDir(account);
   const file = join(dir, `${account.id}-${name}.db`);
   rmSync(file, { force: true });
+  preparePrivateDatabase(file); // an empty 0600 file, which VACUUM INTO fills (made by SQLite, it would be 0644)
   stmt(account.db, `VACUUM INTO ?`).run(file);
   const row: SnapshotRow = { account_id: account.id, name, file, created_at: new Date(account.ctx.clock()).toISOString() };
   stmt(registry, 'INSERT INTO account_snapshots (account_id, name, file, created_at) VALUES (?, ?, ?, ?)').run(row.account_id, row.name, row.file, row.created_at);
@@ -93,6 +100,7 @@ export function restoreSnapshot(registry: Db, account: Account, name: string) {
       }
       db.exec(`DELETE FROM main.meta WHERE key IN ${META_KEYS}`);
       db.exec(`INSERT INTO main.meta SELECT * FROM snap.meta WHERE key IN ${META_KEYS}`);
+      renewPaymentLinks(account.ctx);
       // Every client's search row is made again when the transaction commits (the insert trigger marked them).
     });
   } finally {

@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { CliError } from './output.js';
 
 /**
@@ -75,10 +76,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, warnings: strin
 
 /** Writes a secrets file readable by its owner only, atomically (a crash never leaves half a file). */
 export function writeSecretFile(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makePrivateDir(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temp, 0o600);
+  writePrivateFile(temp, `${JSON.stringify(value, null, 2)}\n`);
   renameSync(temp, path);
 }
 

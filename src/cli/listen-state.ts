@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { generateWebhookSecret } from '../webhooks/sign.js';
 
 /**
@@ -34,9 +35,9 @@ function readFile(path: string): StateFile {
 
 /** Writes through a temporary file and a rename, so a crash never leaves half a file. */
 function writeFile(path: string, state: StateFile): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateDir(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+  writePrivateFile(temp, JSON.stringify(state, null, 2) + '\n');
   renameSync(temp, path);
 }
 

@@ -148,7 +148,8 @@ Saved in $XDG_CONFIG_HOME/crm/config.json (~/.config/crm/config.json), readable 
       `
 The admin key (all scopes) is created and printed on an empty database; --api-key K (or
 CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when ready:
-  {"base_url":"http://127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
+  {"base_url":"http://127.0.0.1:41234","listening_on":"127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
+--host 0.0.0.0 (or any address but loopback) lets other machines reach the sandbox: it warns on stderr.
 SIGINT or SIGTERM stops it cleanly.`,
     )
     .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; rateLimit: string; quota: string; logLevel: string; webhookTimeScale: number }, cmd: Command) => {

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
 import { withClient, type GlobalOptions } from './api.js';
 import { recordSandbox } from './credentials.js';
-import { CliError, bold, cyan, dim, green, printJson } from './output.js';
+import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
 
 export interface StartOptions {
   port: number;
@@ -34,18 +36,32 @@ export async function startCommand(options: StartOptions): Promise<void> {
       ...(options.webhookTimeScale ? { webhookTimeScale: options.webhookTimeScale } : {}),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const { code, syscall, path } = error as NodeJS.ErrnoException;
     if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is in use. Pick another with --port, or --port 0 for a free one.`);
-    if (code === 'EACCES') throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
+    if (code === 'EACCES' && syscall === 'listen') throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
     if ((error as Error).name === 'FixtureError') throw new CliError(`Could not load fixtures: ${(error as Error).message}`);
-    if (code === 'SQLITE_CANTOPEN') throw new CliError(`Cannot open the database ${options.db}. Check the path and its permissions.`);
+    // The database's folder and file are made (0700, 0600) before SQLite opens them: their errors are the file system's.
+    if (code === 'SQLITE_CANTOPEN' || (path && code && ['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS'].includes(code))) {
+      throw new CliError(`Cannot open the database ${options.db}${path ? ` (${code} on ${path})` : ''}. Check the path and its permissions.`);
+    }
     throw error;
   }
 
   // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
   const recorded = recordSandbox(process.cwd(), sandbox.baseUrl, sandbox.apiKey ?? undefined, sandbox.db);
+  // Listening for the stop signals before the ready line: whoever reads it may signal at once.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      sandbox.stop().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  warnIfReachable(sandbox.address);
   if (options.json) {
-    printJson({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
+    printJson({ base_url: sandbox.baseUrl, listening_on: listeningOn(sandbox.address), api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
   } else {
     const key = sandbox.apiKey ?? dim('(made on an earlier start; create another with `crm keys create`, or pass --api-key)');
     process.stdout.write(
@@ -66,16 +82,25 @@ export async function startCommand(options: StartOptions): Promise<void> {
     );
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      sandbox.stop().then(resolve, resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
   if (!options.json) process.stderr.write(dim('sandbox stopped\n', process.stderr));
+}
+
+/**
+ * A sandbox other machines can reach hands them its secrets over plain HTTP (the admin key is not
+ * needed to read a payment page, and a key typed on the dashboard crosses the network): say so on
+ * stderr, with where it listens, the URLs others would use, and how to keep it to this machine.
+ */
+function warnIfReachable(address: AddressInfo): void {
+  if (isLoopbackAddress(address.address)) return;
+  const everywhere = address.address === '0.0.0.0' || address.address === '::';
+  const others = networkUrls(address);
+  const lines = [
+    `${yellow('warning', process.stderr)}: the sandbox listens on ${listeningOn(address)}${everywhere ? ' (every network interface)' : ''}, so other machines can reach it${others.length ? ` at ${others.join(', ')}` : ''}.`,
+    '  It holds test API keys, webhook secrets and payment links, over plain HTTP. Unless others must reach it,',
+    "  start it with --host 127.0.0.1 (the default). The dashboard answers only at the base URL's address.",
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 /** `crm sandbox reset`: POST /_sandbox/reset on a running sandbox. */

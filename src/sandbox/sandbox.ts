@@ -11,6 +11,7 @@ import { stmt } from '../store/rows.js';
 import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
+import { localBaseUrl } from './listen-address.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -32,7 +33,10 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
+  /** For the user on this machine (127.0.0.1 when listening on every interface). */
   baseUrl: string;
+  /** Where the server listens, as bound (0.0.0.0 for every interface). */
+  address: AddressInfo;
   /** The admin key, when this start created or registered it; null when it was made earlier. */
   apiKey: string | null;
   db: string;
@@ -90,8 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const dueTimer = setInterval(due, 60 * 1000).unref();
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
     const address = app.server.address() as AddressInfo;
-    const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    baseUrl = `http://${host}:${address.port}`;
+    baseUrl = localBaseUrl(address);
     // Pending deliveries left by an earlier run (even a killed one) are sent from here on.
     // Loaded after listening, not awaited: the worker and its HTTP client cost ~150 ms to load, and
     // the sandbox answers requests meanwhile (deliveries wait safely in the database).
@@ -108,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let stopped = false;
     return {
       baseUrl,
+      address,
       apiKey,
       dashboardUrl,
       db: dbPath,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { getRawAsset } from 'node:sea';
 import { IN_SEA } from '../sea.js';
 import type { Ctx } from '../services/context.js';
-import { newPaymentToken } from '../services/invoices.js';
+import { renewPaymentLinks } from '../services/payment-links.js';
 import { openImage, type Db } from '../store/db.js';
 import { allRows, insertRows, stmt } from '../store/rows.js';
 
@@ -51,28 +51,9 @@ export function copySeedImage(ctx: Ctx, bytes: Buffer | undefined = readImage())
       const value = stmt(image, 'SELECT value FROM meta WHERE key = ?').pluck().get(key);
       if (value !== undefined) stmt(ctx.db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
     }
-    newPaymentLinks(ctx);
+    renewPaymentLinks(ctx, { fromBaseUrl: SEED_IMAGE_BASE_URL });
     return true;
   } finally {
     image.close();
-  }
-}
-
-function newPaymentLinks(ctx: Ctx): void {
-  const invoices = stmt(ctx.db, 'SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL').all() as { id: string; payment_token: string }[];
-  for (const invoice of invoices) {
-    const token = newPaymentToken();
-    const [before, after] = [`${SEED_IMAGE_BASE_URL}/pay/${invoice.payment_token}`, `${ctx.baseUrl()}/pay/${token}`];
-    stmt(ctx.db, 'UPDATE invoices SET payment_token = ? WHERE id = ?').run(token, invoice.id);
-    stmt(ctx.db, 'UPDATE mailbox SET body = replace(body, ?, ?) WHERE invoice_id = ?').run(before, after, invoice.id);
-    // As JSON text: the link is a JSON string there, and JSON.stringify writes a URL's characters as they are.
-    const [jsonBefore, jsonAfter] = [JSON.stringify(before), JSON.stringify(after)];
-    stmt(ctx.db, 'UPDATE events SET data = replace(data, ?, ?), previous_attributes = replace(previous_attributes, ?, ?) WHERE object_id = ?').run(
-      jsonBefore,
-      jsonAfter,
-      jsonBefore,
-      jsonAfter,
-      invoice.id,
-    );
   }
 }

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makePrivateDir, preparePrivateDatabase } from '../private-files.js';
 import { IN_SEA, seaText, sqliteAddon } from '../sea.js';
 
 export type Db = Database.Database;
@@ -29,8 +30,12 @@ function migrationFiles(): { file: string; sql: () => string }[] {
  * foreign keys on, and every pending migration applied in order, each in its own transaction.
  */
 export function openDb(path: string | Buffer): Db {
-  // A Buffer is a database image (Database#serialize): opened in memory, as a copy.
-  if (typeof path === 'string' && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // A Buffer is a database image (Database#serialize): opened in memory, as a copy. A file holds
+  // the account's secrets: 0600 before SQLite opens it, so its -wal and -shm are made 0600 too.
+  if (typeof path === 'string' && path !== ':memory:') {
+    makePrivateDir(dirname(path));
+    preparePrivateDatabase(path);
+  }
   // In the single binary, its embedded addon (better-sqlite3 takes the loaded object too, though
   // @types/better-sqlite3 declares only the path form); otherwise undefined: node_modules' addon.
   const addon = sqliteAddon();

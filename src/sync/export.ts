@@ -1,6 +1,7 @@
-import { createWriteStream, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, truncateSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CrmClient } from '../client/client.js';
+import { openPrivate, writePrivateFile } from '../private-files.js';
 import type { SyncResource } from './columns.js';
 import { csvLine, csvLines } from './csv-line.js';
 import { SyncUsageError } from './errors.js';
@@ -80,7 +81,8 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   const toRow = rowMaker(options.resource, columns);
   const render = (records: Record<string, unknown>[]): string =>
     jsonl ? records.map((r) => `${JSON.stringify(r)}\n`).join('') : csvLines(records.map(toRow), raw);
-  const output: Writable = toStdout ? process.stdout : createWriteStream(options.out, { flags: state ? 'a' : 'w' });
+  // The records of the CRM: 0600, as every file crm writes.
+  const output: Writable = toStdout ? process.stdout : createWriteStream('', { fd: openPrivate(options.out, state ? 'a' : 'w') });
   const saved: ExportState = state ?? { resource: options.resource, query, fields: options.fields ?? null, columns, cursor: null, rows: 0, bytes: 0, done: false, raw };
 
   let savedAt = 0;
@@ -97,7 +99,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
       saved.done = page.next_cursor === null;
       // At most twice a second: --resume only needs a cursor and the file size that go together.
       if (!toStdout && Date.now() - savedAt >= STATE_EVERY_MS) {
-        writeFileSync(statePath(options.out), JSON.stringify(saved));
+        writePrivateFile(statePath(options.out), JSON.stringify(saved));
         savedAt = Date.now();
       }
       onProgress(saved.rows);
@@ -107,7 +109,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   } finally {
     if (!toStdout) {
       await new Promise<void>((resolve) => output.end(resolve));
-      writeFileSync(statePath(options.out), JSON.stringify(saved)); // also after a failure: resume from the last page written
+      writePrivateFile(statePath(options.out), JSON.stringify(saved)); // also after a failure: resume from the last page written
     }
   }
   return { rows: saved.rows, out: options.out, durationMs: Date.now() - started, alreadyComplete: false, interrupted: !saved.done && signal?.aborted === true };

@@ -1,5 +1,6 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { openPrivate } from '../private-files.js';
 import { SyncUsageError } from './errors.js';
 
 /**
@@ -54,7 +55,7 @@ export class Journal {
 
   /** Starts a new journal, replacing any earlier one in the folder. */
   static create(dir: string, header: JournalHeader): Journal {
-    const fd = openSync(Journal.path(dir), 'w');
+    const fd = openPrivate(Journal.path(dir), 'w');
     writeSync(fd, `${JSON.stringify({ header })}\n`);
     return new Journal(fd);
   }
@@ -83,7 +84,7 @@ export class Journal {
     const entries = parsed.slice(1).filter((e): e is JournalEntry => typeof e.chunk === 'number');
     const last = entries[entries.length - 1];
     return {
-      journal: new Journal(openSync(path, 'a')),
+      journal: new Journal(openPrivate(path, 'a')),
       point: {
         done: new Map(entries.map((e) => [e.chunk, e])),
         sizes: last ? { succeeded: last.succeeded_bytes, failed: last.failed_bytes } : undefined,

@@ -1,5 +1,6 @@
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { openPrivate } from '../private-files.js';
 import { CrmApiError } from '../client/errors.js';
 import type { BulkResult } from '../schemas/bulk.js';
 import { csvLine, csvLines } from './csv-line.js';
@@ -22,7 +23,7 @@ export class PlanFile {
     private readonly raw: boolean,
   ) {
     this.path = join(dir, 'plan.csv');
-    this.fd = openSync(this.path, 'w');
+    this.fd = openPrivate(this.path, 'w');
     writeSync(this.fd, csvLine(['line', 'status', 'id', 'field', 'from', 'to'], raw));
   }
 

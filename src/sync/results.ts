@@ -1,5 +1,6 @@
-import { closeSync, ftruncateSync, fstatSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, fstatSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, openPrivate } from '../private-files.js';
 import { csvLine, csvLines } from './csv-line.js';
 import type { SourceRow } from './source.js';
 
@@ -27,7 +28,7 @@ export class ResultsFolder {
     /** --raw: cells as they are. */
     private readonly raw: boolean,
   ) {
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir); // the rows of the file, and the server's answers about them
     rmSync(this.path('unprocessed.csv'), { force: true }); // only ever about the last run
     this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, csvLine(['line', 'id', 'status'], raw));
     this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, csvLine([...header, 'line', 'error_code', 'error_message'], raw));
@@ -72,11 +73,11 @@ export class ResultsFolder {
 /** A fresh file starting with its header line, or the file cut back to `size` to append to. */
 function reopen(path: string, size: number | undefined, headerLine: string): number {
   if (size === undefined) {
-    const fd = openSync(path, 'w');
+    const fd = openPrivate(path, 'w');
     writeSync(fd, headerLine);
     return fd;
   }
-  const fd = openSync(path, 'a');
+  const fd = openPrivate(path, 'a');
   ftruncateSync(fd, size); // appends land at the (new) end of the file
   return fd;
 }

@@ -2,6 +2,7 @@ import { createWriteStream, mkdtempSync, openSync, readSync, closeSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { openPrivate } from '../private-files.js';
 import { SyncUsageError } from './errors.js';
 
 /**
@@ -10,9 +11,9 @@ import { SyncUsageError } from './errors.js';
  * sniff) and records its size for the journal. JSON Lines is recognised by a first character `{`.
  */
 export async function spoolStdin(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'crm-stdin-'));
+  const dir = mkdtempSync(join(tmpdir(), 'crm-stdin-')); // 0700
   const raw = join(dir, 'stdin');
-  await pipeline(process.stdin, createWriteStream(raw));
+  await pipeline(process.stdin, createWriteStream('', { fd: openPrivate(raw, 'w') }));
   const fd = openSync(raw, 'r');
   const head = Buffer.alloc(4096);
   const length = readSync(fd, head, 0, head.length, 0);

@@ -53,11 +53,12 @@ const dbFile = () => join(tempDir().path, 'sandbox.db');
 const all = async (sandbox: RunningSandbox, resource: string) => (await apiClient(sandbox).get(`/v1/${resource}?limit=1000`)).body;
 
 describe('crm sandbox start', () => {
-  it('prints exactly one JSON line {base_url, api_key, dashboard_url, db, pid} with --json, and nothing else', async () => {
+  it('prints exactly one JSON line {base_url, listening_on, api_key, dashboard_url, db, pid} with --json, and nothing else', async () => {
     const db = dbFile();
     const { child, out, exited } = await spawnStart(['--json', '--no-seed', '--db', db], /\n/);
     const ready = JSON.parse(out.stdout);
-    expect(Object.keys(ready).sort()).toEqual(['api_key', 'base_url', 'dashboard_url', 'db', 'pid']);
+    expect(Object.keys(ready).sort()).toEqual(['api_key', 'base_url', 'dashboard_url', 'db', 'listening_on', 'pid']);
+    expect(ready.listening_on).toBe(ready.base_url.replace('http://', ''));
     expect(ready.dashboard_url).toMatch(new RegExp(`^${ready.base_url}/dashboard/#login=[A-Za-z0-9_-]{43}$`));
     expect(ready).toMatchObject({ db, pid: child.pid });
     expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -231,6 +232,17 @@ describe('usage and errors', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`Port ${port} is in use`);
     expect(res.stderr).toContain('--port 0');
+  });
+
+  it('exits 1 naming the database when --db cannot be a file (a folder, or under a file)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir.path, 'plain'), '');
+    for (const db of [dir.path, join(dir.path, 'plain', 'sandbox.db')]) {
+      const res = await runCli(['sandbox', 'start', '--port', '0', '--no-seed', '--db', db]);
+      expect(res.code, db).toBe(1);
+      expect(res.stderr, db).toContain(`Cannot open the database ${db}`);
+    }
+    dir.remove();
   });
 
   it.each(['abc', '65536', '1.5'])('exits 2 for --port %s', async (port) => {

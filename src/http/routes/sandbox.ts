@@ -8,7 +8,7 @@ import { listMailbox } from '../../services/mailbox.js';
 import { createLoginToken } from '../../services/dashboard-sessions.js';
 import { ApiError } from '../../errors.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
-import { paymentPage } from '../pay-page.js';
+import { PAY_PAGE_HEADERS, paymentPage } from '../pay-page.js';
 import { enterAccountOfPaymentToken } from '../../accounts/credentials.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
 
@@ -73,6 +73,8 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
   // The payment page is for people: HTML, and a form post (the only non-JSON body we accept).
   fastify.register(async (page) => {
     page.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    // First, so that every answer here carries them, refusals included.
+    page.addHook('onRequest', async (_req, reply) => void reply.headers(PAY_PAGE_HEADERS));
     // The invoice's token names its account.
     page.addHook('preHandler', async (req) => void enterAccountOfPaymentToken(accounts, (req.params as { token: string }).token));
     page.get('/pay/:token', { schema: { hide: true } }, async (req, reply) => {
