@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { request } from 'undici';
 import { checkResponse } from '../../test/helpers/openapi-check.js';
 import { oddString, valid, wrongType } from './arbitraries.js';
+import { idPools, type IdsAt } from './id-pools.js';
 import { operationsOf, type Document, type Operation } from './openapi.js';
 import { tableCounts } from './state.js';
 
@@ -27,15 +28,7 @@ export async function fuzz(target: Target, options: { seed: number; runs: number
   const doc = (await (await fetch(`${target.baseUrl}/v1/openapi.json`)).json()) as Document;
   const operations = operationsOf(doc).filter((op) => !SKIP.some((r) => r.test(`${op.method} ${op.path}`)) && !op.responseTypes.includes('text/event-stream'));
   const result: FuzzResult = { cases: {}, findings: [], refusedValid: {} };
-  const pools = new Map<string, string[]>();
-  async function idsAt(collection: string): Promise<string[]> {
-    if (!pools.has(collection)) {
-      const res = await fetch(`${target.baseUrl}${collection}?limit=20`, { headers: { authorization: `Bearer ${target.apiKey}` } });
-      const body = res.ok ? ((await res.json()) as { data?: { id: string }[] }) : {};
-      pools.set(collection, (body.data ?? []).map((r) => r.id).filter(Boolean));
-    }
-    return pools.get(collection)!;
-  }
+  const idsAt = idPools(target.baseUrl, target.apiKey);
 
   for (const op of operations) {
     const name = `${op.method} ${op.path}`;
@@ -72,7 +65,7 @@ export async function fuzz(target: Target, options: { seed: number; runs: number
   return result;
 }
 
-async function build(op: Operation, c: any, idsAt: (collection: string) => Promise<string[]>, apiKey: string): Promise<Built> {
+async function build(op: Operation, c: any, idsAt: IdsAt, apiKey: string): Promise<Built> {
   let path = op.path;
   let idParam: string | undefined;
   for (const p of op.parameters.filter((p) => p.in === 'path')) {

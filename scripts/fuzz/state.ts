@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { CLOCK_EVENT_TYPES } from '../../src/domain/event-types.js';
 
 /**
  * What a refused request must leave alone: the row count of every table that holds user data,
@@ -8,14 +9,35 @@ import Database from 'better-sqlite3';
  */
 const BOOKKEEPING = /idempot|usage|rate|request|quota|deliver|attempt|log|session|meta|migration|sqlite_/i;
 
-export function tableCounts(dbPath: string): Record<string, number> {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
+/**
+ * Events the clock emits on its own (every minute the sandbox makes what fell due happen: an invoice
+ * the fuzzer created with a past due_date turns overdue), whatever request is running meanwhile.
+ */
+const CLOCK_EVENTS = ` WHERE type NOT IN (${CLOCK_EVENT_TYPES.map((t) => `'${t}'`).join(', ')})`;
+
+type Counter = { table: string; count: Database.Statement };
+
+/**
+ * One read-only connection per file, kept: opening one and reading its schema took ~20 ms, the
+ * counts themselves under 1 ms, and the fuzzers count before and after every refused request.
+ * Each count is its own read, so it sees every commit made before it; the tables are the
+ * migrations' and do not change while the sandbox runs.
+ */
+const counters = new Map<string, Counter[]>();
+
+function countersOf(dbPath: string): Counter[] {
+  let list = counters.get(dbPath);
+  if (!list) {
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    const counts: Record<string, number> = {};
-    for (const t of tables.filter((t) => !BOOKKEEPING.test(t))) counts[t] = db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number;
-    return counts;
-  } finally {
-    db.close();
+    list = tables.filter((t) => !BOOKKEEPING.test(t)).map((table) => ({ table, count: db.prepare(`SELECT count(*) FROM "${table}"${table === 'events' ? CLOCK_EVENTS : ''}`).pluck() }));
+    counters.set(dbPath, list);
   }
+  return list;
+}
+
+export function tableCounts(dbPath: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { table, count } of countersOf(dbPath)) counts[table] = count.get() as number;
+  return counts;
 }
