@@ -6,9 +6,9 @@
 // HTTP, no JSON parsing, no validation, no per-batch commits: a lower bound for any server that
 // keeps API.md §7 and §8 (a stored event per record) on this schema.
 // With `clients`, a clients file (as writeClients makes it): each client, its contact person, its
-// search row (rewritten from the stale marks as store/client-search.ts does) and its client.created
-// event with the client's JSON and contacts, by the SQLite inside better-sqlite3 (Debian's sqlite3
-// 3.40 lacks concat_ws and ORDER BY in aggregates, which the search and contacts SQL use): the rows
+// search mark (the triggers'; the search row is made at the next search: store/search-index.ts) and
+// its client.created event with the client's JSON and contacts, by the SQLite inside better-sqlite3
+// (Debian's sqlite3 3.40 lacks ORDER BY in aggregates, which the contacts SQL uses): the rows
 // are staged in a temporary table first, untimed, then one db.exec of the same kind of script.
 // Usage: node bench/sql-floor.js FILE.csv DB [clients]; prints {"rows", "ms"} (ms: the sqlite3 run only).
 import { spawnSync } from 'node:child_process';
@@ -41,11 +41,6 @@ INSERT INTO contacts (id, client_id, first_name, last_name, email, role, is_prim
 SELECT printf('con_%026d', rowid), printf('cli_%026d', rowid), "contact.first_name", "contact.last_name", "contact.email",
        "contact.role", 1, ${NOW}, ${NOW}
 FROM temp.csv_rows;
-DELETE FROM client_search WHERE rowid IN (SELECT client_rowid FROM client_search_stale);
-INSERT INTO client_search (rowid, client_id, body)
-SELECT c.rowid, s.client_id, s.body
-  FROM client_search_stale d JOIN clients c ON c.rowid = d.client_rowid JOIN client_search_source s ON s.client_id = c.id;
-DELETE FROM client_search_stale;
 INSERT INTO events (id, type, object_id, data, created_at)
 SELECT printf('evt_%026d', rowid), 'client.created', id, ${clientJson}, created_at FROM clients;
 COMMIT;

@@ -83,20 +83,22 @@ type ClientListParams struct {
 	Limit *int `url:"limit"`
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
-	// created (by id) or updated_at (for incremental sync)
-	Sort *string `url:"sort"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// created (by id, the default), updated_at (for incremental sync), name; ties in id order
+	Sort *string `url:"sort"`
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	Order *string `url:"order"`
+	// Full-text search over name, email, website and the contact persons' names and emails: every word must match the start of a word, diacritics ignored
+	Q *string `url:"q"`
 	// Only the record with this external id.
 	ExternalID *string `url:"external_id"`
 	// Only records with this email address (case-insensitive).
 	Email *string `url:"email"`
 	// Only records with this tag.
 	Tag *string `url:"tag"`
-	// Full-text search over name, email, website and contact persons
-	Q *string `url:"q"`
 }
 
 // ClientUpdateParams: Contact persons are changed through /v1/clients/{id}/contacts.
@@ -207,12 +209,16 @@ type DealListParams struct {
 	Limit *int `url:"limit"`
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
-	// created (by id) or updated_at (for incremental sync)
-	Sort *string `url:"sort"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order
+	Sort *string `url:"sort"`
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	Order *string `url:"order"`
+	// Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored
+	Q *string `url:"q"`
 	// Only the record with this external id.
 	ExternalID *string `url:"external_id"`
 	// Only records with this tag.
@@ -302,12 +308,16 @@ type InvoiceListParams struct {
 	Limit *int `url:"limit"`
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
-	// created (by id) or updated_at (for incremental sync)
-	Sort *string `url:"sort"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order
+	Sort *string `url:"sort"`
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	Order *string `url:"order"`
+	// Full-text search over number (`42` finds INV-000042), recipient email and the client's name: every word must match the start of a word, diacritics ignored
+	Q *string `url:"q"`
 	// Only records in this status.
 	Status *string `url:"status"`
 	// Filter: client id.
@@ -415,12 +425,16 @@ type LeadListParams struct {
 	Limit *int `url:"limit"`
 	// The next_cursor of the previous page
 	Cursor *string `url:"cursor"`
-	// created (by id) or updated_at (for incremental sync)
-	Sort *string `url:"sort"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order
+	Sort *string `url:"sort"`
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	Order *string `url:"order"`
+	// Full-text search over first and last name, email, company and phone: every word must match the start of a word, diacritics ignored
+	Q *string `url:"q"`
 	// Only the record with this external id.
 	ExternalID *string `url:"external_id"`
 	// Only records with this email address (case-insensitive).

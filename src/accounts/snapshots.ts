@@ -8,6 +8,7 @@ import { renewPaymentLinks } from '../services/payment-links.js';
 import { signalOutbox } from '../services/outbox-signal.js';
 import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
+import { emptySearchIndexes } from '../store/search-index.js';
 import type { Account } from './account.js';
 
 /**
@@ -92,7 +93,7 @@ export function restoreSnapshot(registry: Db, account: Account, name: string) {
     inTransaction(account.ctx, () => {
       db.pragma('defer_foreign_keys = ON');
       for (const table of [...TABLES].reverse()) db.exec(`DELETE FROM main.${table}`);
-      db.exec('DELETE FROM main.client_search');
+      emptySearchIndexes(db);
       for (const table of TABLES) {
         // Deliveries to an endpoint deleted since the snapshot have nowhere to go.
         const where = table === 'webhook_deliveries' ? ' WHERE endpoint_id IN (SELECT id FROM main.webhook_endpoints)' : '';
@@ -101,7 +102,7 @@ export function restoreSnapshot(registry: Db, account: Account, name: string) {
       db.exec(`DELETE FROM main.meta WHERE key IN ${META_KEYS}`);
       db.exec(`INSERT INTO main.meta SELECT * FROM snap.meta WHERE key IN ${META_KEYS}`);
       renewPaymentLinks(account.ctx);
-      // Every client's search row is made again when the transaction commits (the insert trigger marked them).
+      // Every record's search row is made again when the transaction commits (the insert triggers marked them).
     });
   } finally {
     db.exec('DETACH DATABASE snap');

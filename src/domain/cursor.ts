@@ -8,8 +8,8 @@ import { memoize } from '../memo.js';
  * edited by hand, is refused with 400 invalid_cursor instead of silently returning other rows.
  */
 export interface CursorPosition {
-  /** The sort key of the last row returned: [id] or [updated_at, id]. */
-  after: string[];
+  /** The sort key of the last row returned: [id], or [key, id] (the key a text or a number, e.g. updated_at or a deal's value). */
+  after: (string | number)[];
 }
 
 /** Fingerprints of the filter sets seen lately: a list asks for the same few again and again. */
@@ -47,7 +47,7 @@ export function decodeCursor(secret: string, fingerprint: string, cursor: string
     throw invalid('The cursor is malformed.');
   }
   const { a, f } = parsed as { a?: unknown; f?: unknown };
-  if (!Array.isArray(a) || !a.every((v) => typeof v === 'string')) throw invalid('The cursor is malformed.');
+  if (!Array.isArray(a) || !a.every((v) => typeof v === 'string' || Number.isFinite(v))) throw invalid('The cursor is malformed.');
   if (f !== fingerprint) throw invalid('The cursor belongs to a list with other filters or another sort.');
   return { after: a };
 }

@@ -1,6 +1,7 @@
 import { inTransaction, type Ctx } from '../services/context.js';
 import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
+import { emptySearchIndexes } from '../store/search-index.js';
 import { loadFixtures } from './fixtures.js';
 import { seed } from './seed.js';
 import { copySeedImage } from './seed-image.js';
@@ -42,9 +43,7 @@ export function fill(ctx: Ctx, options: FillOptions): boolean {
 export function resetData(ctx: Ctx, options: FillOptions): { seeded: boolean } {
   return inTransaction(ctx, () => {
     for (const table of DATA_TABLES) ctx.db.exec(`DELETE FROM ${table}`);
-    // Also what the triggers could not find (search rows are keyed by rowid: migration 007).
-    ctx.db.exec('DELETE FROM client_search');
-    ctx.db.exec('DELETE FROM client_search_stale');
+    emptySearchIndexes(ctx.db);
     ctx.db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
     return { seeded: fill(ctx, options) };
   });

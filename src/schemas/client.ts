@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Phone, ShortText, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
+import { Email, Phone, ShortText, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
 
 /**
  * ISO 3166-1 alpha-2: the 249 assigned codes, and XK (Kosovo), accepted as it is in practice. A
@@ -127,8 +127,9 @@ export const Client = z
 
 export const ClientListQuery = z.strictObject({
   ...listQueryFields,
+  ...listSortFields(['name'], 'name'),
+  ...searchField("name, email, website and the contact persons' names and emails"),
   ...syncFilterFields,
-  q: z.string().min(1).max(200).optional().describe('Full-text search over name, email, website and contact persons'),
 });
 
 export const ClientList = listEnvelope(Client).meta({ id: 'ClientList' });
@@ -142,6 +143,7 @@ export type Client = z.infer<typeof Client>;
 export type ClientCreate = z.infer<typeof ClientCreate>;
 export type ClientUpdate = z.infer<typeof ClientUpdate>;
 export type ClientListQuery = z.infer<typeof ClientListQuery>;
+export type ClientSort = ClientListQuery['sort'];
 export type Contact = z.infer<typeof Contact>;
 export type ContactCreate = z.infer<typeof ContactCreate>;
 export type ContactUpdate = z.infer<typeof ContactUpdate>;

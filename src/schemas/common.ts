@@ -57,10 +57,38 @@ const PageSize = z.preprocess(
 export const listQueryFields = {
   limit: PageSize.default(50).describe('Page size, 1..1000'),
   cursor: z.string().max(2000).optional().describe('The next_cursor of the previous page'),
-  sort: z.enum(['created', 'updated_at']).default('created').describe('created (by id) or updated_at (for incremental sync)'),
   created_after: Time.optional(),
   updated_after: Time.optional(),
 };
+
+/** The orders every list of records has: by creation (id) and by last change (updated_at, id). */
+const RECORD_SORTS = ['created', 'updated_at'] as const;
+
+/**
+ * `sort` and `order` of a list of records: `created` and `updated_at`, and the resource's own keys
+ * (store/list-sorts.ts says how each orders). Oldest first unless `order=desc` (API.md §2: records
+ * created while a client pages appear at the end); a cursor continues the sort and order it came from.
+ */
+export function listSortFields<const S extends string>(keys: readonly S[], described: string) {
+  return {
+    sort: z
+      .enum([...RECORD_SORTS, ...keys])
+      // A cast zod's types need while S is generic; each resource's schema has its exact enum.
+      .default('created' as never)
+      .describe(`created (by id, the default), updated_at (for incremental sync), ${described}; ties in id order`),
+    order: z
+      .enum(['asc', 'desc'])
+      .default('asc')
+      .describe('asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way'),
+  };
+}
+
+/** `q`: full-text search over the record's fields named in `over` (store/search-index.ts). */
+export function searchField(over: string) {
+  return {
+    q: z.string().min(1).max(200).optional().describe(`Full-text search over ${over}: every word must match the start of a word, diacritics ignored`),
+  };
+}
 
 /** Query filters of the resources that carry syncFields. */
 export const syncFilterFields = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STAGES } from '../domain/pipeline.js';
-import { Currency, DateOnly, MoneyAmount, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
+import { Currency, DateOnly, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
 
 export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
 
@@ -57,6 +57,8 @@ export const DealReopen = z
 
 export const DealListQuery = z.strictObject({
   ...listQueryFields,
+  ...listSortFields(['title', 'value', 'expected_close_date'], "title, value (the amount as it reads, whatever the currency) or expected_close_date"),
+  ...searchField("title and the client's name"),
   external_id: syncFilterFields.external_id,
   tag: syncFilterFields.tag,
   stage: Stage.optional(),
@@ -77,3 +79,4 @@ export type Deal = z.infer<typeof Deal>;
 export type DealCreate = z.infer<typeof DealCreate>;
 export type DealUpdate = z.infer<typeof DealUpdate>;
 export type DealListQuery = z.infer<typeof DealListQuery>;
+export type DealSort = DealListQuery['sort'];

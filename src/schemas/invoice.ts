@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, DateOnly, Email, MoneyAmount, listEnvelope, listQueryFields, recordFields } from './common.js';
+import { Currency, DateOnly, Email, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField } from './common.js';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
@@ -59,6 +59,8 @@ export const Invoice = z
 
 export const InvoiceListQuery = z.strictObject({
   ...listQueryFields,
+  ...listSortFields(['total', 'due_date'], 'total (the amount as it reads, whatever the currency) or due_date'),
+  ...searchField("number (`42` finds INV-000042), recipient email and the client's name"),
   status: z.enum(INVOICE_STATUSES).optional(),
   client_id: z.string().max(100).optional(),
 });
@@ -80,3 +82,4 @@ export type Invoice = z.infer<typeof Invoice>;
 export type InvoiceCreate = z.infer<typeof InvoiceCreate>;
 export type InvoiceUpdate = z.infer<typeof InvoiceUpdate>;
 export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;
+export type InvoiceSort = InvoiceListQuery['sort'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency as CurrencyCode, Email, LongText, Phone, ShortText, listEnvelope, listQueryFields, recordFields, syncFields, syncFilterFields } from './common.js';
+import { Currency as CurrencyCode, Email, LongText, Phone, ShortText, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
 
 export const LEAD_SOURCES = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'] as const;
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified', 'converted'] as const;
@@ -51,6 +51,8 @@ export const Lead = z
 
 export const LeadListQuery = z.strictObject({
   ...listQueryFields,
+  ...listSortFields(['name', 'company', 'email'], 'name (first then last name), company or email'),
+  ...searchField('first and last name, email, company and phone'),
   ...syncFilterFields,
   status: z.enum(LEAD_STATUSES).optional(),
   source: z.enum(LEAD_SOURCES).optional(),
@@ -62,6 +64,7 @@ export type Lead = z.infer<typeof Lead>;
 export type LeadCreate = z.infer<typeof LeadCreate>;
 export type LeadUpdate = z.infer<typeof LeadUpdate>;
 export type LeadListQuery = z.infer<typeof LeadListQuery>;
+export type LeadSort = LeadListQuery['sort'];
 
 /** POST /v1/leads/{id}/convert: the client is made from the lead; fields given here override. */
 export const LeadConvert = z

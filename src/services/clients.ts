@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Contact } from '../schemas/client.js';
-import { commonConditions, type Condition } from '../store/list.js';
+import { commonConditions } from '../store/list.js';
 import { clientCodec, clientJsonSql } from '../store/clients.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRows, stmt, updateRow } from '../store/rows.js';
@@ -113,21 +113,7 @@ function unlinkDeal(ctx: Ctx, dealId: string, clientId: string): void {
 
 /** A page of clients with their contact persons, as JSON text made by SQLite (store/list-json.ts). */
 export function listClients(ctx: Ctx, q: ClientListQuery): JsonBody {
-  const conditions: Condition[] = commonConditions(q);
-  if (q.q !== undefined) {
-    conditions.push(['id IN (SELECT client_id FROM client_search WHERE client_search MATCH ?)', [ftsQuery(q.q)]]);
-  }
-  return listTableJson(ctx.db, ctx.cursorSecret, 'clients', q, conditions, clientJsonSql(ctx.db));
-}
-
-/**
- * Turns what a user types into an FTS5 query: every word must match, as a prefix, quotes escaped.
- * NUL separates words too: FTS5 reads its query as a C string and fails on one inside quotes.
- */
-export function ftsQuery(text: string): string {
-  const words = text.split(/[\s\0"'()*:^+\-,.;@]+/u).filter(Boolean);
-  if (words.length === 0) return '""';
-  return words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' ');
+  return listTableJson(ctx.db, ctx.cursorSecret, 'clients', q, commonConditions(q), clientJsonSql(ctx.db));
 }
 
 export type { Contact };

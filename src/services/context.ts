@@ -1,6 +1,5 @@
 import { ApiError } from '../errors.js';
 import { IdGenerator } from '../domain/ids.js';
-import { refreshClientSearch } from '../store/client-search.js';
 import { metaValue, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 
@@ -44,21 +43,14 @@ const withoutSavepoints = new WeakSet<Db>();
 
 /**
  * Runs fn in one transaction (nested calls join the outer one, as better-sqlite3 makes savepoints).
- * The outermost call also brings the client search rows up to date before it commits (every
- * write goes through here, so none can forget them). One wrapper per database that takes fn as
- * its argument: db.transaction() builds a new wrapper on every call (about 10 µs), which was the
- * largest cost of a bulk batch after SQLite itself.
+ * One wrapper per database that takes fn as its argument: db.transaction() builds a new wrapper on
+ * every call (about 10 µs), which was the largest cost of a bulk batch after SQLite itself.
  */
 export function inTransaction<T>(ctx: Ctx, fn: () => T): T {
   if (withoutSavepoints.has(ctx.db)) return fn();
   let run = transactionRunners.get(ctx.db);
   if (!run) transactionRunners.set(ctx.db, (run = ctx.db.transaction((f: () => unknown) => f())));
-  if (ctx.db.inTransaction) return run(fn) as T;
-  return run(() => {
-    const result = fn();
-    refreshClientSearch(ctx.db);
-    return result;
-  }) as T;
+  return run(fn) as T;
 }
 
 /**

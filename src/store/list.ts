@@ -1,16 +1,24 @@
 import { decodeCursor, encodeCursor, filterFingerprint, invalidCursor } from '../domain/cursor.js';
 import type { Db } from './db.js';
-import { allRows, type Row } from './rows.js';
+import { sortKeyOf, type SortKey } from './list-sorts.js';
+import { allRows, stmt, type Row } from './rows.js';
+import { searchCondition } from './search-index.js';
 
 /** One SQL condition of a list, e.g. ['status = ?', ['new']]. */
 export type Condition = [sql: string, params: unknown[]];
 
+export type SortOrder = 'asc' | 'desc';
+
 export interface ListRequest {
   table: string;
   conditions: Condition[];
-  /** Everything that defines the list apart from limit and cursor: a cursor is bound to it. */
+  /** Everything that defines the list apart from limit, cursor and order: a cursor is bound to it. */
   filters: Record<string, unknown>;
-  sort: 'created' | 'updated_at';
+  /** 'created' (by id), 'updated_at', or one of the table's keys in list-sorts.ts. */
+  sort: string;
+  order?: SortOrder | undefined;
+  /** Full-text search (`q`) over the table's search index (search-index.ts). */
+  search?: string | undefined;
   limit: number;
   cursor: string | undefined;
   secret: string;
@@ -28,43 +36,83 @@ export interface ListRequest {
  * empty. Because ids grow with time, rows added while a client pages land after its position.
  */
 export function listPage(db: Db, req: ListRequest): { rows: Row[]; next_cursor: string | null } {
-  const query = pageQuery(req);
+  const query = pageQuery(db, req);
   const rows = allRows(db, `SELECT * ${query.from}`, query.params);
   if (rows.length <= req.limit) return { rows, next_cursor: null };
   rows.length = req.limit;
-  const last = rows[rows.length - 1]!;
-  return { rows, next_cursor: query.cursorAfter(last.id, last.updated_at) };
+  return { rows, next_cursor: query.cursorAfter(rows[rows.length - 1]!) };
 }
 
-/** What listPage and listTableJson (list-json.ts) share: the page's FROM … LIMIT ? clause, and its next cursor. */
-export function pageQuery(req: ListRequest): {
+/** A page as listPage and listTableJson (list-json.ts) both read it. */
+export interface PageQuery {
+  /** FROM … WHERE … ORDER BY … LIMIT …, with its parameters. */
   from: string;
   params: unknown[];
-  cursorAfter(id: unknown, updatedAt: unknown): string;
-} {
-  const fingerprint = filterFingerprint({ ...req.filters, table: req.table, sort: req.sort });
+  /** The ORDER BY terms, to put the page's rows in order again. */
+  orderBy: string;
+  /**
+   * Whether SQLite sorts the matching rows rather than reading them in order from an index (a sort
+   * key without one, or a search that finds few records): list-json.ts then picks the page's rows
+   * before it makes their JSON.
+   */
+  sorts: boolean;
+  /** The cursor of the page after the one that ends with `last` (the row as a Row or as the API's object). */
+  cursorAfter(last: Record<string, unknown>): string;
+}
+
+/**
+ * Builds a page's query. The order is by id, or by (key, id) — either way a total order that
+ * the cursor's position continues exactly — ascending or, with order=desc, descending.
+ */
+export function pageQuery(db: Db, req: ListRequest): PageQuery {
+  const order = req.order ?? 'asc';
+  const key = sortKeyOf(req.table, req.sort);
+  const fingerprint = filterFingerprint({ ...req.filters, table: req.table, sort: order === 'desc' ? `${req.sort} desc` : req.sort });
+  const keySql = key && sortKeySql(key, order);
   const conditions = [...req.conditions];
+  let sorts = key !== undefined && !key.indexed;
+  if (req.search !== undefined) {
+    // A search in the order of an index walks the index when the words match many records (the
+    // page fills after a few), and sorts the matches when they are few.
+    const search = searchCondition(db, req.table, req.search, !sorts);
+    conditions.push(search.condition);
+    sorts ||= search.sorts;
+  }
+  const [compare, direction] = order === 'desc' ? ['<', ' DESC'] : ['>', ''];
   if (req.cursor !== undefined) {
     const { after } = decodeCursor(req.secret, fingerprint, req.cursor);
-    if (req.sort === 'updated_at') {
-      if (after.length !== 2) throw invalidCursor('The cursor is malformed.');
-      conditions.push(['(updated_at, id) > (?, ?)', after]);
-    } else {
-      if (after.length !== 1) throw invalidCursor('The cursor is malformed.');
-      conditions.push(['id > ?', after]);
-    }
+    if (after.length !== (keySql ? 2 : 1) || typeof after[after.length - 1] !== 'string') throw invalidCursor('The cursor is malformed.');
+    conditions.push(keySql ? [`(${keySql}, id) ${compare} (?, ?)`, after] : [`id ${compare} ?`, after]);
   }
   const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
-  const order = req.sort === 'updated_at' ? 'updated_at, id' : 'id';
+  const orderBy = keySql ? `${keySql}${direction}, id${direction}` : `id${direction}`;
   if (!Number.isSafeInteger(req.limit) || req.limit < 1) throw new Error(`pageQuery: limit ${req.limit}`);
   const params = conditions.flatMap(([, p]) => p);
   if (!req.inlineLimit) params.push(req.limit + 1);
   return {
-    from: `FROM ${req.table} ${where} ORDER BY ${order} LIMIT ${req.inlineLimit ? req.limit + 1 : '?'}`,
+    from: `FROM ${req.table} ${where} ORDER BY ${orderBy} LIMIT ${req.inlineLimit ? req.limit + 1 : '?'}`,
     params,
-    cursorAfter: (id, updatedAt) =>
-      encodeCursor(req.secret, fingerprint, { after: req.sort === 'updated_at' ? [String(updatedAt), String(id)] : [String(id)] }),
+    orderBy,
+    sorts,
+    cursorAfter(last) {
+      const id = String(last.id);
+      if (!keySql) return encodeCursor(req.secret, fingerprint, { after: [id] });
+      // The key as SQLite compares it (NULL made a bound, a money amount as its number), read
+      // from the row itself unless the returned object carries it as is.
+      const value = key!.member ? String(last[key!.member]) : (stmt(db, `SELECT ${keySql} FROM ${req.table} WHERE id = ?`).pluck().get(id) as string | number);
+      return encodeCursor(req.secret, fingerprint, { after: [value, id] });
+    },
   };
+}
+
+/**
+ * A sort key as the SQL that orders and compares rows: never NULL (rows without a value come last
+ * in either direction), and text compared without case, as people sort names.
+ */
+function sortKeySql(key: SortKey, order: SortOrder): string {
+  // U+10FFFF sorts after every other text; '' before.
+  const sql = key.nullable ? `coalesce(${key.sql}, ${order === 'asc' ? 'char(1114111)' : "''"})` : key.sql;
+  return key.text ? `${sql} COLLATE NOCASE` : sql;
 }
 
 /** Conditions for the filters that leads, clients and deals share (API.md §2). */
@@ -84,18 +132,27 @@ export function commonConditions(q: {
   return out;
 }
 
-/** A list request as the routes parse it: limit and cursor, maybe a sort, and the filters. */
+/** A list request as the routes parse it: limit and cursor, maybe a sort, an order and a search, and the filters. */
 export interface ListQuery {
   limit: number;
   cursor?: string | undefined;
-  sort?: 'created' | 'updated_at';
+  sort?: string;
+  order?: SortOrder;
+  q?: string | undefined;
   [filter: string]: unknown;
 }
 
 /**
- * One page of a table as the API returns it. Every field of `query` beyond limit and cursor
- * binds the cursor, so a cursor only continues the list it came from.
+ * Splits a list query into the request pageQuery reads. Every field beyond limit, cursor, sort and
+ * order (the search `q` included) is a filter that binds the cursor, so a cursor only continues the
+ * list it came from.
  */
+export function listRequest(table: string, query: ListQuery, conditions: Condition[], secret: string): ListRequest {
+  const { limit, cursor, sort = 'created', order, ...filters } = query;
+  return { table, conditions, filters, sort, order, search: query.q, limit, cursor, secret };
+}
+
+/** One page of a table as the API returns it, its rows mapped by `map`. */
 export function listTable<T>(
   db: Db,
   secret: string,
@@ -104,7 +161,6 @@ export function listTable<T>(
   conditions: Condition[],
   map: (rows: Row[]) => T[],
 ): { data: T[]; next_cursor: string | null } {
-  const { limit, cursor, sort = 'created', ...filters } = query;
-  const page = listPage(db, { table, conditions, filters, sort, limit, cursor, secret });
+  const page = listPage(db, listRequest(table, query, conditions, secret));
   return { data: map(page.rows), next_cursor: page.next_cursor };
 }

@@ -19,7 +19,7 @@ const ctx = createContext(db, () => 'http://sandbox.test:4010');
 afterAll(() => db.close());
 
 const parse = <T>(page: JsonBody) => JSON.parse(page.bytes.toString('utf8')) as { data: T[]; next_cursor: string | null };
-const all = { limit: 100, sort: 'created' as const };
+const all = { limit: 100, sort: 'created' as const, order: 'asc' as const };
 
 describe('money in the JSON made by SQLite', () => {
   // As a list prints it: a member of json_object(), '{"v":…}'.
@@ -110,8 +110,8 @@ describe('deals, invoices and events lists made by SQLite', () => {
   });
 
   it('pages deals and events with cursors and filters', () => {
-    const first = parse<{ id: string }>(listDeals(ctx, { limit: 2, sort: 'created' }));
-    const second = parse<{ id: string }>(listDeals(ctx, { limit: 2, sort: 'created', cursor: first.next_cursor! }));
+    const first = parse<{ id: string }>(listDeals(ctx, { limit: 2, sort: 'created', order: 'asc' }));
+    const second = parse<{ id: string }>(listDeals(ctx, { limit: 2, sort: 'created', order: 'asc', cursor: first.next_cursor! }));
     expect([...first.data, ...second.data].map((d) => d.id)).toEqual(deals.slice(0, 4).map((d) => d.id));
     expect(parse<{ id: string }>(listDeals(ctx, { ...all, stage: 'lead_in' })).data.map((d) => d.id)).toEqual([deals[1]!.id, deals[4]!.id]);
     const types = parse<{ type: string }>(listEvents(ctx, { limit: 100, type: 'invoice.created,invoice.sent' })).data.map((e) => e.type);

@@ -51,7 +51,7 @@ const parse = (page: JsonBody) => JSON.parse(page.bytes.toString('utf8')) as { d
 
 describe('list pages as JSON text made by SQLite', () => {
   it('gives each lead as GET /v1/leads/{id} does', () => {
-    const page = parse(listLeads(ctx, { limit: 50, sort: 'created' }));
+    const page = parse(listLeads(ctx, { limit: 50, sort: 'created', order: 'asc' }));
     expect(page.next_cursor).toBeNull();
     expect(page.data).toEqual(leads.map((l) => getLead(ctx, l.id)));
     // Same keys in the same order as the codec's objects, not only the same values.
@@ -59,7 +59,7 @@ describe('list pages as JSON text made by SQLite', () => {
   });
 
   it('gives each client with its contact persons, ordered by id, as GET /v1/clients/{id} does', () => {
-    const page = parse(listClients(ctx, { limit: 50, sort: 'created' }));
+    const page = parse(listClients(ctx, { limit: 50, sort: 'created', order: 'asc' }));
     expect(page.data).toEqual(clients.map((c) => getClient(ctx, c.id)));
     expect(page.data.map((c) => Object.keys(c))).toEqual(clients.map((c) => Object.keys(getClient(ctx, c.id))));
     expect(page.data[0]).toMatchObject({ contacts: [{ email: 'late@example.com', is_primary: false }] });
@@ -70,7 +70,7 @@ describe('list pages as JSON text made by SQLite', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = parse(listLeads(ctx, { limit, sort, cursor }));
+        const page = parse(listLeads(ctx, { limit, sort, order: 'asc', cursor }));
         expect(page.data.length).toBeGreaterThan(0);
         seen.push(...page.data.map((l) => l.id));
         cursor = page.next_cursor ?? undefined;
@@ -79,20 +79,20 @@ describe('list pages as JSON text made by SQLite', () => {
       if (sort === 'updated_at') expected.sort((a, b) => a.updated_at.localeCompare(b.updated_at) || a.id.localeCompare(b.id));
       expect(seen).toEqual(expected.map((l) => l.id));
     }
-    const first = parse(listLeads(ctx, { limit: 1, sort: 'created' }));
-    expect(() => listLeads(ctx, { limit: 1, sort: 'updated_at', cursor: first.next_cursor! })).toThrow(/other filters or another sort/);
+    const first = parse(listLeads(ctx, { limit: 1, sort: 'created', order: 'asc' }));
+    expect(() => listLeads(ctx, { limit: 1, sort: 'updated_at', order: 'asc', cursor: first.next_cursor! })).toThrow(/other filters or another sort/);
   });
 
   it('applies the filters', () => {
-    expect(parse(listLeads(ctx, { limit: 50, sort: 'created', status: 'contacted' })).data.map((l) => l.id)).toEqual([leads[0]!.id]);
-    expect(parse(listLeads(ctx, { limit: 50, sort: 'created', tag: odd })).data.map((l) => l.id)).toEqual([leads[1]!.id]);
-    expect(parse(listClients(ctx, { limit: 50, sort: 'created', q: 'Primary' })).data.map((c) => c.id)).toEqual([clients[1]!.id]);
-    expect(parse(listLeads(ctx, { limit: 50, sort: 'created', email: 'nobody@example.com' }))).toEqual({ data: [], next_cursor: null });
+    expect(parse(listLeads(ctx, { limit: 50, sort: 'created', order: 'asc', status: 'contacted' })).data.map((l) => l.id)).toEqual([leads[0]!.id]);
+    expect(parse(listLeads(ctx, { limit: 50, sort: 'created', order: 'asc', tag: odd })).data.map((l) => l.id)).toEqual([leads[1]!.id]);
+    expect(parse(listClients(ctx, { limit: 50, sort: 'created', order: 'asc', q: 'Primary' })).data.map((c) => c.id)).toEqual([clients[1]!.id]);
+    expect(parse(listLeads(ctx, { limit: 50, sort: 'created', order: 'asc', email: 'nobody@example.com' }))).toEqual({ data: [], next_cursor: null });
   });
 
   it('reads an empty JSON column as null, as the codec does', () => {
     db.prepare("UPDATE leads SET custom_fields = '' WHERE id = ?").run(leads[2]!.id);
-    const item = parse(listLeads(ctx, { limit: 50, sort: 'created' })).data[2];
+    const item = parse(listLeads(ctx, { limit: 50, sort: 'created', order: 'asc' })).data[2];
     expect(item).toEqual(getLead(ctx, leads[2]!.id));
     expect(item).toMatchObject({ custom_fields: null });
     db.prepare("UPDATE leads SET custom_fields = '{}' WHERE id = ?").run(leads[2]!.id);

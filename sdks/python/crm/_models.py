@@ -183,20 +183,22 @@ class ClientListParams(CrmObject):
     """Page size, 1..1000"""
     cursor: Optional[str]
     """The next_cursor of the previous page"""
-    sort: Optional[Literal["created", "updated_at"]]
-    """created (by id) or updated_at (for incremental sync)"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    sort: Optional[Literal["created", "updated_at", "name"]]
+    """created (by id, the default), updated_at (for incremental sync), name; ties in id order"""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    q: Optional[str]
+    """Full-text search over name, email, website and the contact persons' names and emails: every word must match the start of a word, diacritics ignored"""
     external_id: Optional[str]
     """Only the record with this external id."""
     email: Optional[str]
     """Only records with this email address (case-insensitive)."""
     tag: Optional[str]
     """Only records with this tag."""
-    q: Optional[str]
-    """Full-text search over name, email, website and contact persons"""
 
 
 class ClientUpdateParams(CrmObject):
@@ -333,12 +335,16 @@ class DealListParams(CrmObject):
     """Page size, 1..1000"""
     cursor: Optional[str]
     """The next_cursor of the previous page"""
-    sort: Optional[Literal["created", "updated_at"]]
-    """created (by id) or updated_at (for incremental sync)"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    sort: Optional[Literal["created", "updated_at", "title", "value", "expected_close_date"]]
+    """created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order"""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    q: Optional[str]
+    """Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored"""
     external_id: Optional[str]
     """Only the record with this external id."""
     tag: Optional[str]
@@ -473,12 +479,16 @@ class InvoiceListParams(CrmObject):
     """Page size, 1..1000"""
     cursor: Optional[str]
     """The next_cursor of the previous page"""
-    sort: Optional[Literal["created", "updated_at"]]
-    """created (by id) or updated_at (for incremental sync)"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    sort: Optional[Literal["created", "updated_at", "total", "due_date"]]
+    """created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order"""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    q: Optional[str]
+    """Full-text search over number (`42` finds INV-000042), recipient email and the client's name: every word must match the start of a word, diacritics ignored"""
     status: Optional[Literal["draft", "open", "paid", "void"]]
     """Only records in this status."""
     client_id: Optional[str]
@@ -606,12 +616,16 @@ class LeadListParams(CrmObject):
     """Page size, 1..1000"""
     cursor: Optional[str]
     """The next_cursor of the previous page"""
-    sort: Optional[Literal["created", "updated_at"]]
-    """created (by id) or updated_at (for incremental sync)"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    sort: Optional[Literal["created", "updated_at", "name", "company", "email"]]
+    """created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order"""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    q: Optional[str]
+    """Full-text search over first and last name, email, company and phone: every word must match the start of a word, diacritics ignored"""
     external_id: Optional[str]
     """Only the record with this external id."""
     email: Optional[str]

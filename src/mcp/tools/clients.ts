@@ -13,7 +13,7 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     name: 'search_clients',
     title: 'Search clients',
     description:
-      'Finds clients by words in their name, email, website or their contact persons’ names and emails (`q`, prefix match), or lists them all; results carry their contact persons.',
+      'Finds clients by words in their name, email, website or their contact persons’ names and emails (`q`, prefix match), or lists them all, oldest first (order=desc: newest first; sort by name or updated_at); results carry their contact persons.',
     kind: 'read',
     input: ClientListQuery,
     output: pageOf(Client),

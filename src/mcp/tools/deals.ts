@@ -20,7 +20,7 @@ export function dealTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'list_deals',
     title: 'List deals',
-    description: 'Lists deals, oldest first, filtered by stage, client_id, tag or external_id. Pass next_cursor as cursor for the next page.',
+    description: 'Lists deals, oldest first (order=desc: newest first; sort by title, value, expected_close_date or updated_at), filtered by stage, client_id, tag or external_id, or found by words of the title or client name (q). Pass next_cursor as cursor for the next page.',
     kind: 'read',
     input: DealListQuery,
     output: pageOf(Deal),

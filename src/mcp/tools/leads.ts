@@ -12,7 +12,7 @@ export function leadTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'list_leads',
     title: 'List leads',
-    description: 'Lists leads, oldest first, filtered by status, source, email, tag or external_id. Pass next_cursor as cursor for the next page.',
+    description: 'Lists leads, oldest first (order=desc: newest first; sort by name, company, email or updated_at), filtered by status, source, email, tag or external_id, or found by words of the name, email or company (q). Pass next_cursor as cursor for the next page.',
     kind: 'read',
     input: LeadListQuery,
     output: pageOf(Lead),

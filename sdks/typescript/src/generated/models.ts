@@ -178,20 +178,22 @@ export interface ClientListParams {
   limit?: number;
   /** The next_cursor of the previous page */
   cursor?: string;
-  /** created (by id) or updated_at (for incremental sync) */
-  sort?: "created" | "updated_at";
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** created (by id, the default), updated_at (for incremental sync), name; ties in id order */
+  sort?: "created" | "updated_at" | "name";
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  order?: "asc" | "desc";
+  /** Full-text search over name, email, website and the contact persons' names and emails: every word must match the start of a word, diacritics ignored */
+  q?: string;
   /** Only the record with this external id. */
   external_id?: string;
   /** Only records with this email address (case-insensitive). */
   email?: string;
   /** Only records with this tag. */
   tag?: string;
-  /** Full-text search over name, email, website and contact persons */
-  q?: string;
 }
 
 /** Contact persons are changed through /v1/clients/{id}/contacts. */
@@ -327,12 +329,16 @@ export interface DealListParams {
   limit?: number;
   /** The next_cursor of the previous page */
   cursor?: string;
-  /** created (by id) or updated_at (for incremental sync) */
-  sort?: "created" | "updated_at";
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order */
+  sort?: "created" | "updated_at" | "title" | "value" | "expected_close_date";
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  order?: "asc" | "desc";
+  /** Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored */
+  q?: string;
   /** Only the record with this external id. */
   external_id?: string;
   /** Only records with this tag. */
@@ -466,12 +472,16 @@ export interface InvoiceListParams {
   limit?: number;
   /** The next_cursor of the previous page */
   cursor?: string;
-  /** created (by id) or updated_at (for incremental sync) */
-  sort?: "created" | "updated_at";
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order */
+  sort?: "created" | "updated_at" | "total" | "due_date";
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  order?: "asc" | "desc";
+  /** Full-text search over number (`42` finds INV-000042), recipient email and the client's name: every word must match the start of a word, diacritics ignored */
+  q?: string;
   /** Only records in this status. */
   status?: "draft" | "open" | "paid" | "void";
   /** Filter: client id. */
@@ -597,12 +607,16 @@ export interface LeadListParams {
   limit?: number;
   /** The next_cursor of the previous page */
   cursor?: string;
-  /** created (by id) or updated_at (for incremental sync) */
-  sort?: "created" | "updated_at";
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order */
+  sort?: "created" | "updated_at" | "name" | "company" | "email";
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  order?: "asc" | "desc";
+  /** Full-text search over first and last name, email, company and phone: every word must match the start of a word, diacritics ignored */
+  q?: string;
   /** Only the record with this external id. */
   external_id?: string;
   /** Only records with this email address (case-insensitive). */
