@@ -59,3 +59,13 @@ export function routedTarget(request: FastifyRequest): string {
   const query = request.url.indexOf('?');
   return query === -1 ? routedPath(request) : routedPath(request) + request.url.slice(query);
 }
+
+/**
+ * Whether a path has a dot segment (`.` or `..`, plain or percent-encoded). The router does not
+ * resolve them, so such a path is not the canonical spelling of any route; a wildcard route
+ * (`/dashboard/*`) would still match `/dashboard/../v1/leads`. Answered 404 like any unknown path.
+ */
+export function hasDotSegment(request: FastifyRequest): boolean {
+  const raw = request.url.split('?', 1)[0] ?? '';
+  return /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(raw);
+}

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Socket } from 'node:net';
 import type { ZodError } from 'zod';
 import { newId } from '../../domain/ids.js';
-import { routedPath } from '../route-surface.js';
+import { hasDotSegment, routedPath } from '../route-surface.js';
 import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../../errors.js';
 
 /**
@@ -154,6 +154,7 @@ export function registerErrorHandling(
   };
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return answerUnmatched(request, reply);
+    if (hasDotSegment(request)) return sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${routedPath(request)}: paths with . or .. segments name no route.`));
   });
   app.setNotFoundHandler(answerUnmatched);
 }
