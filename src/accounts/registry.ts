@@ -107,8 +107,9 @@ export class AccountRegistry {
   }
 
   /**
-   * The account whose database `has` the credential (a key's hash, a session's, a payment token),
+   * The account whose database `has` the credential (a key's hash, a session's, an OAuth client),
    * or undefined. `key` caches the answer; a revoked key still finds its account, which then says no.
+   * Payment tokens ask every account instead (payment-tokens.ts): a token two held must be refused.
    */
   find(key: string, has: (db: Db) => boolean): Account | undefined {
     const cached = this.byCredential.get(key);
