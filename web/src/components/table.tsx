@@ -22,12 +22,15 @@ export function ListTable<T extends { id: string }>(props: {
   onSelect?: (row: T) => void;
   /** What an empty list says (what to do next); "Nothing here yet." by default. */
   empty?: ComponentChildren;
+  /** While this holds for the rows shown, the page is fetched again each second (a pending delivery, say). */
+  followWhile?: (rows: T[]) => boolean;
 }) {
   const [rows, setRows] = useState<T[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [loaded, setLoaded] = useState(false);
+  const [tick, setTick] = useState(0);
   useEffect(() => setCursor(null), [props.path, props.reload]);
   useEffect(() => {
     const sep = props.path.includes('?') ? '&' : '?';
@@ -39,7 +42,13 @@ export function ListTable<T extends { id: string }>(props: {
         setLoaded(true);
       })
       .catch((err: Error) => setError(err.message));
-  }, [props.path, props.reload, cursor]);
+  }, [props.path, props.reload, cursor, tick]);
+  const following = loaded && props.followWhile !== undefined && props.followWhile(rows);
+  useEffect(() => {
+    if (!following) return;
+    const timer = setTimeout(() => setTick((n) => n + 1), 1000);
+    return () => clearTimeout(timer);
+  }, [following, rows]);
   return (
     <div class="table-wrap">
       {error && <p role="alert" class="error">{error}</p>}

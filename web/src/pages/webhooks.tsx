@@ -71,6 +71,9 @@ function EndpointForm(props: { endpoint?: Endpoint; onDone: (secret?: string) =>
   );
 }
 
+/** True when `iso` is at most `ms` away: a retry due soon is worth watching, one due in an hour is not. */
+const dueWithin = (iso: string | null, ms: number): boolean => iso !== null && Date.parse(iso) - Date.now() <= ms;
+
 function Deliveries(props: { endpoint: Endpoint; reload: number; onResend: () => void }) {
   const resend = async (d: Delivery) => {
     await api('POST', `/v1/events/${d.event_id}/resend`, { endpoint_id: props.endpoint.id });
@@ -81,6 +84,9 @@ function Deliveries(props: { endpoint: Endpoint; reload: number; onResend: () =>
       caption={`Delivery attempts to ${props.endpoint.url}`}
       path={`/v1/webhook_endpoints/${props.endpoint.id}/deliveries`}
       reload={props.reload}
+      // Follow attempts about to run so a resend shows its outcome; retries scheduled later are not polled
+      // (each poll is a request in the log).
+      followWhile={(rows) => rows.some((d) => d.status === 'pending' && dueWithin(d.next_attempt_at, 60_000))}
       columns={[
         { label: 'Event', value: (d) => `${d.event_type} ${d.event_id}` },
         { label: 'Attempt', value: (d) => String(d.attempt) },
@@ -110,7 +116,7 @@ export function Webhooks() {
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [open, setOpen] = useState<Endpoint | null>(null);
   const [message, setMessage] = useState('');
-  const refresh = () => setReload(reload + 1);
+  const refresh = () => setReload((n) => n + 1);
   const act = async (fn: () => Promise<unknown>) => {
     try {
       const result = await fn();
@@ -170,7 +176,10 @@ export function Webhooks() {
             value: (w) => (
               <span class="actions">
                 <button type="button" onClick={() => void act(() => sendTest(w))}>Send test event</button>
-                <button type="button" onClick={() => setOpen(w)}>Deliveries</button>
+                <button type="button" onClick={() => {
+                    setOpen(w);
+                    refresh();
+                  }}>Deliveries</button>
                 <button type="button" onClick={() => setEditing(w)}>Edit</button>
                 <button type="button" onClick={() => void act(() => api('PATCH', `/v1/webhook_endpoints/${w.id}`, { status: w.status === 'enabled' ? 'disabled' : 'enabled' }))}>
                   {w.status === 'enabled' ? 'Disable' : 'Enable'}
