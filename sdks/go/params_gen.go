@@ -269,8 +269,12 @@ type EventListParams struct {
 	Cursor *string `url:"cursor"`
 	// One event type, or several comma-separated
 	Type *string `url:"type"`
+	// Only the events about this record (its id): the record's history
+	ObjectID *string `url:"object_id"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// asc (oldest first, the default) or desc (newest first)
+	Order *string `url:"order"`
 }
 
 // EventResendParams is what a method sends.
@@ -498,6 +502,8 @@ type RequestLogListParams struct {
 	KeyID *string `url:"key_id"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// asc (oldest first, the default) or desc (newest first)
+	Order *string `url:"order"`
 }
 
 // UsageRetrieveParams is what a method sends.

@@ -61,6 +61,9 @@ export const listQueryFields = {
   updated_after: Time.optional(),
 };
 
+/** `order` of a log (events, request logs): by id, that is by time. */
+export const LogOrder = z.enum(['asc', 'desc']).default('asc').describe('asc (oldest first, the default) or desc (newest first)');
+
 /** The orders every list of records has: by creation (id) and by last change (updated_at, id). */
 const RECORD_SORTS = ['created', 'updated_at'] as const;
 

@@ -410,8 +410,12 @@ class EventListParams(CrmObject):
     """The next_cursor of the previous page"""
     type: Optional[str]
     """One event type, or several comma-separated"""
+    object_id: Optional[str]
+    """Only the events about this record (its id): the record's history"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest first, the default) or desc (newest first)"""
 
 
 class EventResendParams(CrmObject):
@@ -768,6 +772,8 @@ class RequestLogListParams(CrmObject):
     """Only requests made with this API key or token"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest first, the default) or desc (newest first)"""
 
 
 class Usage(CrmObject):

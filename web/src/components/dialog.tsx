@@ -19,6 +19,11 @@ export function Modal(props: { labelledBy: string; describedBy?: string; onCance
     return () => {
       if (dialog.open) dialog.close();
       if (opener?.isConnected) opener.focus();
+      // Chromium can settle the focus of a closing modal after this cleanup (an Escape it handles as
+      // a close request): put it back on the opener then, unless the user has moved it somewhere.
+      setTimeout(() => {
+        if (opener?.isConnected && (document.activeElement === document.body || document.activeElement === null)) opener.focus();
+      });
     };
   }, []);
   const trapTab = (e: KeyboardEvent) => {

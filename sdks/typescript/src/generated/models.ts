@@ -403,8 +403,12 @@ export interface EventListParams {
   cursor?: string;
   /** One event type, or several comma-separated */
   type?: string;
+  /** Only the events about this record (its id): the record's history */
+  object_id?: string;
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
+  /** asc (oldest first, the default) or desc (newest first) */
+  order?: "asc" | "desc";
 }
 
 export interface EventResendParams {
@@ -759,6 +763,8 @@ export interface RequestLogListParams {
   key_id?: string;
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
+  /** asc (oldest first, the default) or desc (newest first) */
+  order?: "asc" | "desc";
 }
 
 export interface Usage {
