@@ -42,6 +42,8 @@ async function board(): Promise<Page> {
 const column = (page: Page, stage: string) => page.getByRole('region', { name: STAGE_NAMES[stage], exact: true });
 const card = (page: Page, stage: string, title: string) => column(page, stage).getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
 
+const focusedText = (page: Page) => page.evaluate<string>("document.activeElement?.textContent ?? ''");
+
 /** The deal's events (newest first) of the given types. */
 async function eventsOf(dealId: string, types: string): Promise<{ type: string; data: { object: Deal } }[]> {
   const res = await suite.api.get(`/v1/events?type=${types}&limit=100`);
@@ -75,16 +77,16 @@ describe('moving cards', () => {
     // Keyboard only: Tab from the card's link to its menu button, open it, arrow to Won, Enter.
     await card(page, 'negotiation', deal.title).getByRole('link', { name: deal.title }).focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move to');
+    expect(await focusedText(page)).toBe('Move to');
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu', { name: 'Move to' });
     await menu.waitFor();
     // The other stages, as people read them; the focus is on the first.
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Lead in', 'Qualified', 'Proposal', 'Won', 'Lost']);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Lead in');
+    expect(await focusedText(page)).toBe('Lead in');
     expect(await seriousAxeViolations(page)).toEqual([]);
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Won');
+    expect(await focusedText(page)).toBe('Won');
     await page.keyboard.press('Enter');
 
     await card(page, 'won', deal.title).waitFor();
@@ -92,8 +94,8 @@ describe('moving cards', () => {
     const won = await eventsOf(deal.id, 'deal.won');
     expect(won).toHaveLength(1);
     // The focus follows the card to its new column, so the next move is one more key away.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-deal]')?.getAttribute('data-deal'))).toBe(deal.id);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move to');
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.closest('[data-deal]')?.getAttribute('data-deal') ?? ''")).toBe(deal.id);
+    expect(await focusedText(page)).toBe('Move to');
 
     // Out of won only by reopening it: the menu's Qualified reopens the deal there.
     await page.keyboard.press('Enter');
@@ -132,7 +134,7 @@ describe('columns', () => {
     const deals: Deal[] = [];
     let cursor: string | null = null;
     do {
-      const res = await suite.api.get(`/v1/deals?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { body: { data: Deal[]; next_cursor: string | null } } = await suite.api.get(`/v1/deals?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
       deals.push(...res.body.data);
       cursor = res.body.next_cursor;
     } while (cursor);

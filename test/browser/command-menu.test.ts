@@ -15,11 +15,11 @@ const menu = (page: Page) => page.getByRole('dialog', { name: 'Search records an
 const input = (page: Page) => menu(page).getByRole('combobox', { name: 'Search records and pages' });
 /** The text of the option the input points at (aria-activedescendant). */
 const activeOption = (page: Page) =>
-  page.evaluate(() => {
+  page.evaluate<string | null>(`(() => {
     const id = document.activeElement?.getAttribute('aria-activedescendant');
     const option = id ? document.getElementById(id) : null;
     return option?.getAttribute('aria-selected') === 'true' ? option.textContent : null;
-  });
+  })()`);
 
 describe('command menu', () => {
   it('Ctrl+K finds a client by name and Enter opens its record page', async () => {
@@ -88,7 +88,7 @@ describe('command menu', () => {
     await menu(page).waitFor();
     await page.keyboard.press('Escape');
     expect(await menu(page).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Leads');
+    expect(await page.evaluate<string>("document.activeElement?.textContent ?? ''")).toBe('Leads');
 
     // For the mouse: a visible button that names its shortcut.
     const button = page.getByRole('button', { name: 'Search', exact: true });
