@@ -1,3 +1,6 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../web/src/records/format.js';
@@ -11,6 +14,9 @@ import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/
  */
 let suite: BrowserSuite;
 useBrowser([], (s) => (suite = s));
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SHOTS = join(ROOT, 'test-artifacts', 'screenshots');
 
 interface Deal {
   id: string;
@@ -50,6 +56,41 @@ async function eventsOf(dealId: string, types: string): Promise<{ type: string; 
   expect(res.status).toBe(200);
   return res.body.data.filter((e: { data: { object: Deal } }) => e.data.object.id === dealId);
 }
+
+// First, so the screenshots (and the README's image) show the seed's pipeline, not this file's test deals.
+describe('layout', () => {
+  it('fits at 1440 and 1024 px, light and dark: nothing overflows, no button wraps; screenshots', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await suite.signedIn(scheme);
+      for (const width of [1440, 1024]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
+        await page.locator('.board .deal-card').first().waitFor();
+        // Wider than its box, or a button or heading on two lines (a word broken to fit).
+        const bad = await page.evaluate<string[]>(`[...document.querySelectorAll('.board button, .column-head h2, .column-count, .column-totals li, .deal-card, .deal-value')]
+          .filter((el) => {
+            const style = getComputedStyle(el);
+            const lines = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
+            const oneLine = el.matches('.deal-card') || el.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth) < lines * 1.5;
+            return el.scrollWidth > el.clientWidth + 1 || !oneLine;
+          })
+          .map((el) => el.className + ': ' + el.textContent)`);
+        expect(bad, `${width} ${scheme}`).toEqual([]);
+        // The board scrolls sideways inside its frame, never the page.
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), `${width} ${scheme}`).toBe(0);
+        if (scheme === 'dark') {
+          const dark = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+          expect(dark.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+        }
+        const file = join(SHOTS, `board-${width}-${scheme}.png`);
+        await page.screenshot({ path: file });
+        if (width === 1440 && scheme === 'light' && process.env.CRM_UPDATE_DOC_IMAGES === '1') copyFileSync(file, join(ROOT, 'docs', 'images', 'board.png'));
+      }
+      await page.context().close();
+    }
+  }, 60_000);
+});
 
 describe('moving cards', () => {
   it('a card dragged to another stage has that stage through the API, and deal.updated was emitted', async () => {
