@@ -2,9 +2,9 @@
 // its count and value per currency, cards moved by drag and drop or by their `Move to` menu through
 // the API's own transitions, kept live by the dashboard's one event stream.
 //
-// Size: every deal is fetched (1,000 a request) so each column's count and totals are exact, but a
-// column renders only its first CARDS_PER_PAGE cards, then "Show … more": a board of thousands of
-// deals keeps a few hundred elements. Client names come from one list of clients, not a request per card.
+// Size: every deal is fetched (a request per stage, side by side, 1,000 deals a page) so each
+// column's count and totals are exact, but a column renders only its first CARDS_PER_PAGE cards,
+// then "Show … more": a board of thousands of deals keeps a few hundred elements. Client names come from one list of clients, not a request per card.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { all, api, can } from '../../api.js';
@@ -47,9 +47,11 @@ function useBoardData(): { deals: Deals | null; setDeals: (f: (d: Deals) => Deal
     };
     const stop = onLiveEvent((e) => (loaded ? apply(e) : early.push(e)));
     const clientList = can('clients:read') ? all<Record<string, any>>('/v1/clients').catch(() => []) : Promise.resolve([]);
-    Promise.all([all<BoardDeal>('/v1/deals?sort=updated_at&order=desc'), clientList]).then(
-      ([dealList, clientRecords]) => {
-        setDealsState(new Map(dealList.map((d) => [d.id, d])));
+    // A request per stage, side by side: a big board's pages arrive in parallel, not one after another.
+    const dealLists = Promise.all(STAGE_IDS.map((stage) => all<BoardDeal>(`/v1/deals?stage=${stage}&sort=updated_at&order=desc`)));
+    Promise.all([dealLists, clientList]).then(
+      ([perStage, clientRecords]) => {
+        setDealsState(new Map(perStage.flat().map((d) => [d.id, d])));
         setClientNames(new Map(clientRecords.map((c) => [c.id as string, clientSpec.title(c)])));
         loaded = true;
         early.forEach(apply);
