@@ -1,4 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
@@ -10,6 +12,8 @@ import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/
  */
 let suite: BrowserSuite;
 useBrowser([], (s) => (suite = s));
+
+const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
 
 const menu = (page: Page) => page.getByRole('dialog', { name: 'Search records and pages' });
 const input = (page: Page) => menu(page).getByRole('combobox', { name: 'Search records and pages' });
@@ -35,6 +39,8 @@ describe('command menu', () => {
     // No page is named like that: the client is the first result, and the one Enter opens.
     await expect.poll(() => activeOption(page)).toMatch(/^Quartzite Looms Ltd/);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'command-menu-light.png') });
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Quartzite Looms Ltd', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/dashboard/clients/${client.id}`);
@@ -100,6 +106,8 @@ describe('command menu', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const dark = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
     expect(dark.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'command-menu-dark.png') });
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/api-keys');

@@ -150,7 +150,9 @@ function CommandMenu(props: { pages: PageLink[]; onClose: () => void }) {
                     onMouseMove={() => r !== chosen && setActive(results.indexOf(r))}
                     onClick={() => openResult(r)}
                   >
-                    <span class="command-option-label">{r.label}</span>
+                    <span class="command-option-label" title={r.label}>
+                      {r.label}
+                    </span>
                     {r.detail && <span class="command-option-detail">{r.detail}</span>}
                   </div>
                 ))}
