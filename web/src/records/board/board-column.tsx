@@ -2,6 +2,7 @@
 // "Show … more"), and a drop target for a dragged card. A card is the deal's name (a link to its
 // page), its client's name and its value, and a `Move to` menu, the keyboard's way to drag.
 import { useState } from 'preact/hooks';
+import { can } from '../../api.js';
 import type { Stage } from '../../../../src/domain/pipeline.js';
 import { Link, recordUrl } from '../../components/link.js';
 import { MenuButton } from '../../components/menu-button.js';
@@ -138,6 +139,12 @@ function DealCard(props: ColumnProps & { deal: BoardDeal; busy: boolean }) {
 
 /** A client the board's list did not have (created since): its name fetched once. */
 function ClientName(props: { id: string }) {
+  // Without clients:read every lookup would be refused: say so instead of asking per card.
+  if (!can('clients:read')) return <span class="muted">A client (needs clients:read)</span>;
+  return <FetchedClientName id={props.id} />;
+}
+
+function FetchedClientName(props: { id: string }) {
   const name = useRecordName('clients', props.id);
   return <>{name ?? <span class="muted">{name === null ? 'Unknown client' : '…'}</span>}</>;
 }
