@@ -263,10 +263,17 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
     // The client is authenticated first: no client, 401 (and Prism sees the grant type is not one).
     await invalid('POST', '/oauth/token', 401, { key: null, form: { grant_type: 'password' } }, /grant_type/);
     await invalid('POST', '/oauth/authorize', 400, { key: null, form: { request: 'forged', decision: 'maybe' } }, /decision/);
-    // A query parameter the document does not list: Prism lets it pass, the server says 400, as documented.
-    const unknown = await send(prism.url, 'GET', '/v1/leads?colour=blue', {});
-    expect(unknown.status).toBe(400);
-    expect(unknown.violations).toEqual([]);
+    // A query parameter the document does not list: Prism lets it pass, the server says 400 on every
+    // operation whose 400 says so (and the streams say it before they open).
+    const listing = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<Json>(item).filter(([, op]) => /does not list/.test(op.responses['400']?.description ?? '')).map(([method]) => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')] as const),
+    );
+    expect(listing.length).toBeGreaterThan(10);
+    for (const [method, path] of listing) {
+      const unknown = await send(prism.url, method, `${path}?colour=blue`, { body: method === 'GET' ? undefined : {} });
+      expect([unknown.status, unknown.body.code], `${method} ${path}?colour=blue`).toEqual([400, 'invalid_request']);
+      expect(unknown.violations.filter((v) => v.location[0] !== 'request'), `${method} ${path}`).toEqual([]);
+    }
     // Over 10 MB is over Prism's own limit: straight to the sandbox.
     await direct('POST', '/v1/leads', 413, { raw: { type: 'application/json', text: JSON.stringify({ first_name: 'x'.repeat(10.5 * 1024 * 1024) }) }, headers: { 'content-type': 'application/json' } });
   });
