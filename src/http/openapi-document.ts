@@ -66,6 +66,8 @@ export function finishDocument(doc: Json, facts: RouteFacts): Json {
       // A malformed id or query is refused with 400 before the record is looked up.
       if (limited && !op.responses['400'] && op.responses['401']) op.responses['400'] = { ...op.responses['401'], description: '`invalid_request`' };
       if (limited) documentRequestErrors(op, WRITES.has(method));
+      // The sandbox controls answer only under the sandbox's own Host (routes/dashboard.ts).
+      if (path.startsWith('/_sandbox/')) op.responses['421'] ??= problem(['misdirected_request'], ': the Host header names another server than this sandbox (DNS rebinding protection).');
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
         response.headers = { ...response.headers, ...responseHeaders(status, limited, WRITES.has(method) && IDEMPOTENT.test(path)) };
       }

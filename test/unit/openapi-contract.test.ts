@@ -28,6 +28,12 @@ describe('the OpenAPI document, operation by operation (issue #26)', () => {
     }
   });
 
+  it('documents 421 misdirected_request on the sandbox controls, which answer only under their own Host', () => {
+    const controls = operations.filter(({ path }) => path.startsWith('/_sandbox/'));
+    expect(controls.length).toBeGreaterThan(10);
+    for (const { name, op } of controls) expect(codesOf(op.responses['421']), name).toEqual(['misdirected_request']);
+  });
+
   it('names every 400 code an operation can answer, and says an unknown query parameter is one', () => {
     for (const { name, method, op } of authenticated) {
       const codes = codesOf(op.responses['400']);
