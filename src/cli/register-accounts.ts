@@ -65,11 +65,12 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
     });
   clock
     .command('set <time>')
-    .description('Move the clock forward to an RFC 3339 time')
+    .description('Move the clock forward to an RFC 3339 time, or to the start of a day (YYYY-MM-DD, UTC)')
     .option(...ACCOUNT)
     .action(async (time: string, _opts: unknown, cmd: Command) => {
       const { moveClockCommand } = await import('./accounts.js');
-      await moveClockCommand(globals(cmd), { to: time });
+      // The API takes RFC 3339 with seconds; a day is its first second, in UTC.
+      await moveClockCommand(globals(cmd), { to: /^\d{4}-\d{2}-\d{2}$/.test(time) ? `${time}T00:00:00Z` : time });
     });
 
   sandbox
