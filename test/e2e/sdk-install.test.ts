@@ -66,8 +66,8 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
     const pack = await npmPack(join(SDKS, 'typescript'), temp.path); // prepack builds dist/ with tsc
     tarball = pack.tarball;
     const paths = pack.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/generated/resources.js', 'package.json', 'README.md', 'CHANGELOG.md']));
-    expect(paths.filter((p) => !/^(dist\/.*\.(js|d\.ts)|package\.json|README\.md|CHANGELOG\.md)$/.test(p))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/generated/resources.js', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']));
+    expect(paths.filter((p) => !/^(dist\/.*\.(js|d\.ts)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(p))).toEqual([]);
     for (const kind of ['cjs', 'esm'] as const) {
       const dir = (projects[kind] = project(`ts-${kind}`));
       await run('npm', ['init', '-y'], { cwd: dir });
