@@ -72,6 +72,12 @@ describe('the CLI package', () => {
     expect(found.data.map((l) => l.status)).toEqual(['contacted']);
   });
 
+  it('generates an SDK\'s files with `crm sdk generate` (the generator and the OpenAPI document ship too)', async () => {
+    const generated = await run(crm, ['sdk', 'generate', '--lang', 'python', '--out', 'my-sdk', '--json'], { cwd: work });
+    expect(JSON.parse(generated.stdout).written).toEqual(expect.arrayContaining(['crm/_models.py', 'crm/_resources.py']));
+    expect(readFileSync(join(work, 'my-sdk', 'crm', '_resources.py'), 'utf8')).toContain('class LeadsResource');
+  });
+
   it('serves MCP over stdio to a client configured with the installed `crm` path', async () => {
     const transport = new StdioClientTransport({
       command: crm,
