@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +83,14 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
     writeFileSync(join(projects.cjs, 'hello.js'), readmeBlock(readme('typescript'), 'hello.js'));
     await expectQuickStart(() => run(process.execPath, ['hello.js'], { cwd: projects.cjs, env: sandboxEnv() }), agent);
   });
+
+  it('runs the CommonJS quick start on Node 22 too, the oldest Node the package names', async () => {
+    // Node 22.12 is the first 22 that loads an ES module through require() without a flag.
+    const node22 = execFileSync('bash', [join(ROOT, '.ci', 'node.sh'), '22'], { encoding: 'utf8' }).trim();
+    const engines = (JSON.parse(readFileSync(join(SDKS, 'typescript', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines).toBe('>=22.12');
+    await expectQuickStart(() => run(node22, ['hello.js'], { cwd: projects.cjs, env: sandboxEnv() }), new RegExp(`^crm-sdk-typescript/${escaped(manifest.version)} \\(node v22\\.`));
+  }, 120_000);
 
   it('runs the ES module quick start (top-level await)', async () => {
     writeFileSync(join(projects.esm, 'hello.mjs'), readmeBlock(readme('typescript'), 'hello.mjs'));
