@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox?.stop();
   temp.remove();
-});
+}, 60_000);
 
 describe('the CLI package', () => {
   it('ships bin/, the built code and its assets, and nothing of the build or the tests', () => {
@@ -57,8 +57,10 @@ describe('the CLI package', () => {
     expect((await app.text()).length).toBeGreaterThan(10_000);
     const docs = await fetch(`${sandbox.baseUrl}/docs`);
     expect(await docs.text()).toContain('/docs/assets/swagger-ui-bundle.js');
+    // Every body read to its end: an unread one keeps its request open, and the sandbox's stop waits for it.
     const swagger = await fetch(`${sandbox.baseUrl}/docs/assets/swagger-ui-bundle.js`);
     expect(swagger.status).toBe(200);
+    expect((await swagger.text()).length).toBeGreaterThan(100_000);
     const clients = (await (await fetch(`${sandbox.baseUrl}/v1/clients?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as { data: unknown[] };
     expect(clients.data.length).toBe(5); // the seed image was found and loaded
   });

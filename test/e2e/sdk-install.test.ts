@@ -50,6 +50,7 @@ async function expectQuickStart(start: () => Promise<{ stdout: string }>, userAg
   const id = stdout.trim().split(' ')[0]!;
   const stored = await fetch(`${sandbox.baseUrl}/v1/leads/${id}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
   expect(stored.status).toBe(200);
+  expect(((await stored.json()) as { id: string }).id).toBe(id);
   const agents = proxy.seen.slice(from).map((r) => r.headers['user-agent']);
   expect(agents.length).toBeGreaterThan(0);
   for (const agent of agents) expect(agent).toMatch(userAgent);

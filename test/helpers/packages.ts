@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -62,10 +62,11 @@ export function readmeBlock(readme: string, fileName: string): string {
 export async function recordingProxy(target: string) {
   const seen: { method: string; path: string; headers: IncomingHttpHeaders }[] = [];
   const upstream = new URL(target);
+  const agent = new Agent({ keepAlive: true }); // its own sockets, closed with the proxy: none left for the sandbox's stop to wait on
   const server = createServer((req, res) => {
     seen.push({ method: req.method!, path: req.url!, headers: req.headers });
     const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      { agent, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
         res.writeHead(answer.statusCode!, answer.headers);
         answer.pipe(res);
@@ -84,6 +85,7 @@ export async function recordingProxy(target: string) {
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
+      agent.destroy();
     }),
   };
 }
