@@ -233,7 +233,7 @@ SIGINT or SIGTERM stops it cleanly.`,
       'after',
       `
 Configure your assistant to run it, for example:
-  {"mcpServers": {"crm": {"command": "npx", "args": ["crm", "mcp"],
+  {"mcpServers": {"crm": {"command": "npx", "args": ["-y", "crm-sandbox", "mcp"],
     "env": {"CRM_BASE_URL": "http://127.0.0.1:4010", "CRM_API_KEY": "crm_test_…"}}}}
 Only the protocol is written to stdout; messages go to stderr.`,
     )
