@@ -13,6 +13,9 @@ import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
 import { localBaseUrl } from './listen-address.js';
 
+/** How long a stop waits for open responses to finish before it closes their connections. */
+const STOP_GRACE_MS = 3_000;
+
 export interface SandboxOptions {
   port?: number;
   host?: string;
@@ -123,7 +126,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (stopped) return;
         stopped = true;
         clearInterval(dueTimer);
+        // Fastify's close waits for every open response; a client that stops reading one can hold
+        // the stop (seen in the package test under load: ~70 s). After a grace period the
+        // connections still open are closed: a stop is a stop.
+        const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
         await Promise.all([accounts.close(), app.close()]);
+        clearTimeout(grace);
         db.close();
       },
     };
