@@ -273,7 +273,7 @@ type EventListParams struct {
 	ObjectID *string `url:"object_id"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
-	// asc (oldest first, the default) or desc (newest first)
+	// asc (oldest first, the default) or desc (newest first). Default: `"asc"`.
 	Order *string `url:"order"`
 }
 
@@ -502,7 +502,7 @@ type RequestLogListParams struct {
 	KeyID *string `url:"key_id"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
-	// asc (oldest first, the default) or desc (newest first)
+	// asc (oldest first, the default) or desc (newest first). Default: `"asc"`.
 	Order *string `url:"order"`
 }
 

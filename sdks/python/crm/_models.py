@@ -415,7 +415,7 @@ class EventListParams(CrmObject):
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     order: Optional[Literal["asc", "desc"]]
-    """asc (oldest first, the default) or desc (newest first)"""
+    """asc (oldest first, the default) or desc (newest first). Default: `\"asc\"`."""
 
 
 class EventResendParams(CrmObject):
@@ -773,7 +773,7 @@ class RequestLogListParams(CrmObject):
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     order: Optional[Literal["asc", "desc"]]
-    """asc (oldest first, the default) or desc (newest first)"""
+    """asc (oldest first, the default) or desc (newest first). Default: `\"asc\"`."""
 
 
 class Usage(CrmObject):

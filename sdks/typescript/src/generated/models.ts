@@ -407,7 +407,7 @@ export interface EventListParams {
   object_id?: string;
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
-  /** asc (oldest first, the default) or desc (newest first) */
+  /** asc (oldest first, the default) or desc (newest first). Default: `"asc"`. */
   order?: "asc" | "desc";
 }
 
@@ -763,7 +763,7 @@ export interface RequestLogListParams {
   key_id?: string;
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
-  /** asc (oldest first, the default) or desc (newest first) */
+  /** asc (oldest first, the default) or desc (newest first). Default: `"asc"`. */
   order?: "asc" | "desc";
 }
 
