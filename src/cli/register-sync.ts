@@ -2,6 +2,7 @@ import { Argument, InvalidArgumentError, Option, type Command } from 'commander'
 import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
+import { examples } from './help.js';
 
 /**
  * `crm sync import|export` (API.md §9). Definitions only; the code is imported when a command
@@ -19,7 +20,10 @@ const resource = () => new Argument('<resource>', 'leads or clients').choices(['
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
 export function registerSyncCommands(program: Command): void {
-  const sync = program.command('sync').description('Bulk import and export of leads and clients as CSV');
+  const sync = program
+    .command('sync')
+    .description('Bulk import and export of leads and clients as CSV')
+    .addHelpText('after', examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv']]));
 
   sync
     .command('import')
@@ -52,7 +56,14 @@ results folder (default FILE.plan) and changes nothing; run again without --plan
 A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
 and the results files escape cells as the export does; --raw turns both off (import a --raw export
 with --raw).
-Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
+Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.
+${examples([
+  ['crm sync import leads leads.csv', 'upsert on external_id; a rerun never duplicates'],
+  ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
+  ['crm sync import clients hubspot.csv --from hubspot'],
+  ['crm sync import leads leads.csv --resume', 'after an interruption'],
+  ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
+])}`,
     )
     .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
       const { importCommand } = await import('./sync.js');
