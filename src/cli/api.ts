@@ -7,18 +7,22 @@ export interface GlobalOptions {
   baseUrl: string;
   apiKey?: string;
   json: boolean;
+  /** Set by the credential resolution when the folder's sandbox is not running (main.ts). */
+  noKeyReason?: string;
 }
 
 /** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
 export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
-  if (!options.apiKey) {
-    throw new CliError(HOW_TO_LOG_IN, 2);
-  }
+  // A stopped sandbox is not a usage error: the command was right, the server is not there (exit 1).
+  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
   return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
 }
 
-/** A person waits at the prompt: two quick retries, then say what is wrong. Long jobs pass their own tuning. */
-const INTERACTIVE: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = { retry: { maxRetries: 2 } };
+/**
+ * A person waits at the prompt: a refused connection (nothing listens) fails at once, anything
+ * else gets two quick retries, then the message says what to do. Long jobs pass their own tuning.
+ */
+const INTERACTIVE: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = { retry: { maxRetries: 2 }, retryRefused: false };
 
 /** Runs a command body with a client and turns API and network failures into messages that say what to do. */
 export async function withClient<T>(

@@ -33,6 +33,7 @@ function resolveInto(program: Command): Credentials {
   for (const warning of credentials.warnings) process.stderr.write(`${yellow('warning', process.stderr)}: ${warning}\n`);
   program.setOptionValueWithSource('baseUrl', credentials.baseUrl, source('baseUrl') ?? 'config');
   if (credentials.apiKey) program.setOptionValueWithSource('apiKey', credentials.apiKey, source('apiKey') === 'cli' ? 'cli' : 'config');
+  if (credentials.noKeyReason) program.setOptionValueWithSource('noKeyReason', credentials.noKeyReason, 'config');
   return credentials;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { CrmApiError, CrmNetworkError } from './errors.js';
+import { CrmApiError, CrmNetworkError, isConnectionRefused } from './errors.js';
 import { Pacer } from './pacer.js';
 import { DEFAULT_RETRY, decideRetry, type RetryPolicy } from './retry.js';
 
@@ -13,6 +13,11 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Parallel connections kept alive to the server. */
   connections?: number;
+  /**
+   * false: a refused connection fails at once instead of being retried. For commands a person waits
+   * on: nothing listening will not start listening in the next second (the sandbox is not running).
+   */
+  retryRefused?: boolean;
   /** Told about every retry (progress output shows them). */
   onRetry?: (info: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -75,7 +80,7 @@ export class CrmClient {
         this.pacer.observe(responseHeaders);
         text = await response.body.text();
       } catch (cause) {
-        const decision = decideRetry({ networkError: true }, attempt, this.policy);
+        const decision = this.options.retryRefused === false && isConnectionRefused(cause) ? { retry: false as const } : decideRetry({ networkError: true }, attempt, this.policy);
         if (!decision.retry) throw new CrmNetworkError(this.baseUrl, cause);
         this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs: decision.delayMs, reason: (cause as Error).message });
         await sleep(decision.delayMs);

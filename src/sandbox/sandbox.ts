@@ -12,6 +12,7 @@ import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js'
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
 import { localBaseUrl } from './listen-address.js';
+import { checkPortFree, newDatabaseFiles } from './start-guard.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -72,7 +73,16 @@ function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dbPath = options.db ?? DEFAULT_DB;
-  const db = openDb(dbPath);
+  // The port first: a start that cannot listen creates nothing (no database, no admin key unseen).
+  await checkPortFree(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1');
+  const made = newDatabaseFiles(dbPath);
+  let db;
+  try {
+    db = openDb(dbPath);
+  } catch (error) {
+    made.remove();
+    throw error;
+  }
   let baseUrl = '';
   try {
     const start = { rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, quota: options.quota ?? DEFAULT_QUOTA };
@@ -129,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
   } catch (error) {
     db.close();
+    made.remove(); // e.g. the port was taken between the check and the listen
     throw error;
   }
 }
