@@ -44,6 +44,7 @@ export function registerSyncCommands(program: Command): void {
     .addOption(new Option('--encoding <encoding>', 'the file encoding (a UTF-8 or UTF-16LE BOM is detected)').choices(['utf8', 'latin1', 'utf16le']))
     .option('--retries <n>', 'retries of a failing request before the import stops', count(0, 20), 6)
     .option('--raw', "cells as they are: keep a leading ' and write the results files unescaped", false)
+    .option('--bom', 'start the results files (failed.csv, …) with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
       'after',
       `
@@ -84,6 +85,7 @@ ${examples([
         encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
         retries: opts.retries as number,
         raw: opts.raw as boolean,
+        bom: opts.bom as boolean,
       });
     });
 
@@ -98,6 +100,7 @@ ${examples([
     .option('--resume', 'continue an interrupted export into the same --out file', false)
     .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
     .option('--raw', "write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)", false)
+    .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
       'after',
       `
@@ -109,11 +112,12 @@ a file someone will open in a spreadsheet. --format jsonl is never escaped (not 
 
 Examples:
   $ crm sync export leads --out leads.csv            # safe to open in a spreadsheet
+  $ crm sync export leads --out leads.csv --bom      # for Excel: names like Zoë and 山田 read right
   $ crm sync import leads leads.csv                  # '=x cells read back as =x
   $ crm sync export leads --out raw.csv --raw        # cells exactly as stored
   $ crm sync import leads raw.csv --raw              # a --raw file imports with --raw`,
     )
-    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean }, cmd: Command) => {
+    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean; bom: boolean }, cmd: Command) => {
       const { exportCommand } = await import('./sync.js');
       await exportCommand(globals(cmd), {
         resource: res,
@@ -124,6 +128,7 @@ Examples:
         format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
         retries: opts.retries,
         raw: opts.raw,
+        bom: opts.bom,
       });
     });
 }

@@ -53,6 +53,11 @@ export class CrmClient {
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    return (await this.exchange<T>(method, path, opts)).body;
+  }
+
+  /** The request and the response's headers too (sync reads `Idempotent-Replayed`). */
+  async exchange<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'crm-cli' };
@@ -86,7 +91,7 @@ export class CrmClient {
         await sleep(decision.delayMs);
         continue;
       }
-      if (status < 400) return (text ? JSON.parse(text) : undefined) as T;
+      if (status < 400) return { body: (text ? JSON.parse(text) : undefined) as T, headers: responseHeaders };
       const problem = parseProblem(text);
       if (status === 429 && problem.code === 'rate_limited') this.pacer.slowDown();
       const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);

@@ -35,7 +35,7 @@ const armFault = (method: string, pathPrefix: string) => api.post('/_sandbox/fau
 async function interruptDuringRetry(args: string[]) {
   const crm = spawnCrm(args, { NO_COLOR: '1' });
   const deadline = Date.now() + 20_000;
-  while (!/retry 1 in/.test(crm.stderr())) {
+  while (!/waiting: .*retrying/.test(crm.stderr())) {
     if (crm.child.exitCode !== null || Date.now() > deadline) throw new Error(`no retry note from crm ${args.join(' ')}:\n${crm.stderr()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
