@@ -93,7 +93,7 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
   sandbox
     .command('snapshot')
     .description("Save, restore, list or delete snapshots of an account's data (keys and webhook endpoints stay)")
-    .addHelpText('after', examples([['crm sandbox snapshot save before-test'], ['crm sandbox snapshot restore before-test', 'in ~8 ms'], ['crm sandbox snapshot list']]))
+    .addHelpText('after', examples([['crm sandbox snapshot save before-test'], ['crm sandbox snapshot restore before-test', 'data back as saved'], ['crm sandbox snapshot list']]))
     .addArgument(new Argument('<action>').choices(['save', 'restore', 'list', 'delete']))
     .argument('[name]', 'the snapshot (letters, digits, . _ -)')
     .option(...ACCOUNT)
