@@ -40,9 +40,8 @@ export async function withClient<T>(
         error.status === 401 ? ' Check the key: `crm whoami` shows which one was used.' : error.status === 403 ? ' Use a key with that scope.' : '';
       // The detail often names the first problem already ("…: scopes.0: Invalid option"): each is said once.
       const fields = (error.errors ?? [])
-        .map((e) => `${e.path}: ${e.message}`)
-        .filter((line) => !error.message.includes(line))
-        .map((line) => `\n  ${line}`)
+        .filter((e) => !error.message.includes(e.message))
+        .map((e) => `\n  ${e.path}: ${e.message}`)
         .join('');
       throw new CliError(`${error.message}${fields}${hint}`);
     }

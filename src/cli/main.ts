@@ -8,7 +8,8 @@ import { CliError, printError, printJson, yellow } from './output.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
 import { registerAccountCommands } from './register-accounts.js';
-import { examples, listOf } from './help.js';
+import { listOf, rfc3339 } from './arg-parsers.js';
+import { examples } from './help.js';
 
 /** Commands that do not talk to a server with stored credentials: they skip the resolution. */
 const NO_CREDENTIALS = new Set(['start', 'login', 'logout', 'whoami', 'openapi']);
@@ -225,7 +226,7 @@ ${examples([
       ]))
     .requiredOption('--name <name>', 'what the key is for')
     .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`, listOf(SCOPES, 'scope', ['*']), ['*'])
-    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)')
+    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)', rfc3339)
     .action(async (opts: { name: string; scopes: string[]; expiresAt?: string }, cmd: Command) => {
       const { createKey } = await import('./keys.js');
       await createKey(cmd.optsWithGlobals<GlobalOptions>(), opts.name, opts.scopes, opts.expiresAt);

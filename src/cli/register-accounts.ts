@@ -1,6 +1,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { PLANS } from '../accounts/plans.js';
 import type { GlobalOptions } from './api.js';
+import { duration, rfc3339 } from './arg-parsers.js';
 import { examples } from './help.js';
 
 /**
@@ -72,7 +73,8 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
       await showClockCommand(globals(cmd));
     });
   clock
-    .command('advance <duration>')
+    .command('advance')
+    .argument('<duration>', '7d, 36h, 90m, 30s, or combined (1d12h)', duration)
     .description('Move the clock forward by 7d, 36h, 90m, 30s (or combined: 1d12h)')
     .addHelpText('after', examples([['crm sandbox clock advance 7d', 'a trial ends'], ['crm sandbox clock advance 1d12h --account acct_01J8Z…']]))
     .option(...ACCOUNT)
@@ -81,7 +83,8 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
       await moveClockCommand(globals(cmd), { advance: duration });
     });
   clock
-    .command('set <time>')
+    .command('set')
+    .argument('<time>', 'an RFC 3339 time, later than the clock', rfc3339)
     .description('Move the clock forward to an RFC 3339 time')
     .addHelpText('after', examples([['crm sandbox clock set 2026-12-31T00:00:00Z']]))
     .option(...ACCOUNT)

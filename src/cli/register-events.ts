@@ -3,7 +3,8 @@ import { EVENT_TYPES, TRIGGERABLE_EVENT_TYPES, type EventType, type TriggerableE
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_STATE_FILE } from './listen-state.js';
 import { sinceArg } from './since.js';
-import { examples, listOf } from './help.js';
+import { httpUrl, listOf } from './arg-parsers.js';
+import { examples } from './help.js';
 
 /**
  * The commands around events (API.md §9): `crm webhooks …`, `crm events …`, `crm trigger`,
@@ -29,7 +30,7 @@ export function registerEventCommands(program: Command): void {
     .command('create')
     .description('Create an endpoint; its signing secret is shown once')
     .addHelpText('after', examples([['crm webhooks create --url https://example.com/hooks', 'every event type'], ['crm webhooks create --url https://example.com/hooks --events deal.won,invoice.paid --description billing']]))
-    .requiredOption('--url <url>', 'where deliveries are POSTed')
+    .requiredOption('--url <url>', 'where deliveries are POSTed', httpUrl)
     .option('--events <types>', 'comma-separated event types, or * for all', listOf(EVENT_TYPES, 'event type', ['*']), ['*'])
     .option('--description <text>', 'what the endpoint is for')
     .action(async (opts: { url: string; events: string[]; description?: string }, cmd: Command) => {
@@ -48,7 +49,7 @@ export function registerEventCommands(program: Command): void {
     .command('update <id>')
     .description('Change an endpoint; --enable sends the deliveries held while it was disabled')
     .addHelpText('after', examples([['crm webhooks update we_01J8Z… --disable', 'deliveries wait'], ['crm webhooks update we_01J8Z… --enable --events "*"']]))
-    .option('--url <url>', 'new URL')
+    .option('--url <url>', 'new URL', httpUrl)
     .option('--events <types>', 'comma-separated event types, or *', listOf(EVENT_TYPES, 'event type', ['*']))
     .option('--description <text>', 'new description')
     .option('--enable', 'enable it')
@@ -122,7 +123,7 @@ export function registerEventCommands(program: Command): void {
     .description('Deliver an event again to the webhook endpoints, or with --forward-to to a local URL (signed with the listen secret)')
     .addHelpText('after', examples([['crm events resend evt_01J8Z…', 'to every endpoint it went to'], ['crm events resend evt_01J8Z… --forward-to http://localhost:3000/webhooks']]))
     .option('--endpoint <id>', 'only to this webhook endpoint')
-    .option('--forward-to <url>', 'POST it here instead, signed as crm listen signs')
+    .option('--forward-to <url>', 'POST it here instead, signed as crm listen signs', httpUrl)
     .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)
     .action(async (id: string, opts: { endpoint?: string; forwardTo?: string; state: string }, cmd: Command) => {
       const { resendCommand } = await import('./events.js');
@@ -135,7 +136,7 @@ export function registerEventCommands(program: Command): void {
     .requiredOption('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg)
     .option('--type <types>', 'only these types (comma-separated)')
     .option('--endpoint <id>', 'only to this webhook endpoint')
-    .option('--forward-to <url>', 'POST them here instead, signed as crm listen signs')
+    .option('--forward-to <url>', 'POST them here instead, signed as crm listen signs', httpUrl)
     .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)
     .action(async (opts: { since: string; type?: string; endpoint?: string; forwardTo?: string; state: string }, cmd: Command) => {
       const { replayCommand } = await import('./events.js');
@@ -158,7 +159,7 @@ export function registerEventCommands(program: Command): void {
   program
     .command('listen')
     .description('Forward the event stream of --base-url to a local URL, signed, in order, resuming after restarts')
-    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks', httpUrl)
     .option('--events <types>', 'only these types (comma-separated)')
     .option('--from <position>', 'now, or an event id to start after (default: where the last run stopped, else now)')
     .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)

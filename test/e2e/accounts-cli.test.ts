@@ -69,6 +69,7 @@ describe('crm accounts, clock and snapshot', () => {
     const backwards = await crm(['sandbox', 'clock', 'set', '2000-01-01T00:00:00Z']);
     expect(backwards.code).toBe(1);
     expect(backwards.stderr).toContain('forward only');
+    expect(backwards.stderr.match(/forward only/g)).toHaveLength(1); // the detail, not again as a field line
     const unknown = await crm(['sandbox', 'snapshot', 'restore', 'never-saved']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no snapshot named 'never-saved'");

@@ -94,6 +94,19 @@ describe('usage errors', () => {
     expect(res.stderr).toContain('did you mean leads:read?');
   });
 
+  it.each([
+    [['webhooks', 'create', '--url', 'notaurl'], 'Expected a URL'],
+    [['listen', '--forward-to', 'ftp://x'], 'Expected an http or https URL'],
+    [['sandbox', 'clock', 'advance', '7x'], 'Expected a duration like 7d'],
+    [['sandbox', 'clock', 'set', 'tomorrow'], 'Expected an RFC 3339 time'],
+    [['keys', 'create', '--name', 'x', '--expires-at', 'tomorrow'], 'Expected an RFC 3339 time'],
+  ])('crm %j is a usage error: exit 2, said once', async (args, message) => {
+    const res = await crm([...args, '--api-key', 'crm_test_unused', '--base-url', 'http://127.0.0.1:9']);
+    expect(res.code).toBe(2);
+    expect(res.stderr.match(/error:/g)).toHaveLength(1);
+    expect(res.stderr).toContain(message);
+  });
+
   it('an unknown event type for a webhook endpoint too', async () => {
     const res = await crm(['webhooks', 'create', '--url', 'http://localhost:3000/hooks', '--events', 'deal.wonn', '--api-key', 'crm_test_unused']);
     expect(res.code).toBe(2);
