@@ -84,7 +84,9 @@ describe('Ctrl+C', () => {
   });
 
   it('mcp: SIGINT ends the stdio server with exit 0', async () => {
-    const mcp = spawnCrm(['mcp', ...auth]);
+    // stdin stays open (a pipe, as an MCP client holds it): with stdin at end of file the server
+    // ends by itself, and a SIGINT racing that exit could land after Node let go of its handler.
+    const mcp = spawnCrm(['mcp', ...auth], {}, process.execPath, undefined, 'pipe');
     const deadline = Date.now() + 20_000;
     while (!/MCP server on stdio/.test(mcp.stderr())) {
       if (mcp.child.exitCode !== null || Date.now() > deadline) throw new Error(`crm mcp did not start:\n${mcp.stderr()}`);
