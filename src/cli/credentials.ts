@@ -141,8 +141,9 @@ export function resolveCredentials(input: ResolveInput): Credentials {
   const sandboxFile = readSandboxFile(input.cwd);
   const { entry: sandbox, stopped } = pickSandbox(sandboxFile);
   if (sandbox) stored.push({ source: 'sandbox-file', from: sandboxFilePath(input.cwd), base_url: sandbox.base_url, api_key: sandbox.api_key });
-  // The folder had sandboxes, none of them running: said whenever it matters (no key, or another source used).
-  const noSandbox = sandboxFile && !sandbox ? noneRunningMessage(input.cwd, stopped) : undefined;
+  // The folder had sandboxes, none of them running: said whenever it matters (no key, or another
+  // source used), unless a flag or variable named the server, which makes the folder's file moot.
+  const noSandbox = sandboxFile && !sandbox && !explicitUrl ? noneRunningMessage(input.cwd, stopped) : undefined;
   const fallback = config.profiles[DEFAULT_PROFILE];
   if (fallback) stored.push({ source: 'default-profile', from: DEFAULT_PROFILE, ...fallback });
 

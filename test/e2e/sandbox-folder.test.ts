@@ -54,6 +54,10 @@ describe('sandboxes in one folder', () => {
     expect(none.stderr).toContain('No sandbox started in this folder is running');
     expect(none.stderr).toContain('crm sandbox start');
     expect(none.stderr.match(/error:/g)).toHaveLength(1);
+    // Naming a server makes the folder's file moot: no key for it is a usage error, as anywhere.
+    const named = await crm(['--base-url', first.baseUrl, 'keys', 'list']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('crm login --base-url URL --api-key KEY');
 
     // Restarting the first database refreshes its entry: new port, the key it had.
     const again = await start('.crm/sandbox.db');
