@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { CliError } from './output.js';
 import { markStopped, noneRunningMessage, pickSandbox, readSandboxFile, sandboxFilePath, updateEntry, type SandboxEntry } from './sandbox-file.js';
