@@ -12,6 +12,7 @@ import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js'
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
 import { localBaseUrl } from './listen-address.js';
+import { checkPortFree, newDatabaseFiles } from './start-guard.js';
 
 /** How long a stop waits for open responses to finish before it closes their connections. */
 const STOP_GRACE_MS = 3_000;
@@ -75,7 +76,16 @@ function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dbPath = options.db ?? DEFAULT_DB;
-  const db = openDb(dbPath);
+  // The port first: a start that cannot listen creates nothing (no database, no admin key unseen).
+  await checkPortFree(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1');
+  const made = newDatabaseFiles(dbPath);
+  let db;
+  try {
+    db = openDb(dbPath);
+  } catch (error) {
+    made.remove();
+    throw error;
+  }
   let baseUrl = '';
   try {
     const start = { rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, quota: options.quota ?? DEFAULT_QUOTA };
@@ -137,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
   } catch (error) {
     db.close();
+    made.remove(); // e.g. the port was taken between the check and the listen
     throw error;
   }
 }
