@@ -102,7 +102,7 @@ describe('usage errors', () => {
     [['webhooks', 'create', '--url', 'notaurl'], 'Expected a URL'],
     [['listen', '--forward-to', 'ftp://x'], 'Expected an http or https URL'],
     [['sandbox', 'clock', 'advance', '7x'], 'Expected a duration like 7d'],
-    [['sandbox', 'clock', 'set', 'tomorrow'], 'Expected an RFC 3339 time'],
+    [['sandbox', 'clock', 'set', 'tomorrow'], 'Expected a day such as 2026-12-31'],
     [['keys', 'create', '--name', 'x', '--expires-at', 'tomorrow'], 'Expected an RFC 3339 time'],
   ])('crm %j is a usage error: exit 2, said once', async (args, message) => {
     const res = await crm([...args, '--api-key', 'crm_test_unused', '--base-url', 'http://127.0.0.1:9']);
