@@ -47,7 +47,7 @@ export const NAMES: Record<Locale, NameSet> = {
   },
   nordic: {
     female: ['Ingrid', 'Astrid', 'Sigrid', 'Freja', 'Maja', 'Linnéa', 'Kirsten', 'Solveig', 'Aino', 'Elsa'],
-    male: ['Sven', 'Björn', 'Søren', 'Lars', 'Anders', 'Henrik', 'Jukka', 'Mikael', 'Nils', 'Ødegaard'],
+    male: ['Sven', 'Björn', 'Søren', 'Lars', 'Anders', 'Henrik', 'Jukka', 'Mikael', 'Nils', 'Erik'],
     last: ['Jensen', 'Johansson', 'Nielsen', 'Andersson', 'Hansen', 'Karlsson', 'Larsen', 'Virtanen', 'Lindqvist', 'Østergaard', 'Berg', 'Åkesson'],
   },
   pt: {

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import type { CrmClient } from '../client/client.js';
+import { CrmApiError } from '../client/errors.js';
+import type { BulkResponse } from '../schemas/bulk.js';
+import { MissingReference, bodyOf, type SourceRecord, type TargetIds } from './copy-records.js';
+import type { TargetIndex } from './copy-target.js';
+import type { CopyResource, Masker } from './mask-rules.js';
+import { classifyFailure } from './send-failure.js';
+
+/**
+ * One page of clients, leads or deals into the target: each record made into its body (references
+ * rewritten, masked), cut into bulk batches (`mode: upsert`, `match_on: external_id`) sent
+ * --concurrency at a time, as `crm sync import` sends them. Each batch's Idempotency-Key is the
+ * run's id and a hash of the batch, so a --resume replays what the killed run already sent (and
+ * gets the same answers, hence exact counts), while a new run makes new requests (and learns
+ * which records are unchanged). Converted leads are then converted into their copied client.
+ */
+export type Status = 'created' | 'updated' | 'unchanged' | 'failed';
+export interface Outcome {
+  sourceId: string;
+  status: Status;
+  targetId?: string;
+  code?: string;
+  message?: string;
+}
+
+/** The target stopped taking requests (down past retries, or the key refused): the copy stops here, --resume goes on. */
+export class CopyStopped extends Error {}
+
+/** In a plan, a reference to a record the plan would create: it has no id yet. */
+class PlannedReference extends Error {}
+
+export interface PageWriter {
+  target: CrmClient;
+  runId: string;
+  plan: boolean;
+  batchSize: number;
+  concurrency: number;
+  masker: Masker;
+  index: TargetIndex;
+}
+
+export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResource, 'invoices'>, records: SourceRecord[]): Promise<Outcome[]> {
+  const ids: TargetIds = (to, id) => {
+    const entry = w.index.get(to, id);
+    if (entry && !entry.id) throw new PlannedReference();
+    return entry?.id;
+  };
+  const outcomes: Outcome[] = [];
+  const ready: { record: SourceRecord; body: Record<string, unknown> }[] = [];
+  for (const record of records) {
+    try {
+      ready.push({ record, body: w.masker.mask(resource, bodyOf(resource, record, ids)) });
+    } catch (error) {
+      if (error instanceof PlannedReference) outcomes.push({ sourceId: record.id, status: 'created' });
+      else if (error instanceof MissingReference) outcomes.push({ sourceId: record.id, status: 'failed', code: 'missing_reference', message: error.message });
+      else throw error;
+    }
+  }
+  const batches: (typeof ready)[] = [];
+  for (let i = 0; i < ready.length; i += w.batchSize) batches.push(ready.slice(i, i + w.batchSize));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) outcomes.push(...(await sendBatch(w, resource, batches[next++]!)));
+  };
+  await Promise.all(Array.from({ length: Math.min(w.concurrency, batches.length) }, worker));
+  for (const o of outcomes) if (o.status !== 'failed') w.index.set(resource, o.sourceId, { id: o.targetId ?? '', ...(resource === 'leads' && o.status === 'created' ? { status: 'new' } : {}) });
+  if (resource === 'leads') await convertLeads(w, records, outcomes);
+  return outcomes;
+}
+
+async function sendBatch(w: PageWriter, resource: string, batch: { record: SourceRecord; body: Record<string, unknown> }[]): Promise<Outcome[]> {
+  const body = Buffer.from(JSON.stringify({ mode: 'upsert', match_on: 'external_id', records: batch.map((b) => b.body), ...(w.plan ? { dry_run: true } : {}) }));
+  const key = `crm-copy-${w.runId}-${createHash('sha256').update(`${resource}\n`).update(body).digest('hex').slice(0, 40)}`;
+  let response: BulkResponse;
+  try {
+    response = await w.target.request<BulkResponse>('POST', `/v1/${resource}/bulk`, { bodyText: body, idempotencyKey: key });
+  } catch (error) {
+    const failure = classifyFailure(error);
+    if (failure.stops) throw new CopyStopped(failure.message);
+    return batch.map((b) => ({ sourceId: b.record.id, status: 'failed', code: failure.code, message: failure.message }));
+  }
+  return response.results.map((r) => {
+    const sourceId = batch[r.index]!.record.id;
+    if (r.status === 'failed') return { sourceId, status: 'failed', code: r.error?.code ?? 'failed', message: r.error?.message ?? '' };
+    return { sourceId, status: r.status, ...(r.id ? { targetId: r.id } : {}) };
+  });
+}
+
+/**
+ * A converted source lead: its target lead is converted into the target's copy of its client
+ * (POST /v1/leads/{id}/convert with client_id), once; after that a rerun finds it converted.
+ */
+async function convertLeads(w: PageWriter, records: SourceRecord[], outcomes: Outcome[]): Promise<void> {
+  const byId = new Map(outcomes.map((o) => [o.sourceId, o]));
+  for (const record of records) {
+    const outcome = byId.get(record.id);
+    if (record.status !== 'converted' || !outcome || outcome.status === 'failed') continue;
+    const current = w.index.get('leads', record.id);
+    if (current?.status === 'converted') continue;
+    const client = w.index.get('clients', String(record.converted_client_id ?? ''));
+    if (!client) {
+      Object.assign(outcome, { status: 'failed', code: 'missing_reference', message: `Copied, but not converted: its client ${String(record.converted_client_id)} is not in the target (not copied, or failed).` });
+      continue;
+    }
+    if (outcome.status === 'unchanged') outcome.status = 'updated';
+    if (w.plan || !outcome.targetId) continue;
+    try {
+      await w.target.request('POST', `/v1/leads/${outcome.targetId}/convert`, { body: { client_id: client.id }, idempotencyKey: `crm-copy-${w.runId}-${record.id}-convert` });
+    } catch (error) {
+      if (error instanceof CrmApiError && error.code === 'invalid_transition') continue; // converted meanwhile: what was wanted
+      const failure = classifyFailure(error);
+      if (failure.stops) throw new CopyStopped(failure.message);
+      Object.assign(outcome, { status: 'failed', code: failure.code, message: `Copied, but not converted: ${failure.message}` });
+    }
+    w.index.set('leads', record.id, { id: outcome.targetId, status: 'converted' });
+  }
+}
