@@ -25,6 +25,8 @@ export interface CopyHeader {
   options: string;
   /** --since as resolved when the run started (30d means the same time on --resume). */
   since?: string | undefined;
+  /** The source's latest change when the run started: state.json's synced_at once it completes. */
+  watermark?: string | undefined;
 }
 
 export interface PageEntry {

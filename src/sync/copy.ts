@@ -54,11 +54,12 @@ const zero = (): ResourceSummary => ({ created: 0, updated: 0, unchanged: 0, fai
 export async function copyData(options: CopyOptions, source: CrmClient, target: CrmClient, onProgress: (resource: CopyResource, rows: number) => void = () => {}): Promise<CopyReport> {
   const started = new Date();
   const header = { from: options.from, to: options.to, options: options.fingerprint, since: options.since };
-  const journal = options.plan ? undefined : options.resume ? CopyJournal.resume(options.resultsDir, header) : CopyJournal.create(options.resultsDir, header);
+  // Before anything is read: what changes from now on is after the watermark.
+  const watermark = options.resume || options.plan ? undefined : await latestChange(source, options.since);
+  const journal = options.plan ? undefined : options.resume ? CopyJournal.resume(options.resultsDir, header) : CopyJournal.create(options.resultsDir, { ...header, watermark });
   if (journal && options.resume) options = { ...options, since: journal.header.since }; // the run's own --since (30d is then)
   const report: CopyReport = { resources: {}, resultsDir: options.resultsDir, durationMs: 0, plan: options.plan };
   try {
-    const watermark = await latestChange(source, options.since);
     const chosen = options.subset ? await selectSubset(source, options.resources, options.subset) : undefined;
     const resources = COPY_RESOURCES.filter((r) => options.resources.includes(r) || (chosen?.get(r)?.size ?? 0) > 0);
     const pointedAt = new Set<CopyResource>(resources.flatMap((r) => (r === 'invoices' ? ['clients', 'deals'] : r === 'clients' ? [] : ['clients'])) as CopyResource[]);
@@ -71,7 +72,8 @@ export async function copyData(options: CopyOptions, source: CrmClient, target: 
       if (options.signal?.aborted) throw new CopyStopped('interrupted (Ctrl+C)');
     }
     await findDeletions(options, source, target, index, resources, seen, report);
-    if (!options.plan) writeState(options.resultsDir, { from: options.from, to: options.to, synced_at: watermark });
+    const syncedAt = journal?.header.watermark;
+    if (syncedAt) writeState(options.resultsDir, { from: options.from, to: options.to, synced_at: syncedAt });
   } catch (error) {
     if (!(error instanceof CopyStopped)) throw error;
     report.stopped = error.message;

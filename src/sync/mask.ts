@@ -229,7 +229,7 @@ for (const locale of L.LOCALES) {
 export function nameLocale(name: string): Locale {
   const known = NAME_LOCALE.get(name.toLowerCase());
   if (known) return known;
-  if (/(ska|ski|cka|cki|dzka|dzki|wicz|czyk|szcz)$/i.test(name)) return 'pl';
+  if (/(ska|ski|cka|cki|dzka|dzki|wicz|czyk|[iy]ak)$/i.test(name) || /rz[aeiouyąę]|sz[aeiouyc]|cz[aeiouyk]/i.test(name)) return 'pl';
   if (/(ová|ný|ná|ský|ská)$/i.test(name)) return 'cs';
   return textLocale(name) ?? 'en';
 }
