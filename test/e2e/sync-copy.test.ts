@@ -22,7 +22,7 @@ let src: ApiClient;
 let values: SourceValues;
 
 beforeAll(async () => {
-  [source, target, twin] = await Promise.all([0, 1, 2].map(() => startSandboxProcess(['--no-seed'])));
+  [source, target, twin] = (await Promise.all([0, 1, 2].map(() => startSandboxProcess(['--no-seed'])))) as [RunningSandbox, RunningSandbox, RunningSandbox];
   src = apiClient(source);
   values = await buildSource(src, { clients: 120, leads: 600, deals: 300, invoices: 60 });
   // An endpoint on the target: the copy must not send it one delivery per record.
@@ -44,7 +44,7 @@ async function copy(to: RunningSandbox, extra: string[] = [], key = key1, result
 }
 
 const byExternal = <T extends Record<string, unknown>>(db: string, sql: string) => new Map(dbRows<T & { external_id: string }>(db, sql).map((r) => [r.external_id, r]));
-const total = (s: Record<string, number>) => s.created + s.updated + s.unchanged + s.failed;
+const total = (s: { created: number; updated: number; unchanged: number; failed: number }) => s.created + s.updated + s.unchanged + s.failed;
 
 describe('crm sync copy', () => {
   it('--plan counts what a copy would create and writes nothing', async () => {
