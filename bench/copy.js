@@ -3,7 +3,8 @@
 // leads (some converted), deals in every stage and invoices in every state, filled through its API.
 // Reports the copy's wall time, records/s and the CLIENT's peak RSS (/usr/bin/time -f %M), the target
 // sandbox's peak RSS, then the same for a rerun (every record unchanged: what a nightly refresh costs
-// when little moved). BENCH_COPY_RECORDS sets the size (default 100000; the mix stays in proportion).
+// when little moved). BENCH_COPY_RECORDS sets the size (default 100000; the mix stays in proportion);
+// BENCH_COPY_NODE_OPTIONS is given to the copy's process only.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,7 +84,9 @@ async function fill(sandbox) {
 async function copy(tmp, source, target, tag) {
   const rss = join(tmp, `copy-${tag}.rss`);
   const args = [CRM, 'sync', 'copy', '--from', source.base_url, '--to', target.base_url, '--mask', 'default', '--mask-key-file', join(tmp, 'mask.key'), '--results', join(tmp, 'copy-results'), '--json'];
-  const env = { ...process.env, CRM_FROM_API_KEY: source.api_key, CRM_TO_API_KEY: target.api_key };
+  // BENCH_COPY_NODE_OPTIONS: for the copy only (e.g. --max-semi-space-size=8, see docs/sync.md "Memory").
+  const nodeOptions = process.env.BENCH_COPY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_COPY_NODE_OPTIONS } : {};
+  const env = { ...process.env, ...nodeOptions, CRM_FROM_API_KEY: source.api_key, CRM_TO_API_KEY: target.api_key };
   const started = performance.now();
   const child = track(TIME, ['-f', '%M', '-o', rss, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
