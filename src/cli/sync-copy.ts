@@ -5,7 +5,7 @@ import { CrmApiError } from '../client/errors.js';
 import { SyncUsageError } from '../sync/errors.js';
 import type { CopyReport } from '../sync/copy.js';
 import { COPY_RESOURCES, Masker, loadMaskKey, readMaskOption, type CopyResource } from '../sync/mask-rules.js';
-import { isSandbox, resolveEndpoint, type Endpoint } from './copy-endpoints.js';
+import { isSandbox, resolveEndpoint } from './copy-endpoints.js';
 import { configPath } from './credentials.js';
 import type { GlobalOptions } from './api.js';
 import { onInterrupt } from './interrupt.js';

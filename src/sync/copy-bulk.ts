@@ -59,11 +59,7 @@ export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResourc
   }
   const batches: (typeof ready)[] = [];
   for (let i = 0; i < ready.length; i += w.batchSize) batches.push(ready.slice(i, i + w.batchSize));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) outcomes.push(...(await sendBatch(w, resource, batches[next++]!)));
-  };
-  await Promise.all(Array.from({ length: Math.min(w.concurrency, batches.length) }, worker));
+  await inPool(batches, w.concurrency, async (batch) => void outcomes.push(...(await sendBatch(w, resource, batch))));
   for (const o of outcomes) if (o.status !== 'failed') w.index.set(resource, o.sourceId, { id: o.targetId ?? '', ...(resource === 'leads' && o.status === 'created' ? { status: 'new' } : {}) });
   if (resource === 'leads') await convertLeads(w, records, outcomes);
   return outcomes;
@@ -115,4 +111,25 @@ async function convertLeads(w: PageWriter, records: SourceRecord[], outcomes: Ou
     }
     w.index.set('leads', record.id, { id: outcome.targetId, status: 'converted' });
   }
+}
+
+/**
+ * Runs `work` over the items, `width` at a time. After a failure no new item starts, and the
+ * failure is thrown only once every item in flight has settled: nothing of this page may still be
+ * writing when the caller closes its files (a late write could land in a reused descriptor).
+ */
+export async function inPool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  if (failure) throw failure.error;
 }

@@ -59,6 +59,7 @@ export class CopyJournal {
     readonly header: CopyHeader,
     readonly pages: Map<CopyResource, PageEntry>,
     readonly invoices: Map<string, InvoiceEntry>,
+    private readonly lastSizes = new Map<CopyResource, { succeeded: number; failed: number }>(),
   ) {}
 
   static path = (dir: string): string => join(dir, 'journal.jsonl');
@@ -87,14 +88,18 @@ export class CopyJournal {
     if (differs.length) throw new SyncUsageError(`The journal in ${dir} is of a copy with other ${differs.join(', ')}. Rerun with the same --from, --to and options, or without --resume.`);
     const pages = new Map<CopyResource, PageEntry>();
     const invoices = new Map<string, InvoiceEntry>();
+    const sizes = new Map<CopyResource, { succeeded: number; failed: number }>();
     for (const line of lines.slice(1)) {
+      // In the order written: the last line of a resource holds its files' sizes (a Map keeps an
+      // invoice where it was first set, not where it was last written).
+      if (typeof line.resource === 'string' && line.sizes) sizes.set(line.resource as CopyResource, line.sizes as { succeeded: number; failed: number });
       if (typeof line.invoice === 'string') invoices.set(line.invoice, line as unknown as InvoiceEntry);
       else if (typeof line.resource === 'string') {
         pages.set(line.resource as CopyResource, line as unknown as PageEntry);
         if (line.resource === 'invoices') invoices.clear(); // counted in the page's summary: only a torn page's invoices matter
       }
     }
-    return new CopyJournal(openPrivate(path, 'a'), earlier, pages, invoices);
+    return new CopyJournal(openPrivate(path, 'a'), earlier, pages, invoices, sizes);
   }
 
   record(entry: PageEntry | InvoiceEntry): void {
@@ -103,9 +108,7 @@ export class CopyJournal {
 
   /** The results files' sizes an earlier run reached for a resource (to cut a torn end off). */
   sizes(resource: CopyResource): { succeeded: number; failed: number } | undefined {
-    let sizes = this.pages.get(resource)?.sizes;
-    if (resource === 'invoices') for (const entry of this.invoices.values()) sizes = entry.sizes; // the last one written
-    return sizes;
+    return this.lastSizes.get(resource);
   }
 
   close(): void {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CrmClient } from '../client/client.js';
 import { CrmApiError } from '../client/errors.js';
 import type { Invoice } from '../schemas/invoice.js';
-import { CopyStopped, writeBulkPage, type Outcome, type PageWriter } from './copy-bulk.js';
+import { CopyStopped, inPool, writeBulkPage, type Outcome, type PageWriter } from './copy-bulk.js';
 import { copyInvoice } from './copy-invoices.js';
 import { CopyJournal, ResourceResults, writeState, type PageEntry } from './copy-journal.js';
 import { MissingReference, invoiceBody, type SourceRecord } from './copy-records.js';
@@ -135,8 +135,9 @@ async function copyResource(
 async function writeInvoices(options: CopyOptions, w: PageWriter, journal: CopyJournal | undefined, results: ResourceResults | undefined, invoices: Invoice[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const settled: Outcome[] = []; // finished by the run that was killed: counted, not redone
-  let next = 0;
   const one = async (invoice: Invoice): Promise<Outcome> => {
+    // Ctrl+C: the invoices in flight finish and are journaled; --resume goes on from the next.
+    if (options.signal?.aborted) throw new CopyStopped('interrupted (Ctrl+C)');
     const earlier = journal?.invoices.get(invoice.id);
     if (earlier && earlier.status !== 'creating') return { sourceId: invoice.id, status: earlier.status as Outcome['status'], targetId: w.index.get('invoices', invoice.id)?.id ?? '' };
     let body: Record<string, unknown>;
@@ -159,15 +160,11 @@ async function writeInvoices(options: CopyOptions, w: PageWriter, journal: CopyJ
       return { sourceId: invoice.id, status: 'failed', code: failure.code, message: error instanceof CrmApiError ? error.detail : failure.message };
     }
   };
-  const worker = async () => {
-    while (next < invoices.length) {
-      const invoice = invoices[next++]!;
-      const outcome = await one(invoice);
-      const earlier = journal?.invoices.get(invoice.id);
-      if (earlier && earlier.status !== 'creating') {
-        settled.push(outcome);
-        continue;
-      }
+  await inPool(invoices, options.concurrency * 2, async (invoice) => {
+    const outcome = await one(invoice);
+    const earlier = journal?.invoices.get(invoice.id);
+    if (earlier && earlier.status !== 'creating') settled.push(outcome);
+    else {
       outcomes.push(outcome);
       if (outcome.status !== 'failed' && outcome.targetId) w.index.set('invoices', invoice.id, { id: outcome.targetId, status: invoice.status });
       if (results && !options.plan) {
@@ -176,8 +173,7 @@ async function writeInvoices(options: CopyOptions, w: PageWriter, journal: CopyJ
         journal?.record({ resource: 'invoices', invoice: invoice.id, status: outcome.status, sizes: results.sizes() });
       }
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency * 2, invoices.length) }, worker));
+  });
   // Their results were written one by one above; the caller counts them (the settled ones too).
   return [...settled, ...outcomes];
 }

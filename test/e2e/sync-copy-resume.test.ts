@@ -41,7 +41,7 @@ const args = (to: RunningSandbox, results: string, ...extra: string[]) => [
 const report = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
 
 describe('a copy killed and resumed', () => {
-  it('SIGKILL among the leads, again among the invoices, then --resume: each record exactly once, the counts exact, the pause lifted', async () => {
+  it('SIGKILL among the leads, Ctrl+C and SIGKILL among the invoices, then --resume: each record exactly once, the counts exact, the pause lifted', async () => {
     const results = join(tmp.path, 'killed');
     const journal = join(results, 'journal.jsonl');
     const lines = (match: string) => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes(match)).length : 0);
@@ -55,7 +55,12 @@ describe('a copy killed and resumed', () => {
     await killWhen([], () => lines('"resource":"clients"') > 0);
     expect(countsIn(slow.db).leads).toBeLessThan(200);
     expect(countsIn(slow.db).invoices).toBe(0);
-    await killWhen(['--resume'], () => lines('"invoice":') >= 20);
+    // Ctrl+C among the invoices: those in flight finish, the run says it stopped (exit 1), the journal has them.
+    const interrupted = spawnCrm(args(slow, results, '--batch-size', '5', '--resume'), env(slow));
+    for (const deadline = Date.now() + 60_000; lines('"invoice":') < 10 && interrupted.child.exitCode === null && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    expect(await interrupted.stop('SIGINT')).toBe(1);
+    expect(JSON.parse(interrupted.lines.at(-1)!)).toMatchObject({ stopped: 'interrupted (Ctrl+C)' });
+    await killWhen(['--resume'], () => lines('"invoice":') >= 40);
     const before = countsIn(slow.db);
     expect(before.invoices).toBeGreaterThan(0);
     expect(before.invoices).toBeLessThan(100);
