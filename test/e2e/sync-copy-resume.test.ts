@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import http from 'node:http';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inSample } from '../../src/sync/copy-subset.js';
 import { runCrm, spawnCrm } from '../helpers/cli-process.js';
@@ -118,6 +119,75 @@ describe('subsets closed over their references', () => {
     expect(planned.deals.created + planned.deals.unchanged).toBe(3);
     expect(Object.keys(planned)).toEqual(['clients', 'deals']);
     expect(existsSync(results)).toBe(false); // a plan writes nothing, here either
+  });
+});
+
+/** A server that speaks the API but is no sandbox: it forwards /v1 to `to` and has no /_sandbox routes (404). */
+async function notASandbox(to: RunningSandbox): Promise<{ url: string; sandboxCalls: string[]; close(): Promise<void> }> {
+  const sandboxCalls: string[] = [];
+  const server = http.createServer(async (req, res) => {
+    if (req.url!.startsWith('/_sandbox')) {
+      sandboxCalls.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","detail":"No such route."}');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = Object.fromEntries(['authorization', 'content-type', 'idempotency-key'].flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])));
+    const answer = await fetch(`${to.baseUrl}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, sandboxCalls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('which end is a sandbox, and what follows from it', () => {
+  it('from a server that is no sandbox into a sandbox: masked without being asked', async () => {
+    const prod = await notASandbox(source);
+    try {
+      const results = join(tmp.path, 'from-prod');
+      const run = await runCrm(['sync', 'copy', '--from', prod.url, '--to', subset.baseUrl, '--resources', 'leads', '--where', 'leads:status=qualified', '--mask-key-file', key, '--results', results, '--json'], env(subset));
+      expect(run.code, run.stdout).toBe(0);
+      expect(report(run.stdout).masked).toBe(true);
+      const emails = new Set(dbRows<{ email: string }>(source.db, "SELECT email FROM leads WHERE status = 'qualified'").map((r) => r.email));
+      const copied = dbRows<{ email: string }>(subset.db, "SELECT leads.email FROM leads WHERE status = 'qualified'").map((r) => r.email);
+      expect(copied.length).toBe(emails.size);
+      expect(copied.filter((e) => emails.has(e))).toEqual([]);
+    } finally {
+      await prod.close();
+    }
+  });
+
+  it('into a server that is no sandbox: an invoice that must be sent is not (it would mail), and no pause is tried', async () => {
+    const fresh = await startSandboxProcess(['--no-seed']);
+    const prod = await notASandbox(fresh);
+    try {
+      const run = await runCrm(['sync', 'copy', '--from', source.baseUrl, '--to', prod.url, '--to-api-key', fresh.apiKey, '--resources', 'invoices', '--sample', '30%', '--mask', 'default', '--mask-key-file', key, '--results', join(tmp.path, 'to-prod'), '--json'], { CRM_FROM_API_KEY: source.apiKey });
+      expect(run.code).toBe(1);
+      const invoices = report(run.stdout).resources.invoices;
+      const sampled = dbRows<{ id: string; status: string }>(source.db, 'SELECT id, status FROM invoices').filter((i) => inSample(i.id, 0.3));
+      expect(invoices.failed).toBe(sampled.filter((i) => i.status === 'open' || i.status === 'paid').length);
+      expect(readFileSync(join(tmp.path, 'to-prod', 'invoices', 'failed.csv'), 'utf8')).toContain('would_mail');
+      expect(dbValue(fresh.db, 'SELECT COUNT(*) FROM mailbox')).toBe(0);
+      expect(prod.sandboxCalls).toEqual(['GET /_sandbox/webhook_pause']); // asked whether it is a sandbox; nothing paused
+      expect(dbValue(fresh.db, "SELECT COUNT(*) FROM invoices WHERE status IN ('draft', 'void')")).toBe(sampled.length - invoices.failed);
+    } finally {
+      await prod.close();
+      await fresh.stop();
+    }
+  });
+
+  it('--from a profile --to sandbox: the worked example of docs/sync.md', async () => {
+    const config = join(tmp.path, 'config');
+    const cwd = dirname(subset.db); // where `crm sandbox start` wrote .crm/sandbox.json
+    const noEnv = { CRM_API_KEY: '', CRM_BASE_URL: '', CRM_PROFILE: '', XDG_CONFIG_HOME: config };
+    expect((await runCrm(['login', '--base-url', source.baseUrl, '--api-key', source.apiKey, '--profile', 'prod'], noEnv)).code).toBe(0);
+    const run = await runCrm(['sync', 'copy', '--from', 'prod', '--to', 'sandbox', '--plan', '--resources', 'clients'], noEnv, { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Plan \d+ records/);
+    expect(run.stdout).toMatch(/clients +create \d+ · update \d+ · unchanged \d+ · failed 0/);
+    expect(run.stderr).toMatch(/not masking: the source is a sandbox too/);
   });
 });
 
