@@ -19,7 +19,7 @@ export class Faker {
 
   /** The HMAC of a value, as bytes to pick with; the kind separates the spaces (a name and a city never collide). */
   digest(kind: string, value: string): Buffer {
-    return createHmac('sha256', this.key).update(kind).update('\0').update(value).digest();
+    return createHmac('sha256', this.key).update(kind).update('\0').update(value.normalize('NFC')).digest();
   }
 
   /** `hash` rule: 16 hex digits of the HMAC, shaped where the field needs a shape (an email, a phone). */
@@ -31,7 +31,9 @@ export class Faker {
     return hex;
   }
 
-  fake(kind: FieldKind, value: string, context: { country?: string | null } = {}): string {
+  fake(kind: FieldKind, input: string, context: { country?: string | null } = {}): string {
+    // NFC: "é" typed as one character or as e and a combining accent is one name, one fake.
+    const value = input.normalize('NFC');
     switch (kind) {
       case 'first_name':
         return this.firstName(value);

@@ -58,6 +58,7 @@ describe('Faker: deterministic fakes of the same kind', () => {
     expect(inLocale('fr', faker.fake('first_name', 'Amélie'))).toBe(true);
     expect(inLocale('ja', faker.fake('last_name', 'Tanaka'))).toBe(true);
     expect(faker.fake('last_name', 'NOWAK')).toBe(faker.fake('last_name', 'Nowak').toUpperCase());
+    expect(faker.fake('first_name', 'Amélie'.normalize('NFD'))).toBe(faker.fake('first_name', 'Amélie')); // one name however it is encoded
   });
 
   it('a fake is never the value it replaces, even a name its own lists hold', () => {
