@@ -50,7 +50,7 @@ async function bulk(sandbox, resource, records) {
   return ids;
 }
 
-async function fill(sandbox) {
+export async function fill(sandbox) {
   const n = Object.fromEntries(Object.entries(MIX).map(([k, share]) => [k, Math.round(RECORDS * share)]));
   const clients = await bulk(sandbox, 'clients', Array.from({ length: n.clients }, (_, i) => ({
     name: `Kowalski ${i} Sp. z o.o.`, kind: 'company', email: `biuro${i}@firma${i}.pl`, phone: `+48 22 ${1000000 + i}`,

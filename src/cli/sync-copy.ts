@@ -168,7 +168,7 @@ function resourceProgress(options: GlobalOptions, verb: string): { update(resour
 
 /** What --resume must find unchanged: what decides which records are sent, and how they look. */
 function fingerprint(flags: CopyFlags, resources: CopyResource[], masker: Masker): string {
-  const parts = { resources, where: flags.where, limit: flags.limit ?? null, sample: flags.sample ?? null, mask: flags.mask ?? null, masked: masker.active, batch: flags.batchSize };
+  const parts = { resources, where: flags.where, limit: flags.limit ?? null, sample: flags.sample ?? null, mask: flags.mask ?? null, masked: masker.active, key: masker.keyId, batch: flags.batchSize };
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }
 

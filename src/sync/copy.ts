@@ -108,6 +108,7 @@ async function copyResource(
   const pages = source.pages<SourceRecord>(`/v1/${resource}`, query, done?.cursor ?? undefined)[Symbol.asyncIterator]();
   let pageCount = done?.pages ?? 0;
   let rows = 0;
+  progress(0); // the resource starts now: its rate is counted from here
   try {
     let next = pages.next();
     for (let current = await next; !current.done; current = await next) {

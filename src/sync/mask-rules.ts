@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
@@ -100,6 +100,8 @@ function isConstant(rule: unknown): boolean {
 /** Applies the rules to records about to be written. Pure: the same record and key, the same result. */
 export class Masker {
   readonly active: boolean;
+  /** Names the key without revealing it (a journal refuses to resume with another key's fakes). */
+  readonly keyId: string | null;
   private readonly faker: Faker | undefined;
 
   constructor(
@@ -108,6 +110,7 @@ export class Masker {
   ) {
     this.active = settings.mode !== 'none';
     this.faker = key ? new Faker(key) : undefined;
+    this.keyId = key ? createHash('sha256').update('crm-mask-key-id\0').update(key).digest('hex').slice(0, 12) : null;
     if (this.active && !this.faker) throw new Error('Masking needs a key.');
   }
 
