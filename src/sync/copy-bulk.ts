@@ -60,6 +60,7 @@ export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResourc
   const batches: (typeof ready)[] = [];
   for (let i = 0; i < ready.length; i += w.batchSize) batches.push(ready.slice(i, i + w.batchSize));
   await inPool(batches, w.concurrency, async (batch) => void outcomes.push(...(await sendBatch(w, resource, batch))));
+  if (resource === 'deals') await reopenDeals(w, ready, outcomes);
   for (const o of outcomes) if (o.status !== 'failed') w.index.set(resource, o.sourceId, { id: o.targetId ?? '', ...(resource === 'leads' && o.status === 'created' ? { status: 'new' } : {}) });
   if (resource === 'leads') await convertLeads(w, records, outcomes);
   return outcomes;
@@ -81,6 +82,41 @@ async function sendBatch(w: PageWriter, resource: string, batch: { record: Sourc
     if (r.status === 'failed') return { sourceId, status: 'failed', code: r.error?.code ?? 'failed', message: r.error?.message ?? '' };
     return { sourceId, status: r.status, ...(r.id ? { targetId: r.id } : {}) };
   });
+}
+
+const CLOSED = new Set(['won', 'lost']);
+
+/**
+ * A deal won or lost in the target that the source has since reopened (or closed the other way)
+ * is refused by the upsert (a closed deal moves only through reopen): it is reopened in the
+ * target (POST /v1/deals/{id}/reopen, to the source's stage, or to negotiation on its way to the
+ * other closed stage) and sent again, so its stage follows the source's as the API allows.
+ */
+async function reopenDeals(w: PageWriter, ready: { record: SourceRecord; body: Record<string, unknown> }[], outcomes: Outcome[]): Promise<void> {
+  const byId = new Map(outcomes.map((o) => [o.sourceId, o]));
+  const refused = ready.filter((r) => {
+    const outcome = byId.get(r.record.id);
+    return outcome?.status === 'failed' && outcome.code === 'invalid_transition' && w.index.get('deals', r.record.id)?.id;
+  });
+  if (refused.length === 0) return;
+  const again = new Set(refused.map((r) => r.record.id));
+  const kept = outcomes.filter((o) => !again.has(o.sourceId));
+  if (w.plan) {
+    kept.push(...refused.map((r) => ({ sourceId: r.record.id, status: 'updated' as const, targetId: w.index.get('deals', r.record.id)!.id })));
+  } else {
+    for (const r of refused) {
+      const stage = String(r.record.stage);
+      const to = CLOSED.has(stage) ? 'negotiation' : stage;
+      try {
+        await w.target.request('POST', `/v1/deals/${w.index.get('deals', r.record.id)!.id}/reopen`, { body: { stage: to }, idempotencyKey: `crm-copy-${w.runId}-${r.record.id}-reopen` });
+      } catch (error) {
+        const failure = classifyFailure(error);
+        if (failure.stops) throw new CopyStopped(failure.message);
+      }
+    }
+    kept.push(...(await sendBatch(w, 'deals', refused)).map((o) => (o.status === 'unchanged' ? { ...o, status: 'updated' as const } : o)));
+  }
+  outcomes.splice(0, outcomes.length, ...kept);
 }
 
 /**

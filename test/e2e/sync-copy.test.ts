@@ -144,12 +144,20 @@ describe('crm sync copy', () => {
     const clients = dbRows<{ id: string }>(source.db, 'SELECT id FROM clients ORDER BY id LIMIT 2').map((r) => r.id);
     for (const id of clients) await src.patch(`/v1/clients/${id}`, { website: 'https://nowa-strona.pl' });
     await src.post('/v1/deals', { title: 'Nowa umowa', value: 5, currency: 'EUR', stage: 'won', client_id: clients[0] });
+    // A won deal reopened in the source, and a lost one won: the target's follow (through its own reopen).
+    const won = dbValue<string>(source.db, "SELECT id FROM deals WHERE stage = 'won' ORDER BY id LIMIT 1");
+    const lost = dbValue<string>(source.db, "SELECT id FROM deals WHERE stage = 'lost' ORDER BY id LIMIT 1");
+    expect((await src.post(`/v1/deals/${won}/reopen`, { stage: 'proposal' })).status).toBe(200);
+    expect((await src.post(`/v1/deals/${lost}/reopen`, { stage: 'negotiation' })).status).toBe(200);
+    expect((await src.post(`/v1/deals/${lost}/win`)).status).toBe(200);
     await src.delete(`/v1/leads/${leads[3]}`);
     const { code, report } = await copy(target, ['--mask', 'default', '--since', 'last', '--prune']);
     expect(code).toBe(0);
     expect(report.resources.leads).toMatchObject({ created: 0, updated: 3, failed: 0, deleted_in_source: 1, pruned: 1 });
     expect(report.resources.clients).toMatchObject({ created: 0, updated: 2, failed: 0 });
-    expect(report.resources.deals).toMatchObject({ created: 1, updated: 0, failed: 0 });
+    expect(report.resources.deals).toMatchObject({ created: 1, updated: 2, failed: 0 });
+    const stage = (id: string) => dbValue<string>(target.db, 'SELECT stage FROM deals WHERE external_id = ?', id);
+    expect([stage(won), stage(lost)]).toEqual(['proposal', 'won']);
     expect(report.resources.invoices).toMatchObject({ created: 0, updated: 0, failed: 0 });
     // Only the changed records were read, and at most the one whose change was the watermark itself (updated_after is strict).
     expect(report.summary.unchanged).toBeLessThanOrEqual(1);
