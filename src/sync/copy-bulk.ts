@@ -3,7 +3,7 @@ import type { CrmClient } from '../client/client.js';
 import { CrmApiError } from '../client/errors.js';
 import type { BulkResponse } from '../schemas/bulk.js';
 import { MissingReference, bodyOf, type SourceRecord, type TargetIds } from './copy-records.js';
-import type { TargetIndex } from './copy-target.js';
+import type { TargetContact, TargetIndex } from './copy-target.js';
 import type { CopyResource, Masker } from './mask-rules.js';
 import { classifyFailure } from './send-failure.js';
 
@@ -61,6 +61,7 @@ export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResourc
   for (let i = 0; i < ready.length; i += w.batchSize) batches.push(ready.slice(i, i + w.batchSize));
   await inPool(batches, w.concurrency, async (batch) => void outcomes.push(...(await sendBatch(w, resource, batch))));
   if (resource === 'deals') await reopenDeals(w, ready, outcomes);
+  if (resource === 'clients') await dropLeftContacts(w, ready, outcomes);
   for (const o of outcomes) if (o.status !== 'failed') w.index.set(resource, o.sourceId, { id: o.targetId ?? '', ...(resource === 'leads' && o.status === 'created' ? { status: 'new' } : {}) });
   if (resource === 'leads') await convertLeads(w, records, outcomes);
   return outcomes;
@@ -82,6 +83,46 @@ async function sendBatch(w: PageWriter, resource: string, batch: { record: Sourc
     if (r.status === 'failed') return { sourceId, status: 'failed', code: r.error?.code ?? 'failed', message: r.error?.message ?? '' };
     return { sourceId, status: r.status, ...(r.id ? { targetId: r.id } : {}) };
   });
+}
+
+/**
+ * Contact persons the source client no longer has: the bulk upsert never deletes one (API.md §8),
+ * so the copy does (DELETE /v1/clients/{id}/contacts/{contact_id}), matching as the server matches
+ * (email, else first and last name; twins in order) against the target's contacts before the write.
+ */
+async function dropLeftContacts(w: PageWriter, ready: { record: SourceRecord; body: Record<string, unknown> }[], outcomes: Outcome[]): Promise<void> {
+  const byId = new Map(outcomes.map((o) => [o.sourceId, o]));
+  for (const { record, body } of ready) {
+    const outcome = byId.get(record.id);
+    const before = w.index.get('clients', record.id)?.contacts;
+    if (!outcome || outcome.status === 'failed' || outcome.status === 'created' || !before?.length) continue;
+    const left = leftOver(before, (body.contacts ?? []) as ContactBody[]);
+    if (left.length === 0) continue;
+    outcome.status = 'updated';
+    if (w.plan) continue;
+    for (const contact of left) {
+      try {
+        await w.target.request('DELETE', `/v1/clients/${outcome.targetId}/contacts/${contact.id}`, { idempotencyKey: `crm-copy-${w.runId}-${contact.id}-delete` });
+      } catch (error) {
+        if (error instanceof CrmApiError && error.status === 404) continue; // gone already
+        const failure = classifyFailure(error);
+        if (failure.stops) throw new CopyStopped(failure.message);
+        Object.assign(outcome, { status: 'failed', code: failure.code, message: `Copied, but a contact person the source no longer has was not deleted: ${failure.message}` });
+      }
+    }
+  }
+}
+
+type ContactBody = { first_name?: string | null; last_name?: string | null; email?: string | null };
+
+export function leftOver(existing: TargetContact[], incoming: ContactBody[]): TargetContact[] {
+  const taken = new Set<string>();
+  for (const c of incoming) {
+    const same = (e: TargetContact) => (c.email ? e.email?.toLowerCase() === c.email.toLowerCase() : e.first_name === (c.first_name ?? null) && e.last_name === (c.last_name ?? null));
+    const match = existing.find((e) => !taken.has(e.id) && same(e));
+    if (match) taken.add(match.id);
+  }
+  return existing.filter((e) => !taken.has(e.id));
 }
 
 const CLOSED = new Set(['won', 'lost']);

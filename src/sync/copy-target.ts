@@ -17,6 +17,15 @@ export interface TargetEntry {
   status?: string;
   /** invoices: the whole record, to compare a draft's fields. */
   invoice?: Invoice;
+  /** clients: their contact persons, to find those the source no longer has. */
+  contacts?: TargetContact[];
+}
+
+export interface TargetContact {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
 }
 
 /** Source ids of a resource: the id prefixes of API.md §2 (lead_, cli_, deal_, inv_). */
@@ -39,6 +48,7 @@ export class TargetIndex {
             id: record.id as string,
             ...(typeof record.status === 'string' ? { status: record.status } : {}),
             ...(resource === 'invoices' ? { invoice: record as unknown as Invoice } : {}),
+            ...(resource === 'clients' ? { contacts: (record.contacts as TargetContact[]).map(({ id, first_name, last_name, email }) => ({ id, first_name, last_name, email })) } : {}),
           });
         }
         rows += page.data.length;

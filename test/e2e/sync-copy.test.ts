@@ -143,6 +143,10 @@ describe('crm sync copy', () => {
     for (const id of leads.slice(0, 3)) await src.patch(`/v1/leads/${id}`, { notes: 'Zadzwonić do Bożydara' });
     const clients = dbRows<{ id: string }>(source.db, 'SELECT id FROM clients ORDER BY id LIMIT 2').map((r) => r.id);
     for (const id of clients) await src.patch(`/v1/clients/${id}`, { website: 'https://nowa-strona.pl' });
+    // A contact person the source deleted goes in the target too (bulk never deletes one).
+    const withTwo = dbValue<string>(source.db, 'SELECT client_id FROM contacts WHERE client_id NOT IN (?, ?) GROUP BY client_id HAVING COUNT(*) > 1 ORDER BY client_id LIMIT 1', clients[0], clients[1]);
+    const dropped = dbValue<string>(source.db, 'SELECT id FROM contacts WHERE client_id = ? AND is_primary = 0 LIMIT 1', withTwo);
+    expect((await src.delete(`/v1/clients/${withTwo}/contacts/${dropped}`)).status).toBe(200);
     await src.post('/v1/deals', { title: 'Nowa umowa', value: 5, currency: 'EUR', stage: 'won', client_id: clients[0] });
     // A won deal reopened in the source, and a lost one won: the target's follow (through its own reopen).
     const won = dbValue<string>(source.db, "SELECT id FROM deals WHERE stage = 'won' ORDER BY id LIMIT 1");
@@ -154,7 +158,7 @@ describe('crm sync copy', () => {
     const { code, report } = await copy(target, ['--mask', 'default', '--since', 'last', '--prune']);
     expect(code).toBe(0);
     expect(report.resources.leads).toMatchObject({ created: 0, updated: 3, failed: 0, deleted_in_source: 1, pruned: 1 });
-    expect(report.resources.clients).toMatchObject({ created: 0, updated: 2, failed: 0 });
+    expect(report.resources.clients).toMatchObject({ created: 0, updated: 3, failed: 0 });
     expect(report.resources.deals).toMatchObject({ created: 1, updated: 2, failed: 0 });
     const stage = (id: string) => dbValue<string>(target.db, 'SELECT stage FROM deals WHERE external_id = ?', id);
     expect([stage(won), stage(lost)]).toEqual(['proposal', 'won']);
