@@ -24,6 +24,16 @@ export interface Outcome {
   message?: string;
 }
 
+/** An id in a URL path: whatever a server answered, it stays one segment. */
+export const seg = (id: string): string => encodeURIComponent(id);
+
+/**
+ * The Idempotency-Key of one step of one record in a run: the record's id hashed (a source's ids are
+ * its own to choose; hashed, none can put a line break into a header or make the key too long).
+ */
+export const copyKey = (runId: string, recordId: string, step: string, payload = ''): string =>
+  `crm-copy-${runId}-${createHash('sha256').update(recordId).digest('hex').slice(0, 24)}-${step}${payload ? `-${createHash('sha256').update(payload).digest('hex').slice(0, 32)}` : ''}`;
+
 /** The target stopped taking requests (down past retries, or the key refused): the copy stops here, --resume goes on. */
 export class CopyStopped extends Error {}
 
@@ -102,7 +112,7 @@ async function dropLeftContacts(w: PageWriter, ready: { record: SourceRecord; bo
     if (w.plan) continue;
     for (const contact of left) {
       try {
-        await w.target.request('DELETE', `/v1/clients/${outcome.targetId}/contacts/${contact.id}`, { idempotencyKey: `crm-copy-${w.runId}-${contact.id}-delete` });
+        await w.target.request('DELETE', `/v1/clients/${seg(outcome.targetId!)}/contacts/${seg(contact.id)}`, { idempotencyKey: copyKey(w.runId, contact.id, 'delete') });
       } catch (error) {
         if (error instanceof CrmApiError && error.status === 404) continue; // gone already
         const failure = classifyFailure(error);
@@ -149,7 +159,7 @@ async function reopenDeals(w: PageWriter, ready: { record: SourceRecord; body: R
       const stage = String(r.record.stage);
       const to = CLOSED.has(stage) ? 'negotiation' : stage;
       try {
-        await w.target.request('POST', `/v1/deals/${w.index.get('deals', r.record.id)!.id}/reopen`, { body: { stage: to }, idempotencyKey: `crm-copy-${w.runId}-${r.record.id}-reopen` });
+        await w.target.request('POST', `/v1/deals/${seg(w.index.get('deals', r.record.id)!.id)}/reopen`, { body: { stage: to }, idempotencyKey: copyKey(w.runId, r.record.id, 'reopen') });
       } catch (error) {
         const failure = classifyFailure(error);
         if (failure.stops) throw new CopyStopped(failure.message);
@@ -179,7 +189,7 @@ async function convertLeads(w: PageWriter, records: SourceRecord[], outcomes: Ou
     if (outcome.status === 'unchanged') outcome.status = 'updated';
     if (w.plan || !outcome.targetId) continue;
     try {
-      await w.target.request('POST', `/v1/leads/${outcome.targetId}/convert`, { body: { client_id: client.id }, idempotencyKey: `crm-copy-${w.runId}-${record.id}-convert` });
+      await w.target.request('POST', `/v1/leads/${seg(outcome.targetId)}/convert`, { body: { client_id: client.id }, idempotencyKey: copyKey(w.runId, record.id, 'convert') });
     } catch (error) {
       if (error instanceof CrmApiError && error.code === 'invalid_transition') continue; // converted meanwhile: what was wanted
       const failure = classifyFailure(error);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { CrmClient } from '../client/client.js';
 import type { Invoice } from '../schemas/invoice.js';
+import { copyKey, seg } from './copy-bulk.js';
 import type { TargetEntry } from './copy-target.js';
 
 /**
@@ -65,15 +65,15 @@ export async function copyInvoice(w: InvoiceWriter, source: Invoice, body: Recor
   const patch = existing?.invoice && current === 'draft' ? draftChanges(existing.invoice, body) : undefined;
   if (w.plan) return { status: !existing ? 'created' : patch || actions.length ? 'updated' : 'unchanged', ...(existing ? { id: existing.id } : {}) };
 
-  const key = (what: string, payload = '') => `crm-copy-${w.runId}-${source.id}-${what}${payload ? `-${createHash('sha256').update(payload).digest('hex').slice(0, 32)}` : ''}`;
+  const key = (what: string, payload = '') => copyKey(w.runId, source.id, what, payload);
   let id = existing?.id;
   if (!id) {
     const text = JSON.stringify({ ...body, send: false });
     id = (await w.client.request<Invoice>('POST', '/v1/invoices', { bodyText: text, idempotencyKey: key('create', text) })).id;
   } else if (patch) {
     const text = JSON.stringify(patch);
-    await w.client.request<Invoice>('PATCH', `/v1/invoices/${id}`, { bodyText: text, idempotencyKey: key('patch', text) });
+    await w.client.request<Invoice>('PATCH', `/v1/invoices/${seg(id)}`, { bodyText: text, idempotencyKey: key('patch', text) });
   }
-  for (const action of actions) await w.client.request<Invoice>('POST', `/v1/invoices/${id}/${action}`, { idempotencyKey: key(action) });
+  for (const action of actions) await w.client.request<Invoice>('POST', `/v1/invoices/${seg(id)}/${action}`, { idempotencyKey: key(action) });
   return { status: !existing ? 'created' : patch || actions.length ? 'updated' : 'unchanged', id };
 }

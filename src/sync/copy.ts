@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CrmClient } from '../client/client.js';
 import { CrmApiError } from '../client/errors.js';
 import type { Invoice } from '../schemas/invoice.js';
-import { CopyStopped, inPool, writeBulkPage, type Outcome, type PageWriter } from './copy-bulk.js';
+import { CopyStopped, inPool, seg, writeBulkPage, type Outcome, type PageWriter } from './copy-bulk.js';
 import { copyInvoice } from './copy-invoices.js';
 import { CopyJournal, ResourceResults, writeState, type PageEntry } from './copy-journal.js';
 import { MissingReference, invoiceBody, type SourceRecord } from './copy-records.js';
@@ -210,7 +210,7 @@ async function findDeletions(options: CopyOptions, source: CrmClient, target: Cr
       for (const id of ids) {
         const targetId = index.get(resource, id)!.id;
         try {
-          await target.request('DELETE', `/v1/${resource}/${targetId}`);
+          await target.request('DELETE', `/v1/${resource}/${seg(targetId)}`);
         } catch (error) {
           const failure = classifyFailure(error);
           if (failure.stops) throw new CopyStopped(failure.message);
