@@ -155,6 +155,11 @@ export const SENTENCES = [
   'Met at the trade fair.', 'Needs a demo for the team.', 'Decision expected after the board meeting.', 'Interested in the annual plan.',
   'Send the contract draft.', 'Called back, no answer.', 'Wants references from similar customers.', 'Renewal is due in spring.',
   'Price was the main concern.', 'Evaluating two other vendors.', 'Introduced by a partner.', 'Security review in progress.',
+  'Asked about volume discounts.', 'Prefers a call in the morning.', 'Waiting for the signed order.', 'Legal is reviewing the terms.',
+  'Moved the meeting to Thursday.', 'Needs an invoice per department.', 'Trial ends at the end of the month.', 'Happy with the support so far.',
+  'Wants to start with one team.', 'Asked for the data sheet.', 'Procurement joins the next call.', 'Interested in the integration.',
+  'Sent the proposal by email.', 'Follow up after the holidays.', 'Compared us with the incumbent.', 'New contact after a reorganisation.',
+  'Requested an on-site visit.', 'Budget was cut this year.', 'Likes the reporting features.', 'Expects a decision in two weeks.',
 ];
 
 export const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.net'];
