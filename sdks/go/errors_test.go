@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"crm"
+	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
 
 // Each error family, produced by a real answer of the sandbox.

@@ -9,7 +9,7 @@ type EventsService struct {
 	b *backend
 }
 
-// List: List events of the last 30 days, oldest first (GET /v1/events).
+// List: List events of the last 30 days, oldest first (or newest first) (GET /v1/events).
 func (s *EventsService) List(ctx context.Context, params *EventListParams, opts ...*RequestOptions) *EventIter {
 	return &EventIter{s.b.newIter(ctx, "/v1/events", encodeQuery(params), opts, func() listPage { return &EventList{} })}
 }

@@ -1,3 +1,3 @@
-module crm
+module github.com/crm-sandbox/crm-sandbox/sdks/go
 
 go 1.19

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"crm"
+	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
 
 func TestLeadsCreateRetrieveUpdateDelete(t *testing.T) {

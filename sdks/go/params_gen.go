@@ -31,11 +31,11 @@ type APIKeyListParams struct {
 type ClientBulkParams struct {
 	// upsert: update the record that matches, else create; create: always create
 	Mode string `json:"mode"`
-	// How upsert finds the existing record (email: case-insensitive)
+	// How upsert finds the existing record (email: case-insensitive). Default: `"external_id"`.
 	MatchOn *string `json:"match_on,omitempty"`
-	// 1..1000 records
+	// 1..1000 records, each checked on its own
 	Records []*ClientBulkRecordParams `json:"records"`
-	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id
+	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`.
 	DryRun *bool `json:"dry_run,omitempty"`
 }
 
@@ -87,9 +87,9 @@ type ClientListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	// created (by id, the default), updated_at (for incremental sync), name; ties in id order
+	// created (by id, the default), updated_at (for incremental sync), name; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
-	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
 	Order *string `url:"order"`
 	// Full-text search over name, email, website and the contact persons' names and emails: every word must match the start of a word, diacritics ignored
 	Q *string `url:"q"`
@@ -149,11 +149,11 @@ type ContactUpdateParams struct {
 type DealBulkParams struct {
 	// upsert: update the record that matches, else create; create: always create
 	Mode string `json:"mode"`
-	// How upsert finds the existing record (email: case-insensitive)
+	// How upsert finds the existing record (email: case-insensitive). Default: `"external_id"`.
 	MatchOn *string `json:"match_on,omitempty"`
-	// 1..1000 records
+	// 1..1000 records, each checked on its own
 	Records []*DealBulkRecordParams `json:"records"`
-	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id
+	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`.
 	DryRun *bool `json:"dry_run,omitempty"`
 }
 
@@ -213,9 +213,9 @@ type DealListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	// created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order
+	// created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
-	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
 	Order *string `url:"order"`
 	// Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored
 	Q *string `url:"q"`
@@ -269,8 +269,12 @@ type EventListParams struct {
 	Cursor *string `url:"cursor"`
 	// One event type, or several comma-separated
 	Type *string `url:"type"`
+	// Only the events about this record (its id): the record's history
+	ObjectID *string `url:"object_id"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// asc (oldest first, the default) or desc (newest first). Default: `"asc"`.
+	Order *string `url:"order"`
 }
 
 // EventResendParams is what a method sends.
@@ -300,7 +304,7 @@ type InvoiceCreateParams struct {
 	DealID  *string `json:"deal_id,omitempty"`
 	// The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here
 	ExternalID *string `json:"external_id,omitempty"`
-	// false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send
+	// false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send. Default: `true`.
 	Send *bool `json:"send,omitempty"`
 }
 
@@ -314,9 +318,9 @@ type InvoiceListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	// created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order
+	// created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
-	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
 	Order *string `url:"order"`
 	// Full-text search over number (`42` finds INV-000042), recipient email and the client's name: every word must match the start of a word, diacritics ignored
 	Q *string `url:"q"`
@@ -354,11 +358,11 @@ type InvoiceUpdateParams struct {
 type LeadBulkParams struct {
 	// upsert: update the record that matches, else create; create: always create
 	Mode string `json:"mode"`
-	// How upsert finds the existing record (email: case-insensitive)
+	// How upsert finds the existing record (email: case-insensitive). Default: `"external_id"`.
 	MatchOn *string `json:"match_on,omitempty"`
-	// 1..1000 records
+	// 1..1000 records, each checked on its own
 	Records []*LeadBulkRecordParams `json:"records"`
-	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id
+	// Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`.
 	DryRun *bool `json:"dry_run,omitempty"`
 }
 
@@ -437,9 +441,9 @@ type LeadListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
-	// created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order
+	// created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
-	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way
+	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
 	Order *string `url:"order"`
 	// Full-text search over first and last name, email, company and phone: every word must match the start of a word, diacritics ignored
 	Q *string `url:"q"`
@@ -506,6 +510,8 @@ type RequestLogListParams struct {
 	KeyID *string `url:"key_id"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
+	// asc (oldest first, the default) or desc (newest first). Default: `"asc"`.
+	Order *string `url:"order"`
 }
 
 // UsageRetrieveParams is what a method sends.

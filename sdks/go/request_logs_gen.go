@@ -9,7 +9,7 @@ type RequestLogsService struct {
 	b *backend
 }
 
-// List: List logged requests, oldest first (the last 10,000 are kept) (GET /v1/request_logs).
+// List: List logged requests, oldest first or newest first (the last 10,000 are kept) (GET /v1/request_logs).
 func (s *RequestLogsService) List(ctx context.Context, params *RequestLogListParams, opts ...*RequestOptions) *RequestLogIter {
 	return &RequestLogIter{s.b.newIter(ctx, "/v1/request_logs", encodeQuery(params), opts, func() listPage { return &RequestLogList{} })}
 }

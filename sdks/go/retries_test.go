@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"crm"
+	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
 
 // recorder is a real transport that notes what each attempt sent.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crm"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
 
 // sandbox is a real `crm sandbox start` process, started the way a user starts it.

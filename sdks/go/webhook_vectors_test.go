@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"crm"
+	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
 
 // The shared test vectors of the four SDKs (sdks/test-vectors/webhooks.json).

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"crm"
+	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
 
 type delivery struct {

@@ -7,18 +7,22 @@ export interface GlobalOptions {
   baseUrl: string;
   apiKey?: string;
   json: boolean;
+  /** Set by the credential resolution when the folder's sandbox is not running (main.ts). */
+  noKeyReason?: string;
 }
 
 /** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
 export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
-  if (!options.apiKey) {
-    throw new CliError(HOW_TO_LOG_IN, 2);
-  }
+  // A stopped sandbox is not a usage error: the command was right, the server is not there (exit 1).
+  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
   return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
 }
 
-/** A person waits at the prompt: two quick retries, then say what is wrong. Long jobs pass their own tuning. */
-const INTERACTIVE: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = { retry: { maxRetries: 2 } };
+/**
+ * A person waits at the prompt: a refused connection (nothing listens) fails at once, anything
+ * else gets two quick retries, then the message says what to do. Long jobs pass their own tuning.
+ */
+const INTERACTIVE: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = { retry: { maxRetries: 2 }, retryRefused: false };
 
 /** Runs a command body with a client and turns API and network failures into messages that say what to do. */
 export async function withClient<T>(
@@ -34,7 +38,11 @@ export async function withClient<T>(
     if (error instanceof CrmApiError) {
       const hint =
         error.status === 401 ? ' Check the key: `crm whoami` shows which one was used.' : error.status === 403 ? ' Use a key with that scope.' : '';
-      const fields = error.errors?.map((e) => `\n  ${e.path}: ${e.message}`).join('') ?? '';
+      // The detail often names the first problem already ("…: scopes.0: Invalid option"): each is said once.
+      const fields = (error.errors ?? [])
+        .filter((e) => !error.message.includes(e.message))
+        .map((e) => `\n  ${e.path}: ${e.message}`)
+        .join('');
       throw new CliError(`${error.message}${fields}${hint}`);
     }
     throw error;

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { CliError } from './output.js';
+import { markStopped, noneRunningMessage, pickSandbox, readSandboxFile, sandboxFilePath, updateEntry, type SandboxEntry } from './sandbox-file.js';
+
+export { sandboxFilePath } from './sandbox-file.js';
 
 /**
  * Where a command's base URL and API key come from (API.md §14), highest first:
@@ -28,6 +31,8 @@ export interface Credentials {
   from?: string;
   /** Things the user should know (a profile file others can read). */
   warnings: string[];
+  /** Why no key was found, when there is more to say than how to log in (the folder's sandbox stopped). */
+  noKeyReason?: string;
 }
 
 export interface Profile {
@@ -52,10 +57,6 @@ const sameServer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = clean(env.XDG_CONFIG_HOME) ?? join(homedir(), '.config');
   return join(base, 'crm', 'config.json');
-}
-
-export function sandboxFilePath(cwd: string = process.cwd()): string {
-  return join(cwd, '.crm', 'sandbox.json');
 }
 
 /** Reads the profiles file; warns when group or others may read it (it holds secrets). */
@@ -88,40 +89,27 @@ export function writeConfig(config: ConfigFile, env: NodeJS.ProcessEnv = process
   return path;
 }
 
-interface SandboxFile {
-  base_url: string;
-  api_key: string;
-  db?: string;
-}
-
-function readSandboxFile(cwd: string): SandboxFile | undefined {
-  const path = sandboxFilePath(cwd);
-  if (!existsSync(path)) return undefined;
-  try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<SandboxFile>;
-    if (typeof parsed.base_url === 'string' && typeof parsed.api_key === 'string') return parsed as SandboxFile;
-  } catch {
-    // A broken file is ignored like a missing one: `crm sandbox start` writes it again.
-  }
-  return undefined;
-}
-
 /**
- * `crm sandbox start` records its URL and admin key for the commands run in the same folder.
- * When the key is not known (it was made on an earlier start of the same database), the file of
- * that database keeps its key and gets the new URL.
+ * `crm sandbox start` records its URL, admin key and pid for the commands run in the same folder
+ * (sandbox-file.ts). When the key is not known (made on an earlier start of the same database),
+ * that database's entry keeps its key and gets the new URL and pid.
  */
-export function recordSandbox(cwd: string, baseUrl: string, apiKey: string | undefined, db: string): string | undefined {
-  const dbPath = db === ':memory:' ? db : resolve(cwd, db);
-  let key = apiKey;
-  if (!key) {
-    const existing = readSandboxFile(cwd);
-    if (existing?.db === dbPath) key = existing.api_key;
-  }
-  if (!key) return undefined;
+export function recordSandbox(cwd: string, start: { baseUrl: string; apiKey: string | undefined; db: string; pid: number }): { path: string; otherDefault?: SandboxEntry; replaced?: SandboxEntry } | undefined {
+  const updated = updateEntry(readSandboxFile(cwd), cwd, { ...start, now: new Date().toISOString() });
+  if (!updated) return undefined;
   const path = sandboxFilePath(cwd);
-  writeSecretFile(path, { base_url: baseUrl, api_key: key, db: dbPath });
-  return path;
+  writeSecretFile(path, updated.file);
+  return { path, ...(updated.otherDefault ? { otherDefault: updated.otherDefault } : {}), ...(updated.replaced ? { replaced: updated.replaced } : {}) };
+}
+
+/** A clean stop marks this process's entry stopped, so the file never names a dead sandbox as running. */
+export function recordStop(cwd: string, pid: number): void {
+  try {
+    const file = markStopped(readSandboxFile(cwd), pid, new Date().toISOString());
+    if (file) writeSecretFile(sandboxFilePath(cwd), file);
+  } catch {
+    // The folder may be gone or read-only by now; liveness is checked by pid anyway.
+  }
 }
 
 export function resolveCredentials(input: ResolveInput): Credentials {
@@ -150,15 +138,22 @@ export function resolveCredentials(input: ResolveInput): Credentials {
     }
     stored.push({ source: 'profile', from: profileName, ...profile });
   }
-  const sandbox = readSandboxFile(input.cwd);
-  if (sandbox) stored.push({ source: 'sandbox-file', from: sandboxFilePath(input.cwd), ...sandbox });
+  const sandboxFile = readSandboxFile(input.cwd);
+  const { entry: sandbox, stopped } = pickSandbox(sandboxFile);
+  if (sandbox) stored.push({ source: 'sandbox-file', from: sandboxFilePath(input.cwd), base_url: sandbox.base_url, api_key: sandbox.api_key });
+  // The folder had sandboxes, none of them running: said whenever it matters (no key, or another
+  // source used), unless a flag or variable named the server, which makes the folder's file moot.
+  const noSandbox = sandboxFile && !sandbox && !explicitUrl ? noneRunningMessage(input.cwd, stopped) : undefined;
   const fallback = config.profiles[DEFAULT_PROFILE];
   if (fallback) stored.push({ source: 'default-profile', from: DEFAULT_PROFILE, ...fallback });
 
   // A flag or variable naming the server picks the stored key of that server only.
   const usable = stored.find((s) => !explicitUrl || sameServer(s.base_url, explicitUrl));
-  if (usable) return { baseUrl: explicitUrl ?? usable.base_url, apiKey: usable.api_key, source: usable.source, from: usable.from, warnings };
-  return { baseUrl: explicitUrl ?? DEFAULT_BASE_URL, source: explicitUrl ? (flagUrl ? 'flags' : 'env') : 'none', warnings };
+  if (usable) {
+    if (noSandbox && usable.source === 'default-profile') warnings.push(`${noSandbox} Using the default profile (${usable.base_url}) instead.`);
+    return { baseUrl: explicitUrl ?? usable.base_url, apiKey: usable.api_key, source: usable.source, from: usable.from, warnings };
+  }
+  return { baseUrl: explicitUrl ?? DEFAULT_BASE_URL, source: explicitUrl ? (flagUrl ? 'flags' : 'env') : 'none', warnings, ...(noSandbox ? { noKeyReason: noSandbox } : {}) };
 }
 
 /** The message for a command that needs a key and found none anywhere. */

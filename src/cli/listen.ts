@@ -23,7 +23,7 @@ export interface ListenOptions extends GlobalOptions {
  * forward under way finish first, so nothing is forwarded twice.
  */
 export async function listenCommand(options: ListenOptions): Promise<void> {
-  if (!options.apiKey) throw new CliError(HOW_TO_LOG_IN, 2);
+  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
   const url = checkForwardUrl(options.forwardTo);
   const wanted = parseTypes(options.events);
   if (options.from !== undefined && options.from !== 'now' && !/^evt_[0-9A-Z]{0,26}$/.test(options.from)) {

@@ -45,7 +45,7 @@ const SOURCE_TEXT: Record<Credentials['source'], string> = {
 
 /** `crm whoami`: which server and key the next command would use, and where they came from. */
 export function whoamiCommand(credentials: Credentials, json: boolean): void {
-  if (!credentials.apiKey) throw new CliError(HOW_TO_LOG_IN, 2);
+  if (!credentials.apiKey) throw credentials.noKeyReason ? new CliError(credentials.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
   const key = credentials.apiKey ? keyHint(credentials.apiKey) : null;
   if (json) {
     return printJson({ base_url: credentials.baseUrl, key, source: credentials.source, from: credentials.from ?? null });

@@ -1,6 +1,5 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { parsePolicy } from '../domain/rate-limit.js';
 import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_BASE_URL, resolveCredentials, type Credentials } from './credentials.js';
@@ -8,6 +7,9 @@ import { CliError, printError, printJson, yellow } from './output.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
 import { registerAccountCommands } from './register-accounts.js';
+import { registerSandboxCommands } from './register-sandbox.js';
+import { listOf, rfc3339 } from './arg-parsers.js';
+import { examples } from './help.js';
 
 /** Commands that do not talk to a server with stored credentials: they skip the resolution. */
 const NO_CREDENTIALS = new Set(['start', 'login', 'logout', 'whoami', 'openapi']);
@@ -32,33 +34,9 @@ function resolveInto(program: Command): Credentials {
   for (const warning of credentials.warnings) process.stderr.write(`${yellow('warning', process.stderr)}: ${warning}\n`);
   program.setOptionValueWithSource('baseUrl', credentials.baseUrl, source('baseUrl') ?? 'config');
   if (credentials.apiKey) program.setOptionValueWithSource('apiKey', credentials.apiKey, source('apiKey') === 'cli' ? 'cli' : 'config');
+  if (credentials.noKeyReason) program.setOptionValueWithSource('noKeyReason', credentials.noKeyReason, 'config');
   return credentials;
 }
-
-function integerIn(min: number, max: number, hint: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}${hint}.`);
-    return n;
-  };
-}
-
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new InvalidArgumentError('Expected a number above 0, at most 1000.');
-  return n;
-}
-
-/** Checks a policy like 100/1s at parse time, so a typo is a usage error (exit 2). */
-function policyText(value: string): string {
-  try {
-    parsePolicy('check', value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-  return value;
-}
-
 
 /**
  * The `crm` program. Each command is a small function in its own file, imported when it runs so
@@ -101,11 +79,14 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .description('Save a base URL and API key as a profile, so no variables are needed')
     .addHelpText(
       'after',
-      `
-Saved in $XDG_CONFIG_HOME/crm/config.json (~/.config/crm/config.json), readable by you only.
-  $ crm login --base-url http://127.0.0.1:4010 --api-key crm_test_…
-  $ crm login --base-url https://crm.example.com --api-key … --profile prod
-  $ crm --profile prod sync export leads`,
+      examples(
+        [
+          ['crm login --base-url http://127.0.0.1:4010 --api-key crm_test_…'],
+          ['crm login --base-url https://crm.example.com --api-key … --profile prod'],
+          ['crm --profile prod sync export leads', 'use that profile for one command'],
+        ],
+        'Saved in $XDG_CONFIG_HOME/crm/config.json (~/.config/crm/config.json), readable by you only.',
+      ),
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const { loginCommand } = await import('./login.js');
@@ -115,6 +96,7 @@ Saved in $XDG_CONFIG_HOME/crm/config.json (~/.config/crm/config.json), readable 
   program
     .command('logout')
     .description('Forget a saved profile (--profile NAME; default: the default profile)')
+    .addHelpText('after', examples([['crm logout'], ['crm logout --profile prod']]))
     .action(async (_opts: unknown, cmd: Command) => {
       const { logoutCommand } = await import('./login.js');
       const globals = cmd.optsWithGlobals<GlobalOptions & { profile?: string }>();
@@ -123,88 +105,37 @@ Saved in $XDG_CONFIG_HOME/crm/config.json (~/.config/crm/config.json), readable 
   program
     .command('whoami')
     .description('Show the base URL and key (prefix only) commands use here, and where they came from')
+    .addHelpText('after', examples([['crm whoami'], ['crm whoami --json', 'base_url, key prefix, source']]))
     .action(async (_opts: unknown, cmd: Command) => {
       const { whoamiCommand } = await import('./login.js');
       whoamiCommand(resolveInto(program), cmd.optsWithGlobals<GlobalOptions>().json);
     });
 
-  const sandbox = program.command('sandbox').description('Run the local CRM sandbox');
+  const sandbox = registerSandboxCommands(program);
 
-  sandbox
-    .command('start')
-    .description('Start the sandbox API on SQLite (seeded on first start)')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', integerIn(0, 65535, ' (0 picks a free port)'), 4010)
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--db <path>', "SQLite file, or ':memory:' for a throwaway database", '.crm/sandbox.db')
-    .option('--seed <n>', 'seed for the generated data (same seed, same data and ids)', integerIn(0, 2 ** 32 - 1, ''), 1)
-    .option('--no-seed', 'start with no generated data')
-    .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder')
-    .option('--rate-limit <n/window>', 'requests per key or token per window, e.g. 100/1s or 600/1m; 0 for none', policyText, '100/1s')
-    .option('--quota <n/window>', 'requests per key or token per quota period, e.g. 100000/1d; 0 for none', policyText, '100000/1d')
-    .option('--webhook-time-scale <factor>', 'multiply the webhook retry schedule (0.001 turns 5 min into 0.3 s, for tests)', positiveNumber, 1)
-    .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
-    .addHelpText(
-      'after',
-      `
-The admin key (all scopes) is created and printed on an empty database; --api-key K (or
-CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when ready:
-  {"base_url":"http://127.0.0.1:41234","listening_on":"127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
---host 0.0.0.0 (or any address but loopback) lets other machines reach the sandbox: it warns on stderr.
-SIGINT or SIGTERM stops it cleanly.`,
-    )
-    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; rateLimit: string; quota: string; logLevel: string; webhookTimeScale: number }, cmd: Command) => {
-      const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const { startCommand } = await import('./sandbox.js');
-      // Only an explicit --api-key or CRM_SANDBOX_API_KEY becomes the admin key: CRM_API_KEY may
-      // hold a key for a real server, which must not be registered in a sandbox by accident.
-      const apiKey = cmd.getOptionValueSourceWithGlobals('apiKey') === 'cli' ? globals.apiKey : process.env.CRM_SANDBOX_API_KEY;
-      await startCommand({
-        ...opts,
-        json: globals.json,
-        ...(apiKey ? { apiKey } : {}),
-      });
-    });
-
-  sandbox
-    .command('wait')
-    .description('Wait until the sandbox at --base-url answers /healthz (for CI steps)')
-    .option('--timeout <seconds>', 'give up after this long (exit 1)', integerIn(1, 3600, ''), 30)
-    .option('--interval <ms>', 'time between polls', integerIn(10, 10_000, ''), 100)
-    .action(async (opts: { timeout: number; interval: number }, cmd: Command) => {
-      const { waitCommand } = await import('./sandbox.js');
-      await waitCommand({ ...cmd.optsWithGlobals<GlobalOptions>(), ...opts });
-    });
-
-  sandbox
-    .command('reset')
-    .description('Delete all data in a running sandbox and seed it again (API keys stay valid)')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { resetCommand } = await import('./sandbox.js');
-      await resetCommand(cmd.optsWithGlobals<GlobalOptions>());
-    });
-
-  program
-    .command('dashboard')
-    .description('Print a fresh sign-in link to the web dashboard (single use, 15 minutes; needs the admin key)')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { dashboardCommand } = await import('./sandbox.js');
-      await dashboardCommand(cmd.optsWithGlobals<GlobalOptions>());
-    });
-
-  const keys = program.command('keys').description('Manage API keys (Settings → API)');
+  const keys = program
+    .command('keys')
+    .description('Manage API keys (Settings → API)')
+    .addHelpText('after', examples([['crm keys list'], ['crm keys create --name ci --scopes "leads:read deals:read"']]));
   keys
     .command('create')
     .description('Create an API key; its secret is shown once')
+    .addHelpText('after', examples([
+        ['crm keys create --name ci --scopes "leads:read deals:read"'],
+        ['crm keys create --name importer --scopes leads:write,clients:write --expires-at 2027-01-01T00:00:00Z'],
+        ['crm keys create --name full --json', 'scope *; the secret in the JSON'],
+      ]))
     .requiredOption('--name <name>', 'what the key is for')
-    .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`, '*')
-    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)')
-    .action(async (opts: { name: string; scopes: string; expiresAt?: string }, cmd: Command) => {
+    .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`, listOf(SCOPES, 'scope', ['*']), ['*'])
+    .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)', rfc3339)
+    .action(async (opts: { name: string; scopes: string[]; expiresAt?: string }, cmd: Command) => {
       const { createKey } = await import('./keys.js');
-      await createKey(cmd.optsWithGlobals<GlobalOptions>(), opts.name, opts.scopes.split(/[\s,]+/).filter(Boolean), opts.expiresAt);
+      await createKey(cmd.optsWithGlobals<GlobalOptions>(), opts.name, opts.scopes, opts.expiresAt);
     });
   keys
     .command('list')
     .description('List API keys (never their secrets)')
+    .addHelpText('after', examples([['crm keys list'], ['crm keys list --json']]))
     .action(async (_opts: unknown, cmd: Command) => {
       const { listKeys } = await import('./keys.js');
       await listKeys(cmd.optsWithGlobals<GlobalOptions>());
@@ -212,6 +143,7 @@ SIGINT or SIGTERM stops it cleanly.`,
   keys
     .command('revoke <id>')
     .description('Revoke a key; it fails from the next request on (--api-key must hold every scope it holds)')
+    .addHelpText('after', examples([['crm keys revoke key_01J8Z…']]))
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const { revokeKey } = await import('./keys.js');
       await revokeKey(cmd.optsWithGlobals<GlobalOptions>(), id);
@@ -220,6 +152,7 @@ SIGINT or SIGTERM stops it cleanly.`,
   program
     .command('usage')
     .description("Today's requests by key, endpoint and status, the quota, and the request rate")
+    .addHelpText('after', examples([['crm usage'], ['crm usage --watch', 'redraw every second']]))
     .option('--watch', 'refresh every second (in place on a terminal)', false)
     .action(async (opts: { watch: boolean }, cmd: Command) => {
       const { usageCommand } = await import('./usage.js');
@@ -233,9 +166,10 @@ SIGINT or SIGTERM stops it cleanly.`,
       'after',
       `
 Configure your assistant to run it, for example:
-  {"mcpServers": {"crm": {"command": "npx", "args": ["crm", "mcp"],
+  {"mcpServers": {"crm": {"command": "npx", "args": ["-y", "crm-sandbox", "mcp"],
     "env": {"CRM_BASE_URL": "http://127.0.0.1:4010", "CRM_API_KEY": "crm_test_…"}}}}
-Only the protocol is written to stdout; messages go to stderr.`,
+Only the protocol is written to stdout; messages go to stderr.
+${examples([['crm mcp', 'in the folder of a running sandbox'], ['crm mcp --base-url http://127.0.0.1:4010 --api-key crm_test_…']])}`,
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const { mcpCommand } = await import('./mcp.js');
@@ -245,6 +179,7 @@ Only the protocol is written to stdout; messages go to stderr.`,
   program
     .command('openapi')
     .description('Print the OpenAPI 3.1 document (the same as GET /v1/openapi.json)')
+    .addHelpText('after', examples([['crm openapi > openapi.json']]))
     .action(async (_opts: unknown, cmd: Command) => {
       const { openapiCommand } = await import('./openapi.js');
       await openapiCommand(cmd.optsWithGlobals<GlobalOptions>());
@@ -253,12 +188,13 @@ Only the protocol is written to stdout; messages go to stderr.`,
   program
     .command('sdk')
     .description('The SDKs (TypeScript, Python, Go, PHP) generated from the OpenAPI document')
+    .addHelpText('after', examples([['crm sdk generate --lang python --out sdks/python']]))
     .command('generate')
     .description("Write an SDK's generated resources and models into DIR, beside its hand-written core")
     .requiredOption('--lang <language>', 'typescript, python, go or php')
     .requiredOption('--out <dir>', 'the SDK folder, e.g. sdks/python')
     .option('--check', 'write nothing; exit 1 when DIR differs from a fresh generation', false)
-    .addHelpText('after', '\nExample:\n  crm sdk generate --lang python --out sdks/python\n  crm sdk generate --lang go --out sdks/go --check   # in CI')
+    .addHelpText('after', examples([['crm sdk generate --lang python --out sdks/python'], ['crm sdk generate --lang go --out sdks/go --check', 'in CI: exit 1 when stale']]))
     .action(async (opts: { lang: string; out: string; check: boolean }, cmd: Command) => {
       const { sdkGenerateCommand } = await import('./sdk.js');
       await sdkGenerateCommand({ ...opts, json: cmd.optsWithGlobals<GlobalOptions>().json });
@@ -267,6 +203,7 @@ Only the protocol is written to stdout; messages go to stderr.`,
   program
     .command('version')
     .description('Print the version of crm and of the Node.js it runs on (the single binary embeds its own)')
+    .addHelpText('after', examples([['crm version'], ['crm version --json']]))
     .action((_opts: unknown, cmd: Command) => {
       const about = { version: VERSION, node: process.version, platform: process.platform, arch: process.arch };
       if (cmd.optsWithGlobals<GlobalOptions>().json) printJson(about);

@@ -2,6 +2,7 @@ import { Argument, InvalidArgumentError, Option, type Command } from 'commander'
 import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
+import { examples } from './help.js';
 
 /** --since of a copy: a time, or `last` (the start of the last complete copy between the same ends). */
 const copySince = (value: string): string => (value.trim() === 'last' ? 'last' : sinceArg(value));
@@ -24,7 +25,10 @@ const resource = () => new Argument('<resource>', 'leads or clients').choices(['
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
 export function registerSyncCommands(program: Command): void {
-  const sync = program.command('sync').description('Bulk import and export of leads and clients as CSV, and copies between servers');
+  const sync = program
+    .command('sync')
+    .description('Bulk import and export of leads and clients as CSV, and copies between servers')
+    .addHelpText('after', examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv'], ['crm sync copy --from prod --to sandbox']]));
 
   sync
     .command('import')
@@ -45,6 +49,7 @@ export function registerSyncCommands(program: Command): void {
     .addOption(new Option('--encoding <encoding>', 'the file encoding (a UTF-8 or UTF-16LE BOM is detected)').choices(['utf8', 'latin1', 'utf16le']))
     .option('--retries <n>', 'retries of a failing request before the import stops', count(0, 20), 6)
     .option('--raw', "cells as they are: keep a leading ' and write the results files unescaped", false)
+    .option('--bom', 'start the results files (failed.csv, …) with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
       'after',
       `
@@ -57,7 +62,14 @@ results folder (default FILE.plan) and changes nothing; run again without --plan
 A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
 and the results files escape cells as the export does; --raw turns both off (import a --raw export
 with --raw).
-Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
+Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.
+${examples([
+  ['crm sync import leads leads.csv', 'upsert on external_id; a rerun never duplicates'],
+  ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
+  ['crm sync import clients hubspot.csv --from hubspot'],
+  ['crm sync import leads leads.csv --resume', 'after an interruption'],
+  ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
+])}`,
     )
     .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
       const { importCommand } = await import('./sync.js');
@@ -78,6 +90,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
         encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
         retries: opts.retries as number,
         raw: opts.raw as boolean,
+        bom: opts.bom as boolean,
       });
     });
 
@@ -92,6 +105,7 @@ Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.`,
     .option('--resume', 'continue an interrupted export into the same --out file', false)
     .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
     .option('--raw', "write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)", false)
+    .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
       'after',
       `
@@ -103,11 +117,12 @@ a file someone will open in a spreadsheet. --format jsonl is never escaped (not 
 
 Examples:
   $ crm sync export leads --out leads.csv            # safe to open in a spreadsheet
+  $ crm sync export leads --out leads.csv --bom      # for Excel: names like Zoë and 山田 read right
   $ crm sync import leads leads.csv                  # '=x cells read back as =x
   $ crm sync export leads --out raw.csv --raw        # cells exactly as stored
   $ crm sync import leads raw.csv --raw              # a --raw file imports with --raw`,
     )
-    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean }, cmd: Command) => {
+    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean; bom: boolean }, cmd: Command) => {
       const { exportCommand } = await import('./sync.js');
       await exportCommand(globals(cmd), {
         resource: res,
@@ -118,6 +133,7 @@ Examples:
         format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
         retries: opts.retries,
         raw: opts.raw,
+        bom: opts.bom,
       });
     });
 
@@ -156,15 +172,15 @@ custom fields by fakes of the same kind and locale, the same fake for the same v
 deliveries are paused while copying (needs its admin key) unless --with-webhooks.
 Results: <dir>/<resource>/succeeded.csv and failed.csv, journal.jsonl (--resume), state.json (--since last).
 Exit: 0 every record copied, 1 some failed or the copy stopped (--resume goes on), 2 usage error.
-
-Examples:
-  $ crm login --base-url https://crm.example.com --api-key crm_live_… --profile prod
-  $ crm sandbox start --no-seed &
-  $ crm sync copy --from prod --to sandbox --plan            # counts only
-  $ crm sync copy --from prod --to sandbox                   # masked: the target is a sandbox
-  $ crm sync copy --from prod --to sandbox --since last      # what changed since the last copy
-  $ crm sync copy --from prod --to sandbox --sample 10% --where "leads:status=qualified"
-  $ crm sync copy --from prod --to sandbox --mask rules.json --prune --json`,
+${examples([
+  ['crm login --base-url https://crm.example.com --api-key crm_live_… --profile prod'],
+  ['crm sandbox start --no-seed &'],
+  ['crm sync copy --from prod --to sandbox --plan', 'counts only; nothing is written'],
+  ['crm sync copy --from prod --to sandbox', 'masked: the target is a sandbox'],
+  ['crm sync copy --from prod --to sandbox --since last', 'what changed since the last copy'],
+  ['crm sync copy --from prod --to sandbox --sample 10% --where "leads:status=qualified"'],
+  ['crm sync copy --from prod --to sandbox --mask rules.json --prune --json'],
+])}`,
     )
     .action(async (opts: Record<string, unknown>, cmd: Command) => {
       const { copyCommand } = await import('./sync-copy.js');

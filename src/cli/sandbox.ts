@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
 import { withClient, type GlobalOptions } from './api.js';
-import { recordSandbox } from './credentials.js';
+import { recordSandbox, recordStop } from './credentials.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
 
 export interface StartOptions {
@@ -48,18 +48,23 @@ export async function startCommand(options: StartOptions): Promise<void> {
   }
 
   // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
-  const recorded = recordSandbox(process.cwd(), sandbox.baseUrl, sandbox.apiKey ?? undefined, sandbox.db);
+  const cwd = process.cwd();
+  const recorded = recordSandbox(cwd, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey ?? undefined, db: sandbox.db, pid: process.pid });
   // Listening for the stop signals before the ready line: whoever reads it may signal at once.
   const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      sandbox.stop().then(resolve, resolve);
+      sandbox
+        .stop()
+        .finally(() => recordStop(cwd, process.pid))
+        .then(resolve, resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
   warnIfReachable(sandbox.address);
+  noteOtherSandboxes(recorded, sandbox.baseUrl);
   if (options.json) {
     printJson({ base_url: sandbox.baseUrl, listening_on: listeningOn(sandbox.address), api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
   } else {
@@ -73,7 +78,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
         `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
         `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
         `  API docs  ${sandbox.baseUrl}/docs`,
-        ...(recorded ? [dim(`  Saved to ${recorded}: crm commands run in this folder use it.`)] : []),
+        ...(recorded && !recorded.otherDefault ? [dim(`  Saved to ${recorded.path}: crm commands run in this folder use it.`)] : []),
         '',
         dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),
         dim('  Press Ctrl+C to stop.'),
@@ -84,6 +89,22 @@ export async function startCommand(options: StartOptions): Promise<void> {
 
   await stopped;
   if (!options.json) process.stderr.write(dim('sandbox stopped\n', process.stderr));
+}
+
+/**
+ * A second sandbox in a folder does not take the first one's place: commands there keep using the
+ * one that runs. Said on stderr (the --json line stays one line), with how to reach this one.
+ */
+function noteOtherSandboxes(recorded: ReturnType<typeof recordSandbox>, baseUrl: string): void {
+  if (recorded?.replaced) {
+    process.stderr.write(`${yellow('note', process.stderr)}: another process (pid ${recorded.replaced.pid}, ${recorded.replaced.base_url}) serves the same database; ${recorded.path} now names this one.\n`);
+  }
+  if (recorded?.otherDefault) {
+    process.stderr.write(
+      `${yellow('note', process.stderr)}: the sandbox on ${recorded.otherDefault.base_url} (${recorded.otherDefault.db}) also runs from this folder; crm commands here keep using it ` +
+        `while it runs. For this one pass --base-url ${baseUrl} (its key is in ${recorded.path}).\n`,
+    );
+  }
 }
 
 /**

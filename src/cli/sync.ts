@@ -8,15 +8,13 @@ import type { CrmClient } from '../client/client.js';
 import { clientFor, withClient, type GlobalOptions } from './api.js';
 import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
 import { onInterrupt } from './interrupt.js';
-import { duration, startProgress, type Progress } from './progress.js';
+import { duration, startProgress } from './progress.js';
+import { waitNotes } from './wait-notes.js';
 
 /**
  * `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). Each command
  * loads its own code when it runs: an import does not pay for loading the export, nor the reverse.
  */
-/** Retries are worth seeing: a server that struggles shows up before the command gives up. */
-const noteRetries = (progress: Progress) => (info: { attempt: number; delayMs: number; reason: string }) =>
-  progress.note(`retry ${info.attempt} in ${duration(info.delayMs / 1000)} (${info.reason})`);
 
 export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
   results?: string | undefined;
@@ -51,15 +49,22 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   }
   const { importCsv } = await import('../sync/import.js');
   const progress = await startProgress(`${flags.dryRun ? 'Checking' : flags.plan ? 'Planning' : 'Importing'} ${flags.resource}`, options);
-  const retried = noteRetries(progress);
+  // Retries are worth seeing (a struggling server shows before the command gives up), once per wait.
+  const waits = waitNotes(progress, flags.retries);
   // A dry run sends nothing, so it needs no key and no server.
-  const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: retried });
+  const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: waits.onRetry });
   if (client) flags = { ...flags, batchSize: await batchSizeForPlan(client, flags.batchSize, options) };
   let report: ImportReport;
   const interrupt = onInterrupt();
   try {
-    const send = (path: string, body: Buffer, key: string) => client!.request<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
-    report = await importCsv({ ...flags, resultsDir: flags.results, signal: interrupt.signal }, send, (p) => progress.update(p.rows, p.bytes, p.size));
+    const send = async (path: string, body: Buffer, key: string) => {
+      const answer = await client!.exchange<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
+      return { body: answer.body, replayed: String(answer.headers['idempotent-replayed']) === 'true' };
+    };
+    report = await importCsv({ ...flags, resultsDir: flags.results, signal: interrupt.signal }, send, (p) => {
+      waits.settled();
+      progress.update(p.rows, p.bytes, p.size);
+    });
   } catch (error) {
     if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
     if (error instanceof Error && error.name === 'PlanRefused') throw new CliError(error.message, 1);
@@ -78,27 +83,50 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
 }
 
 function printImport(report: ImportReport, json: boolean): void {
-  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun, plan } = report;
+  const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun, plan, replayed } = report;
   if (json) {
-    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}), ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}) });
+    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, batches: report.batches, ...(replayed ? { replayed } : {}), ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}), ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}) });
   }
   const out = process.stdout;
+  const n = (count: number) => count.toLocaleString('en');
   if (plan) {
-    out.write(`${bold('Plan')} for ${rows.toLocaleString('en')} rows ${dim('(nothing was written)')}\n`);
+    out.write(`${bold('Plan')} for ${n(rows)} rows ${dim('(nothing was written)')}\n`);
     out.write(`  would create ${summary.created} · update ${summary.updated} · leave unchanged ${summary.unchanged} · fail ${summary.failed}\n`);
     out.write(`  Changes: ${plan}\n  Import with the same command without --plan.\n`);
     if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n`);
     return;
   }
   const rate = Math.round(rows / Math.max(durationMs / 1000, 0.001)).toLocaleString('en');
-  out.write(`${bold(dryRun ? 'Checked' : 'Imported')} ${rows.toLocaleString('en')} rows in ${duration(durationMs / 1000)} (${rate} rows/s)\n`);
-  if (dryRun) out.write(`  ${green(`${(rows - summary.failed).toLocaleString('en')} valid`)}, ${summary.failed ? red(`${summary.failed} invalid`) : '0 invalid'} ${dim('(nothing was sent)')}\n`);
-  else {
-    const counts = `created ${summary.created} · updated ${summary.updated} · unchanged ${summary.unchanged} · failed ${summary.failed}`;
-    out.write(`  ${summary.failed ? yellow(counts) : green(counts)}\n`);
+  const took = dim(`in ${duration(durationMs / 1000)} (${rate} rows/s)`);
+  if (dryRun) {
+    const invalid = summary.failed ? red(`${n(summary.failed)} invalid`) : '0 invalid';
+    out.write(`${bold(`${n(rows)} rows checked`)}: ${green(`${n(rows - summary.failed)} valid`)}, ${invalid} ${dim('(nothing was sent)')} ${took}\n`);
+  } else {
+    // The headline adds up to the rows read: each row is created, updated, unchanged, failed or not sent.
+    const parts = [
+      summary.created ? `${n(summary.created)} created` : '',
+      summary.updated ? `${n(summary.updated)} updated` : '',
+      summary.unchanged ? `${n(summary.unchanged)} unchanged` : '',
+      summary.failed ? red(`${n(summary.failed)} failed`) : '',
+      unprocessed ? red(`${n(unprocessed)} not sent`) : '',
+    ].filter(Boolean);
+    out.write(`${bold(`${n(rows)} rows`)}: ${parts.length ? parts.join(', ') : 'nothing to import'} ${took}\n`);
+    if (replayed) out.write(`  ${yellow(replayedText(replayed, report.batches))}\n`);
   }
-  if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n  ${unprocessed} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`);
+  if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n  ${n(unprocessed)} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`);
   out.write(`  Results: ${resultsDir}/${summary.failed ? ' (see failed.csv for the reasons)' : ''}\n`);
+}
+
+/** "Replayed 4 of 4 batches (lines 2-2001): …" — a rerun says that it wrote nothing. */
+function replayedText(replayed: NonNullable<ImportReport['replayed']>, batches: number): string {
+  const ranges = replayed.lines.slice(0, 5).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
+  if (replayed.lines.length > 5) ranges.push('…');
+  const all = replayed.batches === batches;
+  return (
+    `Replayed ${replayed.batches} of ${batches} batch${batches === 1 ? '' : 'es'} (lines ${ranges.join(', ')}): ` +
+    `${all ? 'this file was' : 'those rows were'} sent before with the same content, so the server answered from its idempotency store ` +
+    `and wrote nothing again; their counts are those of the first run.`
+  );
 }
 
 export interface ExportFlags extends ExportOptions {
@@ -111,10 +139,14 @@ export async function exportCommand(options: GlobalOptions, flags: ExportFlags):
   const progress = await startProgress(`Exporting ${flags.resource}`, options);
   const interrupt = onInterrupt();
   try {
-    const retried = noteRetries(progress);
-    const report = await withClient(options, (client) => exportCsv(flags, client, (rows) => progress.update(rows), interrupt.signal), {
+    const waits = waitNotes(progress, flags.retries);
+    const pageDone = (rows: number) => {
+      waits.settled();
+      progress.update(rows);
+    };
+    const report = await withClient(options, (client) => exportCsv(flags, client, pageDone, interrupt.signal), {
       retry: { maxRetries: flags.retries },
-      onRetry: retried,
+      onRetry: waits.onRetry,
     });
     progress.stop();
     const line = { rows: report.rows, out: report.out, duration_ms: report.durationMs, ...(report.alreadyComplete ? { already_complete: true } : {}), ...(report.interrupted ? { stopped: 'interrupted' } : {}) };
@@ -124,6 +156,10 @@ export async function exportCommand(options: GlobalOptions, flags: ExportFlags):
       const what = report.alreadyComplete ? `${flags.out} was already complete (${report.rows} rows)` : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
       const resume = toStdout ? '' : ' Rerun the same command with --resume to continue.';
       (toStdout ? process.stderr : process.stdout).write(`${what}\n${report.interrupted ? `${red('Stopped early')}: interrupted.${resume}\n` : ''}`);
+      // Excel opens a CSV without a byte-order mark in the legacy code page: Zoë becomes ZoÃ«.
+      if (!flags.bom && flags.format === 'csv' && /\.csv$/i.test(flags.out) && !report.alreadyComplete) {
+        process.stdout.write(dim(`  Opening it in Excel? Export with --bom so that accented and CJK names show right.\n`));
+      }
     }
     if (report.interrupted) throw new ExitCode(1);
   } catch (error) {

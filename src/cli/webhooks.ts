@@ -5,7 +5,6 @@ import { bold, dim, printJson, table, yellow } from './output.js';
 /** `crm webhooks create|list|update|delete|rotate-secret|deliveries|recover`. */
 type WithSecret = WebhookEndpoint & { secret: string };
 const path = (id: string) => `/v1/webhook_endpoints/${encodeURIComponent(id)}`;
-const eventList = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
 
 function showSecret(endpoint: WithSecret, verb: string): void {
   process.stdout.write(
@@ -14,9 +13,9 @@ function showSecret(endpoint: WithSecret, verb: string): void {
   );
 }
 
-export async function createWebhook(options: GlobalOptions, input: { url: string; events: string; description?: string }): Promise<void> {
+export async function createWebhook(options: GlobalOptions, input: { url: string; events: string[]; description?: string }): Promise<void> {
   const endpoint = await withClient(options, (c) =>
-    c.post<WithSecret>('/v1/webhook_endpoints', { url: input.url, enabled_events: eventList(input.events), ...(input.description ? { description: input.description } : {}) }),
+    c.post<WithSecret>('/v1/webhook_endpoints', { url: input.url, enabled_events: input.events, ...(input.description ? { description: input.description } : {}) }),
   );
   if (options.json) return printJson(endpoint);
   showSecret(endpoint, 'Created');
@@ -35,11 +34,11 @@ export async function listWebhooks(options: GlobalOptions): Promise<void> {
 export async function updateWebhook(
   options: GlobalOptions,
   id: string,
-  input: { url?: string; events?: string; description?: string; enable?: boolean; disable?: boolean },
+  input: { url?: string; events?: string[]; description?: string; enable?: boolean; disable?: boolean },
 ): Promise<void> {
   const body = {
     ...(input.url ? { url: input.url } : {}),
-    ...(input.events ? { enabled_events: eventList(input.events) } : {}),
+    ...(input.events ? { enabled_events: input.events } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.enable ? { status: 'enabled' } : input.disable ? { status: 'disabled' } : {}),
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { CrmApiError, CrmNetworkError } from './errors.js';
+import { CrmApiError, CrmNetworkError, isConnectionRefused } from './errors.js';
 import { Pacer } from './pacer.js';
 import { DEFAULT_RETRY, decideRetry, type RetryPolicy } from './retry.js';
 
@@ -13,6 +13,11 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Parallel connections kept alive to the server. */
   connections?: number;
+  /**
+   * false: a refused connection fails at once instead of being retried. For commands a person waits
+   * on: nothing listening will not start listening in the next second (the sandbox is not running).
+   */
+  retryRefused?: boolean;
   /** Told about every retry (progress output shows them). */
   onRetry?: (info: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -48,6 +53,11 @@ export class CrmClient {
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    return (await this.exchange<T>(method, path, opts)).body;
+  }
+
+  /** The request and the response's headers too (sync reads `Idempotent-Replayed`). */
+  async exchange<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'crm-cli' };
@@ -75,13 +85,13 @@ export class CrmClient {
         this.pacer.observe(responseHeaders);
         text = await response.body.text();
       } catch (cause) {
-        const decision = decideRetry({ networkError: true }, attempt, this.policy);
+        const decision = this.options.retryRefused === false && isConnectionRefused(cause) ? { retry: false as const } : decideRetry({ networkError: true }, attempt, this.policy);
         if (!decision.retry) throw new CrmNetworkError(this.baseUrl, cause);
         this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs: decision.delayMs, reason: (cause as Error).message });
         await sleep(decision.delayMs);
         continue;
       }
-      if (status < 400) return (text ? JSON.parse(text) : undefined) as T;
+      if (status < 400) return { body: (text ? JSON.parse(text) : undefined) as T, headers: responseHeaders };
       const problem = parseProblem(text);
       if (status === 429 && problem.code === 'rate_limited') this.pacer.slowDown();
       const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);

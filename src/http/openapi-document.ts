@@ -7,6 +7,8 @@
  * test/unit/openapi-lint.test.ts, with the exceptions and their reasons in openapi-lint.json.
  */
 import { operationId } from './operation-ids.js';
+import { CLIENT_BASIC, PROTOCOL_PATHS, PROTOCOL_SCHEMAS } from './openapi-protocol-paths.js';
+import { describeInputDefaults, markPerRecordItems } from './openapi-inputs.js';
 
 type Json = Record<string, any>;
 
@@ -37,6 +39,8 @@ const HEADERS: Json = {
   'Idempotent-Replayed': header('`true` when this is the stored response of an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] }),
 };
 const WRITES = new Set(['post', 'patch', 'delete']);
+/** The writes that take an Idempotency-Key (plugins/idempotency.ts). */
+const IDEMPOTENT = /^\/(v1|_sandbox)\//;
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 export interface RouteFacts {
@@ -49,6 +53,9 @@ export function finishDocument(doc: Json, facts: RouteFacts): Json {
   doc.info.license = { name: 'MIT', identifier: 'MIT' };
   doc.tags = TAGS.map(([name, description]) => ({ name, description }));
   doc.components.headers = HEADERS;
+  doc.components.securitySchemes.clientBasic = CLIENT_BASIC;
+  Object.assign(doc.components.schemas, PROTOCOL_SCHEMAS);
+  for (const [path, item] of Object.entries<Json>(PROTOCOL_PATHS)) doc.paths[path] = { ...doc.paths[path], ...structuredClone(item) };
 
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
     for (const [method, op] of Object.entries<Json>(item)) {
@@ -56,16 +63,47 @@ export function finishDocument(doc: Json, facts: RouteFacts): Json {
       const limited = (op.security ?? []).length > 0; // authenticated routes are rate limited
       op.description ??= describe(op, facts.scopes.get(`${method.toUpperCase()} ${path}`), limited && WRITES.has(method));
       for (const parameter of op.parameters ?? []) parameter.description ??= parameterDescription(parameter);
-      for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
-        response.headers = { ...response.headers, ...responseHeaders(status, limited, WRITES.has(method) && path.startsWith('/v1/')) };
-      }
       // A malformed id or query is refused with 400 before the record is looked up.
-      if (limited && !op.responses['400'] && op.responses['401']) op.responses['400'] = { ...op.responses['401'], description: '`invalid_request`', headers: responseHeaders('400', limited, false) };
+      if (limited && !op.responses['400'] && op.responses['401']) op.responses['400'] = { ...op.responses['401'], description: '`invalid_request`' };
+      if (limited) documentRequestErrors(op, WRITES.has(method));
+      // The sandbox controls answer only under the sandbox's own Host (routes/dashboard.ts).
+      if (path.startsWith('/_sandbox/')) op.responses['421'] ??= problem(['misdirected_request'], ': the Host header names another server than this sandbox (DNS rebinding protection).');
+      for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
+        response.headers = { ...response.headers, ...responseHeaders(status, limited, WRITES.has(method) && IDEMPOTENT.test(path)) };
+      }
     }
   }
+  describeInputDefaults(doc);
+  markPerRecordItems(doc);
   addIntegerFormats(doc);
   pruneUnusedSchemas(doc);
   return doc;
+}
+
+const problem = (codes: string[], note = ''): Json => ({
+  description: codes.map((code) => `\`${code}\``).join(', ') + note,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+/**
+ * What any authenticated operation can answer before its handler runs, whatever its route schema
+ * says: a body too large (413) or not JSON (415) on every write (Fastify reads a body on POST,
+ * PATCH and DELETE, declared or not), malformed JSON (400) there too, a bad cursor (400) where a
+ * cursor is taken, and an unknown query parameter (400) where the query has a schema.
+ */
+function documentRequestErrors(op: Json, write: boolean): void {
+  const responses: Json = op.responses;
+  const query = (op.parameters ?? []).filter((p: Json) => p.in === 'query');
+  const codes = new Set(String(responses['400']?.description ?? '').match(/`[a-z_]+`/g)?.map((c) => c.slice(1, -1)) ?? []);
+  codes.add('invalid_request');
+  if (write) codes.add('malformed_json');
+  if (query.some((p: Json) => p.name === 'cursor')) codes.add('invalid_cursor');
+  const note = query.length > 0 ? '. A query parameter this operation does not list is `invalid_request` too.' : '';
+  responses['400'] = { ...responses['400'], ...problem([...codes].sort(), note) };
+  if (write) {
+    responses['413'] ??= problem(['payload_too_large'], ': the body is larger than 10 MB.');
+    responses['415'] ??= problem(['unsupported_media_type'], ': send the body as `application/json`.');
+  }
 }
 
 function responseHeaders(status: string, limited: boolean, write: boolean): Json {

@@ -12,6 +12,10 @@ import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js'
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
 import { localBaseUrl } from './listen-address.js';
+import { checkPortFree, newDatabaseFiles } from './start-guard.js';
+
+/** How long a stop waits for open responses to finish before it closes their connections. */
+const STOP_GRACE_MS = 3_000;
 
 export interface SandboxOptions {
   port?: number;
@@ -72,7 +76,16 @@ function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dbPath = options.db ?? DEFAULT_DB;
-  const db = openDb(dbPath);
+  // The port first: a start that cannot listen creates nothing (no database, no admin key unseen).
+  await checkPortFree(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1');
+  const made = newDatabaseFiles(dbPath);
+  let db;
+  try {
+    db = openDb(dbPath);
+  } catch (error) {
+    made.remove();
+    throw error;
+  }
   let baseUrl = '';
   try {
     const start = { rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, quota: options.quota ?? DEFAULT_QUOTA };
@@ -123,12 +136,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (stopped) return;
         stopped = true;
         clearInterval(dueTimer);
+        // Fastify's close waits for every open response; a client that stops reading one can hold
+        // the stop (seen in the package test under load: ~70 s). After a grace period the
+        // connections still open are closed: a stop is a stop.
+        const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
         await Promise.all([accounts.close(), app.close()]);
+        clearTimeout(grace);
         db.close();
       },
     };
   } catch (error) {
     db.close();
+    made.remove(); // e.g. the port was taken between the check and the listen
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import { createInvoice, payInvoice, voidInvoice } from '../services/invoices.js'
 import { createLead } from '../services/leads.js';
 import { SeededRandom } from './random.js';
 import * as V from './seed-data.js';
+import { asciiWord, emailLocalPart } from './ascii.js';
 
 /** Where the seeded history starts: fixed, so the same seed gives the same times and ids. */
 const SEED_EPOCH = Date.parse('2026-01-05T08:00:00.000Z');
@@ -34,7 +35,10 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
   const ctx: Ctx = { ...base, clock, ids: new IdGenerator(clock, () => rnd.bits80()) };
   const tick = () => (time += rnd.int(5, 90) * 60_000);
   const name = () => [rnd.pick(V.FIRST_NAMES), rnd.pick(V.LAST_NAMES)] as const;
-  const slug = (s: string) => s.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '');
+  const slug = asciiWord;
+  // Phone numbers of a place: its country and area code, then the number. Each takes three draws,
+  // as the numbers did before they matched the place, so that a seed keeps its records' ids.
+  const phone = (place: V.Locale, area: string) => `+${place.callingCode} ${area} ${rnd.int(100, 999)} ${rnd.int(1000, 9999)}`;
   const tags = () => (rnd.chance(0.4) ? [rnd.pick(V.TAGS)] : []);
 
   return inTransaction(base, () => {
@@ -43,14 +47,14 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
       tick();
       const company = `${rnd.pick(V.COMPANY_WORDS)} ${rnd.pick(V.INDUSTRIES)} ${rnd.pick(V.COMPANY_SUFFIXES)}`;
       const domain = `${slug(company.split(' ')[0]!)}${slug(company.split(' ')[1]!)}.example`;
-      const [city, country, postal] = rnd.pick(V.CITIES);
+      const place = rnd.pick(V.CITIES);
       const contacts = Array.from({ length: rnd.int(1, 3) }, (_, c) => {
         const [first, last] = name();
         return {
           first_name: first,
           last_name: last,
-          email: `${slug(first)}.${slug(last)}@${domain}`,
-          phone: `+${rnd.int(1, 49)} ${rnd.int(100, 999)} ${rnd.int(100000, 999999)}`,
+          email: `${emailLocalPart(first, last, `contact${c + 1}`)}@${domain}`,
+          phone: phone(place, rnd.pick(place.areaCodes)),
           role: rnd.pick(V.ROLES),
           is_primary: c === 0,
         };
@@ -60,9 +64,9 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
           name: company,
           kind: 'company',
           email: `hello@${domain}`,
-          phone: `+${rnd.int(1, 49)} ${rnd.int(10, 99)} ${rnd.int(1000000, 9999999)}`,
+          phone: phone(place, rnd.pick(place.areaCodes)),
           website: `https://www.${domain}`,
-          address: { line1: `${rnd.pick(V.STREETS)} ${rnd.int(1, 120)}`, city, postal_code: postal, country },
+          address: { line1: place.line1(rnd.pick(place.streets), rnd.int(1, 120)), city: place.city, postal_code: place.postal, country: place.country },
           external_id: `seed-client-${i + 1}`,
           tags: tags(),
           custom_fields: { employees: rnd.int(5, 5000), industry: company.split(' ')[1]! },
@@ -78,13 +82,13 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
       createLead(ctx, {
         first_name: first,
         last_name: last,
-        email: `${slug(first)}.${slug(last)}${i}@${company ? slug(company.split(' ')[0]!) : 'mail'}.example`,
-        phone: rnd.chance(0.6) ? `+${rnd.int(1, 49)} ${rnd.int(100, 999)} ${rnd.int(100000, 999999)}` : null,
+        email: `${emailLocalPart(first, last, 'lead')}${i}@${company ? slug(company.split(' ')[0]!) : 'mail'}.example`,
+        phone: rnd.chance(0.6) ? ((place) => phone(place, place.areaCodes[0]!))(rnd.pick(V.CITIES)) : null,
         company,
         title: rnd.chance(0.7) ? rnd.pick(V.ROLES) : null,
         source: rnd.pick(LEAD_SOURCES),
         status: rnd.pick(LEAD_STATUSES.filter((s) => s !== 'converted')),
-        notes: rnd.chance(0.3) ? `Met at ${rnd.pick(V.CITIES)[0]}; follow up "soon".` : null,
+        notes: rnd.chance(0.3) ? `Met at ${rnd.pick(V.CITIES).city}; follow up "soon".` : null,
         external_id: `seed-lead-${i + 1}`,
         tags: tags(),
       });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLANS } from '../accounts/plans.js';
+import { Time } from './common.js';
 
 /** Accounts, their plans, clocks and snapshots (API.md §12). */
 const Limit = z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable();
@@ -43,7 +44,7 @@ export const Clock = z
 export const ClockMove = z
   .strictObject({
     advance: z.string().max(40).optional().describe('A duration: 7d, 36h, 90m, 30s, or combined (1d12h)'),
-    to: z.string().max(64).optional().describe('An RFC 3339 time, not before the clock'),
+    to: Time.optional().describe('An RFC 3339 time, not before the clock'),
   })
   .meta({ id: 'ClockMove', examples: [{ advance: '7d' }] });
 

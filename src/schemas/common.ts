@@ -42,7 +42,16 @@ export const recordFields = {
   updated_at: z.string(),
 };
 
-export const Time = z.string().max(64).refine((v) => normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time.' });
+/**
+ * An RFC 3339 time in a query or body: what JSON Schema's `format: date-time` means (seconds
+ * included), so the document and the server accept the same strings.
+ */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+export const Time = z
+  .string()
+  .max(64)
+  .refine((v) => RFC3339.test(v) && normaliseTime(v) !== undefined, { message: 'Expected an RFC 3339 time, like 2026-12-01T09:00:00Z.' })
+  .meta({ format: 'date-time' });
 
 /**
  * A page size: a number (MCP tools send JSON) or a query string of decimal digits. Not
@@ -60,6 +69,9 @@ export const listQueryFields = {
   created_after: Time.optional(),
   updated_after: Time.optional(),
 };
+
+/** `order` of a log (events, request logs): by id, that is by time. */
+export const LogOrder = z.enum(['asc', 'desc']).default('asc').describe('asc (oldest first, the default) or desc (newest first)');
 
 /** The orders every list of records has: by creation (id) and by last change (updated_at, id). */
 const RECORD_SORTS = ['created', 'updated_at'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../domain/event-types.js';
-import { listEnvelope, listQueryFields } from './common.js';
+import { listEnvelope, listQueryFields, LogOrder } from './common.js';
 
 export { EVENT_TYPES, type EventType } from '../domain/event-types.js';
 
@@ -30,7 +30,9 @@ export const EventListQuery = z.strictObject({
   limit: listQueryFields.limit,
   cursor: listQueryFields.cursor,
   type: TypeFilter.optional(),
+  object_id: z.string().max(100).optional().describe("Only the events about this record (its id): the record's history"),
   created_after: listQueryFields.created_after,
+  order: LogOrder,
 });
 export type EventListQuery = z.infer<typeof EventListQuery>;
 

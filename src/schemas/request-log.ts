@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listEnvelope, listQueryFields, Time } from './common.js';
+import { listEnvelope, listQueryFields, LogOrder, Time } from './common.js';
 
 /** One /v1 request as the request log keeps it (API.md §11). */
 export const RequestLog = z
@@ -36,6 +36,7 @@ export const RequestLogListQuery = z.strictObject({
   path_prefix: z.string().min(1).max(2000).optional().describe('Only paths that start with this, e.g. /v1/leads'),
   key_id: z.string().max(100).optional().describe('Only requests made with this API key or token'),
   created_after: Time.optional(),
+  order: LogOrder,
 });
 
 export type RequestLog = z.infer<typeof RequestLog>;

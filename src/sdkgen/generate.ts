@@ -6,7 +6,7 @@
  * files are never touched. `npm run sdk` and `crm sdk generate` call it.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { buildApiView, type ApiView } from './lang/api-view.js';
 import { renderGo } from './lang/go.js';
 import { renderPhp } from './lang/php.js';
@@ -23,11 +23,18 @@ export function renderLanguage(lang: Language, document: object): Map<string, st
   return RENDERERS[lang](buildApiView(document as Parameters<typeof buildApiView>[0]));
 }
 
+// What a package's own build or install leaves beside the sources (npm's dist/ and node_modules/,
+// pip's build/ and *.egg-info/, Composer's vendor/): copies of generated files, never ours to remove.
+const BUILD_OUTPUT = /^(?:dist|build|node_modules|vendor|[^/]*\.egg-info)(?:\/|$)/;
+function isBuildOutput(relativeDir: string): boolean {
+  return BUILD_OUTPUT.test(relativeDir.split(sep).join('/'));
+}
+
 function generatedFilesIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(go|php|ts|py)$/.test(entry.name) || entry.parentPath.includes('node_modules')) continue;
+    if (!entry.isFile() || !/\.(go|php|ts|py)$/.test(entry.name) || isBuildOutput(relative(dir, entry.parentPath))) continue;
     const path = join(entry.parentPath, entry.name);
     if (GENERATED_MARK.test(readFileSync(path, 'utf8').slice(0, 200))) found.push(path);
   }

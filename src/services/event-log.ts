@@ -49,10 +49,12 @@ export function getEvent(ctx: Ctx, id: string): Event {
 const EVENT_JSON_SQL = `'{"id":' || json_quote(id) || ',"type":' || json_quote(type) || ',"created_at":' || json_quote(created_at)
   || ',"data":{"object":' || data || '}' || iif(previous_attributes IS NULL, '', ',"previous_attributes":' || previous_attributes) || '}'`;
 
-export function listEvents(ctx: Ctx, q: EventListQuery): JsonBody {
+/** `order` may be left out (oldest first), as in the API. */
+export function listEvents(ctx: Ctx, q: Omit<EventListQuery, 'order'> & { order?: EventListQuery['order'] }): JsonBody {
   const conditions: Condition[] = [['created_at >= ?', [cutoff(ctx)]]];
   const types = q.type?.split(',');
   if (types) conditions.push([`type IN (${types.map(() => '?').join(', ')})`, types]);
+  if (q.object_id) conditions.push(['object_id = ?', [q.object_id]]);
   if (q.created_after) conditions.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
   return listTableJson(ctx.db, ctx.cursorSecret, 'events', q, conditions, EVENT_JSON_SQL);
 }

@@ -27,6 +27,21 @@ export interface Claim {
 
 export type Replay = { status: number; body: string };
 
+/**
+ * JSON with the members of every object sorted by name (RFC 8785's order for the keys we see), so
+ * that one object serialised by two clients in two orders is one body: a retry from a serialiser
+ * that orders keys differently is a replay, not 422 `idempotency_key_reused`.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const members = Object.keys(value)
+    .filter((name) => (value as Record<string, unknown>)[name] !== undefined)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+  return `{${members.join(',')}}`;
+}
+
 export function fingerprint(method: string, path: string, body: Buffer | string | undefined): string {
   const bodyHash = createHash('sha256').update(body ?? '').digest('hex');
   return createHash('sha256').update(`${method}\n${path}\n${bodyHash}`).digest('hex');

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { LeadCreate } from '../schemas/lead.js';
 import { Address, ClientCreate, ContactCreate } from '../schemas/client.js';
+import { enumLookup, enumValues } from './enum-values.js';
 
 /**
  * The CSV columns of each resource, derived from the zod create schemas so that the CSV speaks
@@ -16,7 +17,8 @@ export type SyncResource = (typeof SYNC_RESOURCES)[number];
 
 export type Target =
   | { kind: 'id' }
-  | { kind: 'field'; field: string; nullable: boolean }
+  /** `choices`: an enum field's values by their valueKey, so that `New` and `Cold Call` read as `new` and `cold_call`. */
+  | { kind: 'field'; field: string; nullable: boolean; choices?: Map<string, string> }
   | { kind: 'tags' }
   | { kind: 'custom'; key: string }
   | { kind: 'custom_json' }
@@ -42,7 +44,10 @@ const nullable = (schema: z.ZodType) => schema.safeParse(null).success;
 function plainFields(shape: Record<string, z.ZodType>, skip: string[]): [string, Target][] {
   return Object.entries(shape)
     .filter(([name]) => !skip.includes(name))
-    .map(([name, schema]): [string, Target] => [name, { kind: 'field', field: name, nullable: nullable(schema) }]);
+    .map(([name, schema]): [string, Target] => {
+      const values = enumValues(schema);
+      return [name, { kind: 'field', field: name, nullable: nullable(schema), ...(values ? { choices: enumLookup(values) } : {}) }];
+    });
 }
 
 function build(resource: SyncResource): Catalogue {

@@ -29,3 +29,10 @@ export function csvLines(rows: readonly (readonly (string | number)[])[], raw = 
   for (const row of rows) text += csvLine(row, raw);
   return text;
 }
+
+/**
+ * The UTF-8 byte-order mark that `--bom` puts first in a CSV file: without it Excel reads a CSV as
+ * the machine's legacy code page and garbles accented and CJK names (Zoë → ZoÃ«). Only at the start
+ * of a new file, never on --resume; `crm sync import` skips it when reading.
+ */
+export const UTF8_BOM = '\uFEFF';

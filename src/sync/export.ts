@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import type { CrmClient } from '../client/client.js';
 import { openPrivate, writePrivateFile } from '../private-files.js';
 import type { SyncResource } from './columns.js';
-import { csvLine, csvLines } from './csv-line.js';
+import { UTF8_BOM, csvLine, csvLines } from './csv-line.js';
 import { SyncUsageError } from './errors.js';
 import { exportColumns, rowMaker } from './flatten.js';
 
@@ -25,6 +25,8 @@ export interface ExportOptions {
   format?: 'csv' | 'jsonl' | undefined;
   /** --raw: cells as they are, without the `'` before what a spreadsheet would run (formula-cells.ts). JSON Lines is never escaped. */
   raw?: boolean | undefined;
+  /** --bom: a UTF-8 byte-order mark first, for Excel (csv-line.ts). CSV only. */
+  bom?: boolean | undefined;
 }
 
 export interface ExportReport {
@@ -87,7 +89,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
 
   let savedAt = 0;
   try {
-    if (!state && !jsonl) saved.bytes += await write(output, csvLine(columns, raw));
+    if (!state && !jsonl) saved.bytes += await write(output, `${options.bom ? UTF8_BOM : ''}${csvLine(columns, raw)}`);
     while (!current.done) {
       const page = current.value;
       next = pages.next(); // fetch the next page while this one is written

@@ -43,6 +43,8 @@ export interface ImportOptions {
    * files are written without the `'` before what a spreadsheet would run (formula-cells.ts).
    */
   raw?: boolean | undefined;
+  /** --bom: the results files (and plan.csv) start with a UTF-8 byte-order mark, for Excel. */
+  bom?: boolean | undefined;
   /** Aborted (Ctrl+C): batches in flight finish, the rest goes to unprocessed.csv for --resume. */
   signal?: AbortSignal | undefined;
 }
@@ -61,6 +63,14 @@ export interface ImportReport {
   plan?: string;
   /** --from: the file's columns the preset does not know, kept as custom.<column>. */
   keptAsCustom?: string[];
+  /** Batches sent in this run. */
+  batches: number;
+  /**
+   * Batches the server answered from its idempotency store (`Idempotent-Replayed: true`): the same
+   * content was sent before (a rerun within 24 h), nothing was written again, and their counts are
+   * those of that first time. `lines`: their line ranges, merged.
+   */
+  replayed?: { batches: number; rows: number; lines: [first: number, last: number][] };
 }
 
 export interface ImportProgress {
@@ -69,8 +79,8 @@ export interface ImportProgress {
   size: number;
 }
 
-/** Sends one bulk request; the CLI passes the typed client (retries, Retry-After, backoff). */
-export type SendBatch = (path: string, body: Buffer, idempotencyKey: string) => Promise<BulkResponse>;
+/** Sends one bulk request; the CLI passes the typed client (retries, Retry-After, backoff). `replayed`: the server's Idempotent-Replayed. */
+export type SendBatch = (path: string, body: Buffer, idempotencyKey: string) => Promise<{ body: BulkResponse; replayed: boolean }>;
 
 const SCHEMAS = { leads: LeadBulkRecord, clients: ClientBulkRecord };
 
@@ -101,10 +111,10 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
   let journal: Journal | undefined;
   let point: ResumePoint | undefined;
   if (options.resume) ({ journal, point } = Journal.resume(dir, header)); // before the results files are touched
-  const results = new ResultsFolder(dir, source.header, point?.sizes, options.raw === true);
+  const results = new ResultsFolder(dir, source.header, point?.sizes, options.raw === true, options.bom === true);
   // A plan changes nothing, so there is nothing to resume: no journal.
   if (!options.resume && !options.dryRun && !options.plan) journal = Journal.create(dir, header);
-  const plan = options.plan ? new PlanFile(dir, options.raw === true) : undefined;
+  const plan = options.plan ? new PlanFile(dir, options.raw === true, options.bom === true) : undefined;
 
   const run = new ImportRun(options, send, results, journal, () => onProgress({ rows: run.finished, bytes: source.bytesRead(), size: source.size }), plan);
   const spec = { resource: options.resource, mode: options.mode, matchOn: options.matchOn, map, schema: compiledSchema(options.resource), dryRun: options.plan === true };
@@ -136,8 +146,31 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     else rmSync(dir, { recursive: true, force: true });
     throw new PlanRefused(run.noDryRun);
   }
-  const { summary, rows, unprocessed, stopped } = run;
-  return { summary, rows, unprocessed, resultsDir: dir, durationMs: Date.now() - started, dryRun: options.dryRun, ...(stopped ? { stopped } : {}), ...(plan ? { plan: plan.path } : {}), ...(preset?.custom.length ? { keptAsCustom: preset.custom } : {}) };
+  const { summary, rows, unprocessed, stopped, replayed, batches } = run;
+  return {
+    summary,
+    rows,
+    unprocessed,
+    resultsDir: dir,
+    durationMs: Date.now() - started,
+    dryRun: options.dryRun,
+    batches,
+    ...(replayed.batches ? { replayed: { ...replayed, lines: mergeRanges(replayed.lines) } } : {}),
+    ...(stopped ? { stopped } : {}),
+    ...(plan ? { plan: plan.path } : {}),
+    ...(preset?.custom.length ? { keptAsCustom: preset.custom } : {}),
+  };
+}
+
+/** Adjacent line ranges as one: batches 2-501 and 502-1001 are lines 2-1001. */
+function mergeRanges(ranges: [number, number][]): [number, number][] {
+  const merged: [number, number][] = [];
+  for (const [first, last] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const previous = merged.at(-1);
+    if (previous && first <= previous[1] + 1) previous[1] = Math.max(previous[1], last);
+    else merged.push([first, last]);
+  }
+  return merged;
 }
 
 /** What a journal is valid for: the same file (by size and time), options and columns cut the same chunks. */
@@ -169,6 +202,8 @@ class ImportRun {
   /** Set when a plan is asked of a server that cannot make one. */
   noDryRun: string | undefined;
   serverWrote = false;
+  batches = 0;
+  replayed = { batches: 0, rows: 0, lines: [] as [number, number][] };
 
   constructor(
     private readonly options: ImportOptions,
@@ -184,7 +219,14 @@ class ImportRun {
     if (this.noDryRun) return; // the whole plan is off
     let response: BulkResponse;
     try {
-      response = await this.post(`/v1/${this.options.resource}/bulk`, batch.request.body, batch.request.key);
+      this.batches++;
+      const answer = await this.post(`/v1/${this.options.resource}/bulk`, batch.request.body, batch.request.key);
+      response = answer.body;
+      if (answer.replayed) {
+        this.replayed.batches++;
+        this.replayed.rows += batch.sent.length;
+        this.replayed.lines.push([batch.firstLine, batch.lastLine]);
+      }
       if (response.results.length !== batch.sent.length) throw new Error(`The server answered ${response.results.length} results for ${batch.sent.length} records.`);
       // A dry run gives a created record no id; an id means the server ignored dry_run and wrote.
       if (this.plan && response.results.some((r) => r.status === 'created' && r.id)) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openPrivate } from '../private-files.js';
 import { CrmApiError } from '../client/errors.js';
 import type { BulkResult } from '../schemas/bulk.js';
-import { csvLine, csvLines } from './csv-line.js';
+import { UTF8_BOM, csvLine, csvLines } from './csv-line.js';
 
 /**
  * `crm sync import --plan` (API.md §14): every batch goes to the server as a bulk dry run, and
@@ -21,10 +21,12 @@ export class PlanFile {
     dir: string,
     /** --raw: cells as they are. */
     private readonly raw: boolean,
+    /** --bom: a UTF-8 byte-order mark first, for Excel. */
+    bom = false,
   ) {
     this.path = join(dir, 'plan.csv');
     this.fd = openPrivate(this.path, 'w');
-    writeSync(this.fd, csvLine(['line', 'status', 'id', 'field', 'from', 'to'], raw));
+    writeSync(this.fd, (bom ? UTF8_BOM : '') + csvLine(['line', 'status', 'id', 'field', 'from', 'to'], raw));
   }
 
   add(line: number, result: BulkResult): void {

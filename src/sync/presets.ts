@@ -1,5 +1,6 @@
 import type { SyncResource } from './columns.js';
 import { SyncUsageError } from './errors.js';
+import { valueKey } from './enum-values.js';
 import type { CsvSource, SourceRow } from './source.js';
 
 /**
@@ -143,7 +144,6 @@ const SPECS: Record<Preset, Record<SyncResource, PresetSpec>> = {
 };
 
 const columnKey = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' ');
-const valueKey = (value: string) => value.toLowerCase().replace(/[\s_\-]+/g, '');
 
 /**
  * The source as our columns: renamed headers, mapped values. Returns the columns kept as custom

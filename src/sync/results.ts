@@ -1,7 +1,7 @@
 import { closeSync, ftruncateSync, fstatSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivateDir, openPrivate } from '../private-files.js';
-import { csvLine, csvLines } from './csv-line.js';
+import { UTF8_BOM, csvLine, csvLines } from './csv-line.js';
 import type { SourceRow } from './source.js';
 
 /**
@@ -27,11 +27,14 @@ export class ResultsFolder {
     resumeAt: { succeeded: number; failed: number } | undefined,
     /** --raw: cells as they are. */
     private readonly raw: boolean,
+    /** --bom: each new file starts with a UTF-8 byte-order mark, for Excel. */
+    private readonly bom = false,
   ) {
     makePrivateDir(dir); // the rows of the file, and the server's answers about them
     rmSync(this.path('unprocessed.csv'), { force: true }); // only ever about the last run
-    this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, csvLine(['line', 'id', 'status'], raw));
-    this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, csvLine([...header, 'line', 'error_code', 'error_message'], raw));
+    const first = bom ? UTF8_BOM : '';
+    this.succeededFd = reopen(this.path('succeeded.csv'), resumeAt?.succeeded, first + csvLine(['line', 'id', 'status'], raw));
+    this.failedFd = reopen(this.path('failed.csv'), resumeAt?.failed, first + csvLine([...header, 'line', 'error_code', 'error_message'], raw));
   }
 
   path(name: string): string {
@@ -48,7 +51,7 @@ export class ResultsFolder {
 
   unprocessed(rows: SourceRow[]): void {
     if (!rows.length) return;
-    this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, csvLine([...this.header, 'line'], this.raw));
+    this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, (this.bom ? UTF8_BOM : '') + csvLine([...this.header, 'line'], this.raw));
     writeSync(this.unprocessedFd, csvLines(rows.map((row) => [...this.fit(row.values), row.line]), this.raw));
   }
 

@@ -1,5 +1,6 @@
 import { customFromCell, tagsFromCell, type CustomValue } from './cells.js';
 import type { ColumnMap } from './mapping.js';
+import { canonicalValue } from './enum-values.js';
 
 /**
  * One CSV row as a bulk record. The columns present define what is synced: a column the file does
@@ -33,7 +34,7 @@ export function rowToRecord(map: ColumnMap, values: string[]): RowResult {
         if (cell !== '') record.id = cell;
         break;
       case 'field':
-        if (cell !== '') record[target.field] = cell;
+        if (cell !== '') record[target.field] = target.choices ? canonicalValue(target.choices, cell) : cell;
         else if (target.nullable) record[target.field] = null;
         break;
       case 'tags':

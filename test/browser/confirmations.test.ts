@@ -71,7 +71,8 @@ describe('revoking API keys', () => {
     expect(await dialog.getByLabel(/^Type .* to confirm$/).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect((await accountApi.get(`/v1/api_keys/${second.id}`)).body.revoked_at).not.toBeNull();
+    // The dialog closes before the revoke request is answered: wait for the API, not the page.
+    await expect.poll(async () => (await accountApi.get(`/v1/api_keys/${second.id}`)).body.revoked_at).not.toBeNull();
 
     // Now the admin key is both this session's and the last admin key: both are said, the name is required.
     await page.getByRole('button', { name: `Revoke ${admin.name}` }).click();

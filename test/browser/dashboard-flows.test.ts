@@ -146,6 +146,29 @@ describe('usage', () => {
     await expect.poll(async () => (await column4xx()).map(Number).reduce((a, b) => a + b, 0), { timeout: 8000 }).toBeGreaterThanOrEqual(3);
     await page.context().close();
   });
+
+  it('draws the last two minutes as a chart with a time axis, a count axis and a legend that follows the data', async () => {
+    const page = await suite.signedIn();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const chart = page.locator('.usage-chart');
+    await chart.locator('canvas').waitFor();
+    // uPlot draws the axes' ticks and labels on the canvas (seen in the screenshots); their boxes are in the DOM.
+    expect(await chart.locator('.u-axis').count()).toBe(2);
+    expect(await chart.locator('.u-legend .u-label').allTextContents()).toEqual(['Time', '2xx', '4xx', '429', '5xx']);
+    // The 4xx line is drawn from the live data: hovering the last seconds shows their 404s in the legend.
+    for (let i = 0; i < 3; i++) await suite.api.get('/v1/deals/deal_missing');
+    const box = (await chart.locator('.u-over').boundingBox())!;
+    const most4xx = async () => {
+      let most = 0;
+      for (let x = box.width - 1; x > box.width * 0.85; x -= box.width / 240) {
+        await page.mouse.move(box.x + x, box.y + box.height / 2);
+        most = Math.max(most, Number.parseInt((await page.locator('.u-legend .u-series').nth(2).locator('.u-value').textContent()) ?? '', 10) || 0);
+      }
+      return most;
+    };
+    await expect.poll(most4xx, { timeout: 8000 }).toBeGreaterThanOrEqual(1);
+    await page.context().close();
+  });
 });
 
 describe('one live stream', () => {
@@ -203,10 +226,14 @@ describe('deals board and sandbox', () => {
     const lost = await suite.api.post('/v1/deals', { title: 'Board loser', value: 10, currency: 'EUR', stage: 'qualified' });
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
-    await page.getByRole('button', { name: 'Win Board winner' }).click();
-    await page.getByRole('region', { name: 'Stage won' }).getByText('Board winner').waitFor();
-    await page.getByRole('button', { name: 'Lose Board loser' }).click();
-    await page.getByRole('region', { name: 'Stage lost' }).getByText('Board loser').waitFor();
+    // With the mouse, through each card's Move to menu (test/browser/board.test.ts drags and uses the keyboard).
+    const moveTo = async (title: string, stage: string) => {
+      await page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title }) }).getByRole('button', { name: 'Move to' }).click();
+      await page.getByRole('menu', { name: 'Move to' }).getByRole('menuitem', { name: stage }).click();
+      await page.getByRole('region', { name: stage, exact: true }).getByText(title).waitFor();
+    };
+    await moveTo('Board winner', 'Won');
+    await moveTo('Board loser', 'Lost');
     expect((await suite.api.get(`/v1/deals/${won.body.id}`)).body.stage).toBe('won');
     expect((await suite.api.get(`/v1/deals/${lost.body.id}`)).body.stage).toBe('lost');
     await page.context().close();

@@ -69,6 +69,14 @@ describe('crm accounts, clock and snapshot', () => {
     const backwards = await crm(['sandbox', 'clock', 'set', '2000-01-01T00:00:00Z']);
     expect(backwards.code).toBe(1);
     expect(backwards.stderr).toContain('forward only');
+    expect(backwards.stderr.match(/forward only/g)).toHaveLength(1); // the detail, not again as a field line
+    // A day is its first second in UTC (the API itself takes RFC 3339 with seconds only).
+    const dayAhead = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const toDay = json(await crm(['sandbox', 'clock', 'set', dayAhead, '--json']));
+    expect(toDay.now).toBe(`${dayAhead}T00:00:00.000Z`);
+    const notATime = await crm(['sandbox', 'clock', 'set', 'tomorrow']);
+    expect(notATime.code).toBe(2);
+    expect(notATime.stderr).toContain('Expected a day such as 2026-12-31');
     const unknown = await crm(['sandbox', 'snapshot', 'restore', 'never-saved']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no snapshot named 'never-saved'");

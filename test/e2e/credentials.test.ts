@@ -31,7 +31,11 @@ describe('crm sandbox start', () => {
     const path = join(project.path, '.crm', 'sandbox.json');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(path, 'utf8'));
-    expect(saved).toMatchObject({ base_url: sandbox.baseUrl, api_key: sandbox.apiKey });
+    // One entry per database, with the pid that serves it (docs/sandbox.md, "Several sandboxes in one folder").
+    expect(saved).toMatchObject({ version: 2, default_db: join(project.path, '.crm', 'sandbox.db') });
+    expect(saved.sandboxes).toEqual([
+      { db: join(project.path, '.crm', 'sandbox.db'), base_url: sandbox.baseUrl, api_key: sandbox.apiKey, pid: sandbox.process.pid, started_at: expect.any(String) },
+    ]);
   });
 
   it('lets trigger, keys list and sync export work in its folder with nothing exported', async () => {
@@ -55,7 +59,7 @@ describe('crm sandbox start', () => {
     try {
       expect(second.apiKey).toBeNull();
       const saved = JSON.parse(readFileSync(join(cwd, '.crm', 'sandbox.json'), 'utf8'));
-      expect(saved).toMatchObject({ base_url: second.baseUrl, api_key: first.apiKey });
+      expect(saved.sandboxes).toEqual([expect.objectContaining({ db, base_url: second.baseUrl, api_key: first.apiKey, pid: second.process.pid })]);
       expect((await runCrm(['keys', 'list'], env, { cwd })).code).toBe(0);
     } finally {
       await second.stop();

@@ -250,3 +250,28 @@ describe('retention', () => {
     }
   });
 });
+
+describe("a record's history: object_id and order", () => {
+  it('lists only the events about one record, oldest first or newest first, and a cursor keeps the filter', async () => {
+    const lead = (await api.post('/v1/leads', { first_name: 'History', email: 'history@example.com' })).body;
+    const other = (await api.post('/v1/leads', { first_name: 'Other', email: 'other-history@example.com' })).body;
+    for (const status of ['contacted', 'qualified', 'unqualified']) await api.patch(`/v1/leads/${lead.id}`, { status });
+    await api.patch(`/v1/leads/${other.id}`, { status: 'contacted' });
+
+    const oldestFirst = await allEvents(`&object_id=${lead.id}`);
+    expect(oldestFirst.map((e) => e.type)).toEqual(['lead.created', 'lead.updated', 'lead.updated', 'lead.updated']);
+    expect(oldestFirst.every((e) => e.data.object.id === lead.id)).toBe(true);
+    const newestFirst = await allEvents(`&object_id=${lead.id}&order=desc`);
+    expect(newestFirst.map((e) => e.id)).toEqual(oldestFirst.map((e) => e.id).reverse());
+
+    // Two at a time: the cursor continues the same record's list in the same order.
+    const first = await api.get(`/v1/events?object_id=${lead.id}&order=desc&limit=2`);
+    const second = await api.get(`/v1/events?object_id=${lead.id}&order=desc&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect([...first.body.data, ...second.body.data].map((e: Ev) => e.id)).toEqual(newestFirst.map((e) => e.id));
+    // …and is refused for another record's list.
+    const crossed = await api.get(`/v1/events?object_id=${other.id}&order=desc&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect(crossed.status).toBe(400);
+    expect((await api.get('/v1/events?order=sideways')).status).toBe(400);
+    expect((await allEvents('&object_id=lead_doesnotexist'))).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CRM_BIN, apiClient, startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
@@ -187,8 +187,22 @@ describe('fixtures', () => {
     expect(res.stderr).toMatch(/Could not load fixtures/);
     expect(res.stderr).toMatch(message);
     expect(res.stdout).toBe('');
+    // A start that fails leaves no database behind: the new file it made is removed.
+    expect(existsSync(db)).toBe(false);
+    expect(readdirSync(dir.path)).toEqual([name]);
+  });
+
+  it('a failed start never removes a database that was there before', async () => {
+    const dir = tempDir();
+    const db = join(dir.path, 'sandbox.db');
+    const existing = new Database(db);
+    existing.exec('CREATE TABLE mine (x)');
+    existing.close();
+    writeFileSync(join(dir.path, 'deals.json'), '[{"title": "No value", "currency": "EUR", "stage": "lead_in"}]');
+    const res = await runCli(['sandbox', 'start', '--port', '0', '--db', db, '--fixtures', dir.path]);
+    expect(res.code).toBe(1);
     const check = new Database(db, { readonly: true });
-    expect(check.prepare('SELECT (SELECT COUNT(*) FROM clients) + (SELECT COUNT(*) FROM deals)').pluck().get()).toBe(0);
+    expect(check.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'mine'").pluck().get()).toBe(1);
     check.close();
   });
 });

@@ -25,8 +25,8 @@ export function runCrm(
  * Starts a long-running `bin/crm …` (e.g. listen) and collects its stdout lines; `waitForLine`
  * resolves with the first line (from `from` on) that matches.
  */
-export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath, cwd?: string) {
-  const child: ChildProcess = spawn(node, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath, cwd?: string, stdin: 'ignore' | 'pipe' = 'ignore') {
+  const child: ChildProcess = spawn(node, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: [stdin, 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   const lines: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));

@@ -26,13 +26,17 @@ export interface RunningSandbox {
  * Runs `bin/crm sandbox start --port 0 --json` as a user would and waits for its one JSON line.
  * Each sandbox gets its own database file in a fresh temporary folder unless one is given.
  */
-export async function startSandboxProcess(args: string[] = [], options: { db?: string; env?: NodeJS.ProcessEnv; cwd?: string; node?: string } = {}): Promise<RunningSandbox> {
+export async function startSandboxProcess(
+  args: string[] = [],
+  options: { db?: string; env?: NodeJS.ProcessEnv; cwd?: string; node?: string; /** an installed `crm` to run instead of bin/crm.js */ command?: string } = {},
+): Promise<RunningSandbox> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
   // Suites send bursts of requests; a high limit keeps the rate-limit headers without throttling them.
   const limits = args.includes('--rate-limit') ? [] : ['--rate-limit', '10000/1s'];
   const cwd = options.cwd ?? dirname(db);
   mkdirSync(cwd, { recursive: true });
-  const child = spawn(options.node ?? process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args], {
+  const argv = ['sandbox', 'start', '--port', '0', '--json', '--db', db, ...limits, ...args];
+  const child = spawn(options.command ?? options.node ?? process.execPath, options.command ? argv : [CRM_BIN, ...argv], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     // It writes .crm/sandbox.json into its working folder: the database's folder, never the checkout.

@@ -59,7 +59,9 @@ function waived(rule: string, path: (string | number)[], request: Set<string>): 
       if (path[0] === 'components') return path[1] === 'schemas' && !request.has(String(path[2]));
       return path[0] === 'paths' && path[3] === 'responses';
     }
-    return e.where.includes(String(path[0]));
+    // The first words of the finding's path: `paths`, or as narrow as `paths./oauth/authorize.post`.
+    const at = path.join('.');
+    return e.where.some((w) => at === w || at.startsWith(`${w}.`));
   });
 }
 

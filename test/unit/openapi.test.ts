@@ -10,7 +10,7 @@ import { WebhookEndpointCreate } from '../../src/schemas/webhook.js';
 import { CRM_BIN } from '../helpers/sandbox.js';
 
 describe('the OpenAPI document', () => {
-  const doc = JSON.parse(execFileSync(process.execPath, [CRM_BIN, 'openapi'], { encoding: 'utf8' })) as Record<string, any>;
+  const doc = JSON.parse(execFileSync(process.execPath, [CRM_BIN, 'openapi'], { encoding: 'utf8', maxBuffer: 64 << 20 })) as Record<string, any>;
 
   it('is a valid OpenAPI 3.1 document, by an independent validator', async () => {
     const validator = new Validator();

@@ -91,4 +91,17 @@ describe('the SDK generator', () => {
     writeFileSync(join(out, 'leads_gen.go'), 'edited by hand');
     expect(writeLanguage('go', doc, out, true)).toEqual(['leads_gen.go']);
   });
+
+  it("leaves a package's build output alone: pip's build/ and *.egg-info/, npm's dist/, Composer's vendor/", () => {
+    const out = join(temp, 'python');
+    writeLanguage('python', doc, out);
+    const copies = ['build/lib/crm/_models.py', 'crm_sandbox_sdk.egg-info/_models.py', 'dist/generated/models.ts', 'vendor/x/Lead.php'];
+    for (const copy of copies) {
+      mkdirSync(join(out, copy, '..'), { recursive: true });
+      writeFileSync(join(out, copy), readFileSync(join(out, 'crm', '_models.py'), 'utf8'));
+    }
+    expect(writeLanguage('python', doc, out, true)).toEqual([]);
+    expect(writeLanguage('python', doc, out)).toEqual([]);
+    for (const copy of copies) expect(existsSync(join(out, copy)), copy).toBe(true);
+  });
 });

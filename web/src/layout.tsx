@@ -2,6 +2,7 @@ import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, me } from './api.js';
 import { connectLive } from './live.js';
+import { CommandMenuButton, CommandMenuHost } from './command-menu/command-menu.js';
 import { ConfirmHost } from './components/confirm.js';
 import { Link } from './components/link.js';
 import { location, pageName } from './router.js';
@@ -34,6 +35,13 @@ const PAGES: [path: string, name: string, page: ComponentType][] = [
   ['sandbox', 'Sandbox', Sandbox],
 ];
 
+/** What the command menu offers besides records: every page, the pipeline and the API reference. */
+const MENU_PAGES = [
+  ...PAGES.map(([path, name]) => ({ name, href: `/dashboard/${path}` })),
+  { name: 'Deals board', href: '/dashboard/deals?view=board' },
+  { name: 'API reference', href: '/docs', external: true },
+];
+
 async function signOut() {
   await api('DELETE', '/dashboard/session');
   me.value = null;
@@ -49,6 +57,7 @@ export function Layout() {
     <div class="layout">
       <nav aria-label="Main">
         <p class="brand">crm</p>
+        <CommandMenuButton />
         <ul>
           {PAGES.map(([path, name]) => (
             <li key={path}>
@@ -66,6 +75,7 @@ export function Layout() {
         {Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}
       </main>
       <ConfirmHost />
+      <CommandMenuHost pages={MENU_PAGES} />
     </div>
   );
 }

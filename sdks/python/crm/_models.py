@@ -135,11 +135,11 @@ class ClientBulkParams(CrmObject):
     mode: Literal["upsert", "create"]
     """upsert: update the record that matches, else create; create: always create"""
     match_on: Optional[Literal["external_id", "email"]]
-    """How upsert finds the existing record (email: case-insensitive)"""
+    """How upsert finds the existing record (email: case-insensitive). Default: `\"external_id\"`."""
     records: List["ClientBulkRecordParams"]
-    """1..1000 records"""
+    """1..1000 records, each checked on its own"""
     dry_run: Optional[bool]
-    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id"""
+    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`."""
 
 
 class ClientBulkRecordParams(CrmObject):
@@ -188,9 +188,9 @@ class ClientListParams(CrmObject):
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
     sort: Optional[Literal["created", "updated_at", "name"]]
-    """created (by id, the default), updated_at (for incremental sync), name; ties in id order"""
+    """created (by id, the default), updated_at (for incremental sync), name; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
-    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `\"asc\"`."""
     q: Optional[str]
     """Full-text search over name, email, website and the contact persons' names and emails: every word must match the start of a word, diacritics ignored"""
     external_id: Optional[str]
@@ -279,11 +279,11 @@ class DealBulkParams(CrmObject):
     mode: Literal["upsert", "create"]
     """upsert: update the record that matches, else create; create: always create"""
     match_on: Optional[Literal["external_id"]]
-    """How upsert finds the existing record (email: case-insensitive)"""
+    """How upsert finds the existing record (email: case-insensitive). Default: `\"external_id\"`."""
     records: List["DealBulkRecordParams"]
-    """1..1000 records"""
+    """1..1000 records, each checked on its own"""
     dry_run: Optional[bool]
-    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id"""
+    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`."""
 
 
 class DealBulkRecordParams(CrmObject):
@@ -340,9 +340,9 @@ class DealListParams(CrmObject):
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
     sort: Optional[Literal["created", "updated_at", "title", "value", "expected_close_date"]]
-    """created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order"""
+    """created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
-    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `\"asc\"`."""
     q: Optional[str]
     """Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored"""
     external_id: Optional[str]
@@ -410,8 +410,12 @@ class EventListParams(CrmObject):
     """The next_cursor of the previous page"""
     type: Optional[str]
     """One event type, or several comma-separated"""
+    object_id: Optional[str]
+    """Only the events about this record (its id): the record's history"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest first, the default) or desc (newest first). Default: `\"asc\"`."""
 
 
 class EventResendParams(CrmObject):
@@ -466,7 +470,7 @@ class InvoiceCreateParams(CrmObject):
     external_id: Optional[str]
     """The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here"""
     send: Optional[bool]
-    """false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send"""
+    """false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send. Default: `true`."""
 
 
 class InvoiceLineItem(CrmObject):
@@ -487,9 +491,9 @@ class InvoiceListParams(CrmObject):
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
     sort: Optional[Literal["created", "updated_at", "total", "due_date"]]
-    """created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order"""
+    """created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
-    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `\"asc\"`."""
     q: Optional[str]
     """Full-text search over number (`42` finds INV-000042), recipient email and the client's name: every word must match the start of a word, diacritics ignored"""
     status: Optional[Literal["draft", "open", "paid", "void"]]
@@ -545,11 +549,11 @@ class LeadBulkParams(CrmObject):
     mode: Literal["upsert", "create"]
     """upsert: update the record that matches, else create; create: always create"""
     match_on: Optional[Literal["external_id", "email"]]
-    """How upsert finds the existing record (email: case-insensitive)"""
+    """How upsert finds the existing record (email: case-insensitive). Default: `\"external_id\"`."""
     records: List["LeadBulkRecordParams"]
-    """1..1000 records"""
+    """1..1000 records, each checked on its own"""
     dry_run: Optional[bool]
-    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id"""
+    """Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`."""
 
 
 class LeadBulkRecordParams(CrmObject):
@@ -630,9 +634,9 @@ class LeadListParams(CrmObject):
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
     sort: Optional[Literal["created", "updated_at", "name", "company", "email"]]
-    """created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order"""
+    """created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
-    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way"""
+    """asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `\"asc\"`."""
     q: Optional[str]
     """Full-text search over first and last name, email, company and phone: every word must match the start of a word, diacritics ignored"""
     external_id: Optional[str]
@@ -777,6 +781,8 @@ class RequestLogListParams(CrmObject):
     """Only requests made with this API key or token"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
+    order: Optional[Literal["asc", "desc"]]
+    """asc (oldest first, the default) or desc (newest first). Default: `\"asc\"`."""
 
 
 class Usage(CrmObject):

@@ -705,15 +705,19 @@ class EventsResource:
         limit: Union[Optional[int], NotGiven] = NOT_GIVEN,
         cursor: Union[Optional[str], NotGiven] = NOT_GIVEN,
         type: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        object_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
         created_after: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        order: Union[Optional[Literal["asc", "desc"]], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> Page[Event]:
-        """List events of the last 30 days, oldest first"""
+        """List events of the last 30 days, oldest first (or newest first)"""
         return self._core.page("GET", "/v1/events", _given([
             ("limit", limit),
             ("cursor", cursor),
             ("type", type),
+            ("object_id", object_id),
             ("created_after", created_after),
+            ("order", order),
         ]), Event, options)
 
     def retrieve(self, id: str, **options: Unpack[RequestOptions]) -> Event:
@@ -834,9 +838,10 @@ class RequestLogsResource:
         path_prefix: Union[Optional[str], NotGiven] = NOT_GIVEN,
         key_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
         created_after: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        order: Union[Optional[Literal["asc", "desc"]], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> Page[RequestLog]:
-        """List logged requests, oldest first (the last 10,000 are kept)"""
+        """List logged requests, oldest first or newest first (the last 10,000 are kept)"""
         return self._core.page("GET", "/v1/request_logs", _given([
             ("limit", limit),
             ("cursor", cursor),
@@ -845,6 +850,7 @@ class RequestLogsResource:
             ("path_prefix", path_prefix),
             ("key_id", key_id),
             ("created_after", created_after),
+            ("order", order),
         ]), RequestLog, options)
 
     def retrieve(self, id: str, **options: Unpack[RequestOptions]) -> RequestLogDetail:

@@ -14,7 +14,7 @@ import { routedTarget } from '../route-surface.js';
 const FaultRule = z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE', '*']).default('*'),
-    path_prefix: z.string().max(2000).startsWith('/v1/').describe('e.g. /v1/leads'),
+    path_prefix: z.string().max(2000).regex(/^\/v1\//, { message: 'Expected a path under /v1/.' }).describe('A path under /v1/, e.g. /v1/leads; a query may follow'),
     status: z.union([z.literal(500), z.literal(503)]).default(503),
     count: z.number().int().min(1).max(10_000).default(1),
   })

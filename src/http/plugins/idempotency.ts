@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { ApiError } from '../../errors.js';
 import { inTransaction, type Ctx } from '../../services/context.js';
 import { errorResponses } from '../schema-docs.js';
-import { routedTarget, surfaceOf, surfaceOfPattern } from '../route-surface.js';
-import { claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
+import { routedTarget, surfaceOf, surfaceOfPattern, type Surface } from '../route-surface.js';
+import { canonicalJson, claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,27 +23,39 @@ const IdempotencyHeaders = z.looseObject({
 });
 
 /**
- * Idempotency-Key on every write under /v1 (API.md §4). The key is checked after authentication
- * and body parsing but before validation, so a stored 422 replays too. Handlers answer through
- * `respond`, which commits the write, its events and the stored response in one transaction.
+ * Where a key lives. The /v1 writes of an account share its keys (API.md §4). The sandbox controls
+ * (/_sandbox/*, the default account's admin key) have keys of their own, kept in the same table
+ * under a prefix no key can contain (a space): one key sent to /v1/leads and to /_sandbox/accounts
+ * names two requests, not one reused key.
+ */
+const SCOPES: Partial<Record<Surface, string>> = { api: '', sandbox: 'sandbox ' };
+
+/**
+ * Idempotency-Key on every write under /v1 and /_sandbox (API.md §4). The key is checked after
+ * authentication and body parsing but before validation, so a stored 422 replays too. /v1 handlers
+ * answer through `respond`, which commits the write, its events and the stored response in one
+ * transaction; a sandbox control's response is stored as it is sent (its writes are to other
+ * databases, or to the process: faults).
  */
 export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
   app.decorateRequest('idempotency', null);
 
-  // Every write documents the header and the two errors it can cause, from this one place.
+  // Every write documents the header and the errors it can cause, from this one place; a status
+  // the route documents too keeps both lists of codes.
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
-    if (surfaceOfPattern(route.url) !== 'api' || !methods.some((m) => WRITES.has(m)) || !route.schema) return;
+    if (SCOPES[surfaceOfPattern(route.url)] === undefined || !methods.some((m) => WRITES.has(m)) || !route.schema) return;
     route.schema.headers ??= IdempotencyHeaders;
     const documented = errorResponses('idempotency_key_in_use', 'idempotency_key_reused', 'invalid_request');
-    route.schema.response = { ...documented, ...(route.schema.response as object) };
+    route.schema.response = mergeErrorResponses(documented, (route.schema.response ?? {}) as Record<string, unknown>);
   });
 
   app.addHook('preValidation', async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !WRITES.has(request.method) || surfaceOf(request) !== 'api') return;
-    const key = parseIdempotencyKey(Array.isArray(header) ? header.join(',') : header);
-    const print = fingerprint(request.method, routedTarget(request), request.body === undefined ? '' : JSON.stringify(request.body));
+    const scope = SCOPES[surfaceOf(request)];
+    if (header === undefined || !WRITES.has(request.method) || scope === undefined) return;
+    const key = scope + parseIdempotencyKey(Array.isArray(header) ? header.join(',') : header);
+    const print = fingerprint(request.method, routedTarget(request), request.body === undefined ? '' : canonicalJson(request.body));
     const outcome = claim(ctx, key, print);
     if ('replay' in outcome) {
       const { status, body } = outcome.replay;
@@ -53,10 +65,34 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
     request.idempotency = { claim: outcome.claim, settled: false };
   });
 
+  // A sandbox control answers like any handler; its success is stored here, as it goes out.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency;
+    if (!idem || idem.settled || surfaceOf(request) !== 'sandbox' || reply.statusCode >= 300 || typeof payload !== 'string') return payload;
+    idem.settled = true;
+    const result: unknown = JSON.parse(payload);
+    const stored = withoutSecrets(result, SANDBOX_SECRET_FIELDS);
+    finish(ctx, idem.claim, reply.statusCode, stored === result ? payload : JSON.stringify(stored));
+    return payload;
+  });
+
   // Whatever happened, a claim is never left running once the response is out.
   app.addHook('onResponse', async (request) => {
     if (request.idempotency && !request.idempotency.settled) release(ctx, request.idempotency.claim);
   });
+}
+
+/** Two sets of documented responses in one: where both have a status, its codes are listed once each. */
+function mergeErrorResponses(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a, ...b };
+  for (const status of Object.keys(a)) {
+    const first = a[status] as { description?: string };
+    const second = b[status] as { description?: string } | undefined;
+    if (!second || typeof second.description !== 'string' || typeof first.description !== 'string' || !second.description.startsWith('`')) continue;
+    const codes = [...new Set([...second.description.split(', '), ...first.description.split(', ')])];
+    out[status] = { ...second, description: codes.join(', ') };
+  }
+  return out;
 }
 
 /** Called by the error handler: stores a 4xx for replay, or gives the claim up so a retry runs. */
@@ -88,16 +124,18 @@ export function respond(ctx: Ctx, request: FastifyRequest, reply: FastifyReply, 
 
 /** Fields that hold a secret shown once (API keys, OAuth client secrets, webhook signing secrets). */
 const SECRET_FIELDS = ['secret', 'client_secret'];
+/** The same on the sandbox controls: a new account's admin key, a dashboard sign-in link and its token. */
+const SANDBOX_SECRET_FIELDS = ['api_key', 'token', 'url'];
 export const REDACTED = 'redacted: a secret is shown only in the first response, never in a replay';
 
 /**
  * The copy kept for replays never holds a secret: the database stores keys only as hashes, and
  * the idempotency table must not become a second, plain-text copy. A replay says so instead.
  */
-function withoutSecrets(result: unknown): unknown {
+function withoutSecrets(result: unknown, fields = SECRET_FIELDS): unknown {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
-  if (!SECRET_FIELDS.some((field) => typeof (result as Record<string, unknown>)[field] === 'string')) return result;
+  if (!fields.some((field) => typeof (result as Record<string, unknown>)[field] === 'string')) return result;
   const copy: Record<string, unknown> = { ...result };
-  for (const field of SECRET_FIELDS) if (typeof copy[field] === 'string') copy[field] = REDACTED;
+  for (const field of fields) if (typeof copy[field] === 'string') copy[field] = REDACTED;
   return copy;
 }

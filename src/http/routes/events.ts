@@ -19,7 +19,7 @@ export function eventRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     config: { scope: 'events:read' },
     schema: {
       ...base,
-      summary: 'List events of the last 30 days, oldest first',
+      summary: 'List events of the last 30 days, oldest first (or newest first)',
       querystring: EventListQuery,
       response: { 200: EventList, ...errorResponses('invalid_request', 'invalid_cursor') },
     },

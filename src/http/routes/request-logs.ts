@@ -14,7 +14,7 @@ export function requestLogRoutes(fastify: FastifyInstance, ctx: Ctx, currentWrit
     config: { scope: 'logs:read' },
     schema: {
       ...base,
-      summary: 'List logged requests, oldest first (the last 10,000 are kept)',
+      summary: 'List logged requests, oldest first or newest first (the last 10,000 are kept)',
       querystring: RequestLogListQuery,
       response: { 200: RequestLogList, ...errorResponses('invalid_request', 'invalid_cursor') },
     },

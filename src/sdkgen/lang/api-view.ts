@@ -138,7 +138,9 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       return t.enumValues ? { ...t, enumName: baseName(name) } : t;
     }
     if (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
-      const options: Schema[] = schema.anyOf ?? schema.oneOf;
+      // An option that allows anything (only a description: a bulk record the server checks on its
+      // own, openapi-inputs.ts) adds nothing an SDK can type: the typed option is what to send.
+      const options: Schema[] = (schema.anyOf ?? schema.oneOf).filter((o: Schema) => !Object.keys(o).every((k) => k === 'description'));
       const present = options.filter((o) => o.type !== 'null');
       const nullable = present.length < options.length;
       if (present.length === 1) {

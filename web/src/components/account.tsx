@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
 import { confirmAction } from './confirm.js';
-import { when } from './table.js';
+import { exactWhen, when } from './table.js';
+import { Time } from '../records/fields.js';
 
 /** The signed-in key's account (API.md §12): GET /v1/account, its clock and snapshots under /_sandbox. */
 interface Account {
@@ -87,7 +88,7 @@ export function ClockAndSnapshots() {
         <>
           <p>
             {'Clock: '}
-            <strong data-testid="clock-now">{when(clock.now)}</strong>
+            <strong data-testid="clock-now">{exactWhen(clock.now)}</strong>
             {clock.offset_seconds ? ` (${Math.round(clock.offset_seconds / 3600)} h ahead of real time)` : ' (real time)'}
           </p>
           <label for="clock-advance">Advance the clock by (7d, 36h, 90m)</label>
@@ -109,7 +110,9 @@ export function ClockAndSnapshots() {
               {snapshots.map((s) => (
                 <tr key={s.name}>
                   <td>{s.name}</td>
-                  <td>{when(s.created_at)}</td>
+                  <td>
+                    <Time iso={s.created_at} />
+                  </td>
                   <td>
                     <button type="button" aria-label={`Restore ${s.name}`} onClick={() => void restore(s)}>Restore</button>{' '}
                     <button type="button" aria-label={`Delete ${s.name}`} onClick={() => void remove(s)}>Delete</button>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -11,7 +11,9 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  */
 export function Modal(props: { labelledBy: string; describedBy?: string; onCancel: () => void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // A layout effect: the dialog opens and takes the focus in the same task as its render, so keys
+  // typed right after the one that opened it (Ctrl+K, then a name) land in it, not in the page.
+  useLayoutEffect(() => {
     const dialog = ref.current!;
     const opener = document.activeElement as HTMLElement | null;
     dialog.showModal();
@@ -19,6 +21,11 @@ export function Modal(props: { labelledBy: string; describedBy?: string; onCance
     return () => {
       if (dialog.open) dialog.close();
       if (opener?.isConnected) opener.focus();
+      // Chromium can settle the focus of a closing modal after this cleanup (an Escape it handles as
+      // a close request): put it back on the opener then, unless the user has moved it somewhere.
+      setTimeout(() => {
+        if (opener?.isConnected && (document.activeElement === document.body || document.activeElement === null)) opener.focus();
+      });
     };
   }, []);
   const trapTab = (e: KeyboardEvent) => {

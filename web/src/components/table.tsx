@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { formatDateTime } from '../records/format.js';
 
 export interface Column<T> {
   label: string;
@@ -8,6 +9,15 @@ export interface Column<T> {
   value: (row: T) => ComponentChildren;
   /** 'num' right-aligns a number or an amount. */
   class?: string;
+  /** The API's `sort` value that orders the list by this column, when it can. */
+  sort?: string;
+}
+
+/** The list's order as the URL keeps it, and what a click on a sortable header does. */
+export interface SortState {
+  sort: string;
+  order: 'asc' | 'desc';
+  onSort: (sort: string) => void;
 }
 
 /**
@@ -24,6 +34,8 @@ export function ListTable<T extends { id: string }>(props: {
   empty?: ComponentChildren;
   /** While this holds for the rows shown, the page is fetched again each second (a pending delivery, say). */
   followWhile?: (rows: T[]) => boolean;
+  /** Sortable headers (columns with `sort`) as buttons, the current one marked with aria-sort. */
+  sorting?: SortState;
 }) {
   const [rows, setRows] = useState<T[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -57,9 +69,7 @@ export function ListTable<T extends { id: string }>(props: {
         <thead>
           <tr>
             {props.columns.map((c) => (
-              <th scope="col" key={c.label} class={c.class}>
-                {c.label}
-              </th>
+              <HeaderCell key={c.label} column={c} sorting={props.sorting} />
             ))}
           </tr>
         </thead>
@@ -100,6 +110,29 @@ export function ListTable<T extends { id: string }>(props: {
   );
 }
 
+function HeaderCell<T>(props: { column: Column<T>; sorting: SortState | undefined }) {
+  const { column: c, sorting } = props;
+  if (!sorting || !c.sort) {
+    return (
+      <th scope="col" class={c.class}>
+        {c.label}
+      </th>
+    );
+  }
+  const current = sorting.sort === c.sort;
+  const direction = sorting.order === 'asc' ? 'ascending' : 'descending';
+  return (
+    <th scope="col" class={c.class} aria-sort={current ? direction : undefined}>
+      <button type="button" class="sort" onClick={() => sorting.onSort(c.sort!)}>
+        {c.label}
+        <span aria-hidden="true" class="sort-mark">
+          {current ? (sorting.order === 'asc' ? '↑' : '↓') : ''}
+        </span>
+      </button>
+    </th>
+  );
+}
+
 /** A record as indented JSON text (a <pre> text node, never markup). */
 export function JsonView(props: { value: unknown; label?: string }) {
   return (
@@ -123,4 +156,8 @@ export function CopyButton(props: { text: string; label?: string }) {
   );
 }
 
-export const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
+/** A date and time in the user's locale, for running text (a table cell uses <Time>, which shows the exact instant on hover). */
+export const when = (iso: string | null | undefined): string => (iso ? formatDateTime(iso).text : '—');
+
+/** The exact instant, to the second, for the test clock (where the seconds are the point). */
+export const exactWhen = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');

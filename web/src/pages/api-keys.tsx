@@ -3,6 +3,7 @@ import { all, api, me } from '../api.js';
 import { confirmAction } from '../components/confirm.js';
 import { SCOPES } from '../event-types.js';
 import { CopyButton, ListTable, when } from '../components/table.js';
+import { Time } from '../records/fields.js';
 
 interface Key {
   id: string;
@@ -145,7 +146,7 @@ export function ApiKeys() {
           { label: 'Name', value: (k) => k.name },
           { label: 'Key', value: (k) => `${k.prefix}…${k.last4}` },
           { label: 'Scopes', value: (k) => k.scopes.join(' ') },
-          { label: 'Last used', value: (k) => when(k.last_used_at) },
+          { label: 'Last used', value: (k) => <Time iso={k.last_used_at} /> },
           { label: 'State', value: state },
           { label: 'Revoke', value: (k) => (k.revoked_at ? '' : <button type="button" onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>) },
         ]}

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, newest } from '../api.js';
 import { EVENT_TYPES } from '../event-types.js';
-import { JsonView, when } from '../components/table.js';
+import { JsonView } from '../components/table.js';
 import { UrlFilter } from '../components/search.js';
 import { query } from '../router.js';
 import { onLiveEvent, type LiveEvent } from '../live.js';
+import { Time } from '../records/fields.js';
 
 type Evt = LiveEvent;
 
@@ -68,7 +69,9 @@ export function Events() {
                   <button type="button" class="link" onClick={() => setSelected(e)}>{e.type}</button>
                 </td>
                 <td>{e.id}</td>
-                <td>{when(e.created_at)}</td>
+                <td>
+                  <Time iso={e.created_at} />
+                </td>
                 <td>
                   <button type="button" onClick={() => void resend(e)}>Resend</button>
                 </td>

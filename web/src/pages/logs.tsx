@@ -1,20 +1,27 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { JsonView, ListTable, when } from '../components/table.js';
+import { JsonView, ListTable } from '../components/table.js';
+import { Time } from '../records/fields.js';
 import { UrlFilter, withFilters } from '../components/search.js';
 import { query } from '../router.js';
 import { keyLabel, useKeyNames } from '../components/key-names.js';
 
-/** The log is a list, oldest first: a time window (in the URL as ?since=) keeps the recent requests on the first page. */
+/** Newest first, in a time window (in the URL as ?since=; the last hour unless it says otherwise). */
 const WINDOWS: Record<string, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000, '24h': 24 * 60 * 60_000 };
+const WINDOW_OPTIONS = [
+  { value: '5m', label: 'Last 5 minutes' },
+  { value: '1h', label: 'Last hour' },
+  { value: '24h', label: 'Last 24 hours' },
+  { value: 'all', label: 'All kept (the last 10,000)' },
+];
 
 function logsPath(): string {
-  const path = withFilters('/v1/request_logs', ['status', 'method', 'path_prefix', 'key_id']);
+  const path = withFilters('/v1/request_logs?order=desc', ['status', 'method', 'path_prefix', 'key_id']);
   const window = WINDOWS[query('since') || '1h'];
   if (!window) return path;
   // Rounded to the minute, so the list (and its cursor) stays the same while the user pages.
   const after = new Date(Math.floor((Date.now() - window) / 60_000) * 60_000).toISOString();
-  return `${path}${path.includes('?') ? '&' : '?'}created_after=${encodeURIComponent(after)}`;
+  return `${path}&created_after=${encodeURIComponent(after)}`;
 }
 
 interface RequestLog {
@@ -45,10 +52,10 @@ export function Logs() {
         <UrlFilter name="status" label="Status" />
         <UrlFilter name="method" label="Method" options={['GET', 'POST', 'PATCH', 'DELETE']} />
         <UrlFilter name="path_prefix" label="Path starts with" />
-        <UrlFilter name="since" label="Since (default 1h)" options={['5m', '1h', '24h', 'all']} />
+        <UrlFilter name="since" label="Since" options={WINDOW_OPTIONS} fallback="1h" />
       </div>
       <ListTable<RequestLog>
-        caption="Requests to /v1, oldest first"
+        caption="Requests to /v1, newest first"
         path={logsPath()}
         onSelect={(r) => setSelected(r.id)}
         columns={[
@@ -57,7 +64,7 @@ export function Logs() {
           { label: 'Duration', value: (r) => `${r.duration_ms} ms` },
           { label: 'Key', value: (r) => keyLabel(keys, r.key_id, r.key_prefix) },
           { label: 'Idempotency', value: (r) => (r.idempotency_key ? `${r.idempotency_key}${r.idempotent_replayed ? ' (replayed)' : ''}` : '') },
-          { label: 'Time', value: (r) => when(r.created_at) },
+          { label: 'Time', value: (r) => <Time iso={r.created_at} /> },
         ]}
       />
       {detail !== null && <JsonView value={detail} label="Request detail" />}

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { confirmAction } from '../components/confirm.js';
-import { CopyButton, ListTable, when } from '../components/table.js';
+import { CopyButton, ListTable } from '../components/table.js';
+import { Time } from '../records/fields.js';
 
 interface App {
   id: string;
@@ -74,7 +75,7 @@ export function OAuthApps() {
           { label: 'Client id', value: (a) => a.client_id },
           { label: 'Redirect URIs', value: (a) => a.redirect_uris.join(' ') },
           { label: 'Scopes', value: (a) => a.scopes.join(' ') },
-          { label: 'Created', value: (a) => when(a.created_at) },
+          { label: 'Created', value: (a) => <Time iso={a.created_at} /> },
           { label: 'Delete', value: (a) => <button type="button" onClick={() => void remove(a)} aria-label={`Delete ${a.name}`}>Delete</button> },
         ]}
       />

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
 import { confirmAction } from '../components/confirm.js';
-import { when } from '../components/table.js';
 import { ClockAndSnapshots } from '../components/account.js';
+import { Time } from '../records/fields.js';
 
 interface Message {
   id: string;
@@ -69,7 +69,9 @@ export function Sandbox() {
             <tr key={m.id}>
               <td>{m.to}</td>
               <td>{m.subject}</td>
-              <td>{when(m.created_at)}</td>
+              <td>
+                <Time iso={m.created_at} />
+              </td>
             </tr>
           ))}
         </tbody>

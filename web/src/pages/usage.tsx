@@ -1,50 +1,10 @@
-import { useEffect, useRef } from 'preact/hooks';
 import { keyLabel, useKeyNames } from '../components/key-names.js';
+import { when } from '../components/table.js';
+import { STATUS_CLASSES, UsageChart } from '../components/usage-chart.js';
 import { liveScopes, liveUsage, type StatusClass as Cls, type UsageReport } from '../live.js';
 
-const CLASSES: Cls[] = ['2xx', '4xx', '429', '5xx'];
-const CHART_SECONDS = 120;
-
-/**
- * Requests per second over the last two minutes as bars stacked by status class, on a canvas
- * (hidden from screen readers: the table beside it carries the same numbers). Colours come from
- * the stylesheet (.class-2xx …), so dark mode applies.
- */
-function Chart(props: { byClass: Record<Cls, number[]> }) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const c = canvas.current;
-    const g = c?.getContext('2d');
-    if (!c || !g) return;
-    const series = Object.fromEntries(CLASSES.map((k) => [k, props.byClass[k].slice(-CHART_SECONDS)])) as Record<Cls, number[]>;
-    const totals = series['2xx'].map((_, i) => CLASSES.reduce((sum, k) => sum + series[k][i]!, 0));
-    const max = Math.max(1, ...totals);
-    const colours = Object.fromEntries(CLASSES.map((k) => [k, getComputedStyle(c.parentElement!.querySelector(`.class-${k}`)!).color])) as Record<Cls, string>;
-    g.clearRect(0, 0, c.width, c.height);
-    const w = c.width / CHART_SECONDS;
-    totals.forEach((_, i) => {
-      let y = c.height;
-      for (const k of CLASSES) {
-        const h = (series[k][i]! / max) * (c.height - 2);
-        g.fillStyle = colours[k];
-        g.fillRect(i * w, y - h, Math.max(1, w - 1), h);
-        y -= h;
-      }
-    });
-  }, [props.byClass]);
-  return (
-    <figure class="chart-box">
-      <canvas ref={canvas} width={600} height={140} aria-hidden="true" class="chart" />
-      <figcaption>
-        {CLASSES.map((k) => (
-          <span key={k} class={`legend class-${k}`}>
-            {`■ ${k}`}
-          </span>
-        ))}
-      </figcaption>
-    </figure>
-  );
-}
+const CLASSES = STATUS_CLASSES;
+const count = (n: number): string => new Intl.NumberFormat().format(n);
 
 /** The live usage report (from the dashboard's one stream), and why there is none. */
 export function useUsage(): [UsageReport | null, string] {
@@ -69,12 +29,12 @@ export function Usage() {
     <section>
       <h1>Usage</h1>
       <p>
-        {`${usage.totals.requests} requests today. `}
-        {usage.quota ? `Quota: ${usage.quota.used} of ${usage.quota.limit} used, resets ${usage.quota.resets_at}. ` : 'No quota. '}
-        {usage.rate_limit ? `Rate limit: ${usage.rate_limit.limit} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
+        {`${count(usage.totals.requests)} requests today. `}
+        {usage.quota ? `Quota: ${count(usage.quota.used)} of ${count(usage.quota.limit)} used, resets ${when(usage.quota.resets_at)}. ` : 'No quota. '}
+        {usage.rate_limit ? `Rate limit: ${count(usage.rate_limit.limit)} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
       </p>
+      <UsageChart byClass={byClass} />
       <div class="split">
-        <Chart byClass={byClass} />
         <table>
           <caption>Requests per second by status, last 10 seconds</caption>
           <thead>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, newest } from '../api.js';
 import { confirmAction } from '../components/confirm.js';
 import { EVENT_TYPES } from '../event-types.js';
-import { CopyButton, ListTable, when } from '../components/table.js';
+import { CopyButton, ListTable } from '../components/table.js';
+import { Time } from '../records/fields.js';
 
 interface Endpoint {
   id: string;
@@ -94,7 +95,7 @@ function Deliveries(props: { endpoint: Endpoint; reload: number; onResend: () =>
         { label: 'Code', value: (d) => (d.status_code === null ? '—' : String(d.status_code)) },
         { label: 'Duration', value: (d) => (d.duration_ms === null ? '—' : `${d.duration_ms} ms`) },
         { label: 'Error', value: (d) => d.error ?? '' },
-        { label: 'Next attempt', value: (d) => when(d.next_attempt_at) },
+        { label: 'Next attempt', value: (d) => <Time iso={d.next_attempt_at} /> },
         { label: 'Resend', value: (d) => <button type="button" onClick={() => void resend(d)}>Resend</button> },
       ]}
     />

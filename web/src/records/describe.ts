@@ -73,6 +73,8 @@ export interface ResourceSpec extends FormSpec {
   titleLabel: string;
   /** The keys of `fields` shown as the list's other columns, in order. */
   columns: string[];
+  /** Columns the API can sort by: column key (`title` for the first column) → the API's `sort` value. */
+  sorts: Readonly<Record<string, string>>;
   /** List filters kept in the URL: field keys (enum, email, relation), or `q` for full-text search. */
   filters: string[];
   /** False for invoices: they are voided, not deleted (API.md §2). */

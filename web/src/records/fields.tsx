@@ -9,7 +9,9 @@ import { useRecordName } from './relations.js';
 export const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 /** A time in the user's locale; the exact UTC time on hover. */
-export function Time(props: { iso: string; dateOnly?: boolean }) {
+/** A date and time in the user's locale, the exact instant on hover; a dash when there is none. */
+export function Time(props: { iso: string | null | undefined; dateOnly?: boolean }) {
+  if (!props.iso) return <>—</>;
   const { text, exact } = formatDateTime(props.iso, undefined, props.dateOnly);
   return (
     <time dateTime={exact} title={exact}>

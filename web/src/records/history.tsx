@@ -1,24 +1,17 @@
-// A record's history: its events, newest first, then live. The API's GET /v1/events has no
-// filter by record in this version (API.md §15 plans `object_id`), so recordEvents() asks for
-// the resource's event types since the record was made and keeps those about this record.
+// A record's history: its events, newest first (GET /v1/events?object_id=, API.md §15), then live.
 import { useEffect, useState } from 'preact/hooks';
-import { newest } from '../api.js';
-import { EVENT_TYPES } from '../event-types.js';
+import { api } from '../api.js';
 import { onLiveEvent, type LiveEvent } from '../live.js';
 import type { ResourceSpec } from './describe.js';
 import { Time } from './fields.js';
 import { describeChange } from './history-text.js';
 
 const SHOWN = 100;
-const EVENT_TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
 
-/** This record's events, newest first. */
-export async function recordEvents(spec: ResourceSpec, record: { id: string; created_at: string }): Promise<LiveEvent[]> {
-  // created_after is exclusive; a millisecond earlier includes the record's own *.created.
-  const since = new Date(Date.parse(record.created_at) - 1).toISOString();
-  const known = [...EVENT_TYPE_SET].filter((t) => t.startsWith(`${spec.eventPrefix}.`)).join(',');
-  const events = await newest<LiveEvent>(`/v1/events?type=${encodeURIComponent(known)}&created_after=${encodeURIComponent(since)}`, Number.POSITIVE_INFINITY);
-  return events.filter((e) => e.data.object.id === record.id).reverse().slice(0, SHOWN);
+/** This record's newest events, newest first. */
+export async function recordEvents(record: { id: string }): Promise<LiveEvent[]> {
+  const page = await api<{ data: LiveEvent[] }>('GET', `/v1/events?object_id=${encodeURIComponent(record.id)}&order=desc&limit=${SHOWN}`);
+  return page.data;
 }
 
 /** Newest first, each event once (one can come from the list and from the stream). */
@@ -40,7 +33,7 @@ export function RecordHistory(props: { spec: ResourceSpec; record: { id: string;
       setEvents((list) => merge(list ?? [], [e]));
       props.onEvent(e);
     });
-    recordEvents(spec, record).then(
+    recordEvents(record).then(
       (found) => setEvents((list) => merge(list ?? [], found)),
       (e: Error) => setError(e.message),
     );

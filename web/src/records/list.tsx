@@ -5,9 +5,9 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { can } from '../api.js';
 import { Link, recordUrl } from '../components/link.js';
-import { ListTable, type Column } from '../components/table.js';
+import { ListTable, type Column, type SortState } from '../components/table.js';
 import { withFilters } from '../components/search.js';
-import { navigate, query } from '../router.js';
+import { navigate, query, setQuery } from '../router.js';
 import { CreateDialog } from './create-dialog.js';
 import type { ResourceSpec } from './describe.js';
 import { FieldValue } from './fields.js';
@@ -20,6 +20,7 @@ function columns(spec: ResourceSpec): Column<Row>[] {
   // A one-word name (INV-000001) never breaks, not even at its hyphen.
   const title: Column<Row> = {
     label: spec.titleLabel,
+    sort: spec.sorts.title,
     value: (r) => {
       const name = spec.title(r);
       return (
@@ -35,6 +36,7 @@ function columns(spec: ResourceSpec): Column<Row>[] {
     return {
       label: field.label,
       class: numeric ? 'num' : undefined,
+      sort: spec.sorts[key],
       value: (r) => (
         <>
           <FieldValue field={field} record={r} compact />
@@ -51,10 +53,31 @@ function columns(spec: ResourceSpec): Column<Row>[] {
   return [title, ...rest];
 }
 
+/** Dates sort newest first on a first click, names and amounts A→Z / smallest first. */
+const firstOrder = (sort: string): 'asc' | 'desc' => (sort === 'created' || sort === 'updated_at' ? 'desc' : 'asc');
+
+/** The list's order, kept in the URL (?sort=&order=); newest first by default (API.md §15). */
+function urlSorting(): SortState {
+  const sort = query('sort') || 'created';
+  const order = query('order') === 'asc' || query('order') === 'desc' ? (query('order') as 'asc' | 'desc') : firstOrder(sort);
+  return {
+    sort,
+    order,
+    onSort: (next) => setQuery({ sort: next, order: next === sort ? (order === 'asc' ? 'desc' : 'asc') : firstOrder(next) }),
+  };
+}
+
+function caption(spec: ResourceSpec, sorting: SortState): string {
+  if (sorting.sort === 'created') return `${spec.plural}, ${sorting.order === 'desc' ? 'newest' : 'oldest'} first`;
+  const column = sorting.sort === spec.sorts.title ? spec.titleLabel : spec.fields.find((f) => spec.sorts[f.key] === sorting.sort)?.label ?? sorting.sort;
+  return `${spec.plural}, by ${column.toLowerCase()}, ${sorting.order === 'asc' ? 'ascending' : 'descending'}`;
+}
+
 export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChildren }) {
   const { spec } = props;
   const [creating, setCreating] = useState(false);
   const filtered = spec.filters.some((n) => query(n));
+  const sorting = urlSorting();
   const empty = filtered ? `No ${spec.plural.toLowerCase()} match these filters. Clear the filters to see them all.` : `No ${spec.plural.toLowerCase()} yet. ${spec.emptyHint}`;
   return (
     <section>
@@ -69,9 +92,9 @@ export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChild
       {props.toolbar}
       <RecordFilters spec={spec} />
       <ListTable<Row>
-        // The API lists by creation, oldest first, and cannot sort the other way (API.md §2).
-        caption={`${spec.plural}, oldest first`}
-        path={withFilters(spec.path, spec.filters)}
+        caption={caption(spec, sorting)}
+        path={withFilters(`${spec.path}?sort=${encodeURIComponent(sorting.sort)}&order=${sorting.order}`, spec.filters)}
+        sorting={sorting}
         columns={columns(spec)}
         empty={empty}
       />

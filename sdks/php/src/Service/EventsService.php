@@ -11,7 +11,7 @@ use Crm\Model\EventResendResult;
 final class EventsService extends AbstractService
 {
     /**
-     * List events of the last 30 days, oldest first (GET /v1/events).
+     * List events of the last 30 days, oldest first (or newest first) (GET /v1/events).
      *
      * @param array<string, mixed> $params the query fields, by their API names
      * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts

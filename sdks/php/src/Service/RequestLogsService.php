@@ -11,7 +11,7 @@ use Crm\Model\RequestLogDetail;
 final class RequestLogsService extends AbstractService
 {
     /**
-     * List logged requests, oldest first (the last 10,000 are kept) (GET /v1/request_logs).
+     * List logged requests, oldest first or newest first (the last 10,000 are kept) (GET /v1/request_logs).
      *
      * @param array<string, mixed> $params the query fields, by their API names
      * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts

@@ -129,11 +129,11 @@ export interface ClientAddress {
 export interface ClientBulkParams {
   /** upsert: update the record that matches, else create; create: always create */
   mode: "upsert" | "create";
-  /** How upsert finds the existing record (email: case-insensitive) */
+  /** How upsert finds the existing record (email: case-insensitive). Default: `"external_id"`. */
   match_on?: "external_id" | "email";
-  /** 1..1000 records */
+  /** 1..1000 records, each checked on its own */
   records: ClientBulkRecordParams[];
-  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id */
+  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`. */
   dry_run?: boolean;
 }
 
@@ -182,9 +182,9 @@ export interface ClientListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
-  /** created (by id, the default), updated_at (for incremental sync), name; ties in id order */
+  /** created (by id, the default), updated_at (for incremental sync), name; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "name";
-  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
   order?: "asc" | "desc";
   /** Full-text search over name, email, website and the contact persons' names and emails: every word must match the start of a word, diacritics ignored */
   q?: string;
@@ -272,11 +272,11 @@ export interface Deal {
 export interface DealBulkParams {
   /** upsert: update the record that matches, else create; create: always create */
   mode: "upsert" | "create";
-  /** How upsert finds the existing record (email: case-insensitive) */
+  /** How upsert finds the existing record (email: case-insensitive). Default: `"external_id"`. */
   match_on?: "external_id";
-  /** 1..1000 records */
+  /** 1..1000 records, each checked on its own */
   records: DealBulkRecordParams[];
-  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id */
+  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`. */
   dry_run?: boolean;
 }
 
@@ -333,9 +333,9 @@ export interface DealListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
-  /** created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order */
+  /** created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "title" | "value" | "expected_close_date";
-  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
   order?: "asc" | "desc";
   /** Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored */
   q?: string;
@@ -403,8 +403,12 @@ export interface EventListParams {
   cursor?: string;
   /** One event type, or several comma-separated */
   type?: string;
+  /** Only the events about this record (its id): the record's history */
+  object_id?: string;
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
+  /** asc (oldest first, the default) or desc (newest first). Default: `"asc"`. */
+  order?: "asc" | "desc";
 }
 
 export interface EventResendParams {
@@ -458,7 +462,7 @@ export interface InvoiceCreateParams {
   deal_id?: string | null;
   /** The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here */
   external_id?: string | null;
-  /** false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send */
+  /** false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send. Default: `true`. */
   send?: boolean;
 }
 
@@ -479,9 +483,9 @@ export interface InvoiceListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
-  /** created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order */
+  /** created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "total" | "due_date";
-  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
   order?: "asc" | "desc";
   /** Full-text search over number (`42` finds INV-000042), recipient email and the client's name: every word must match the start of a word, diacritics ignored */
   q?: string;
@@ -536,11 +540,11 @@ export interface Lead {
 export interface LeadBulkParams {
   /** upsert: update the record that matches, else create; create: always create */
   mode: "upsert" | "create";
-  /** How upsert finds the existing record (email: case-insensitive) */
+  /** How upsert finds the existing record (email: case-insensitive). Default: `"external_id"`. */
   match_on?: "external_id" | "email";
-  /** 1..1000 records */
+  /** 1..1000 records, each checked on its own */
   records: LeadBulkRecordParams[];
-  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id */
+  /** Plan only: the same checks and response, nothing written, no events; `updated` results carry `changes`, `created` ones no id. Default: `false`. */
   dry_run?: boolean;
 }
 
@@ -620,9 +624,9 @@ export interface LeadListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
-  /** created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order */
+  /** created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "name" | "company" | "email";
-  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way */
+  /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
   order?: "asc" | "desc";
   /** Full-text search over first and last name, email, company and phone: every word must match the start of a word, diacritics ignored */
   q?: string;
@@ -768,6 +772,8 @@ export interface RequestLogListParams {
   key_id?: string;
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
+  /** asc (oldest first, the default) or desc (newest first). Default: `"asc"`. */
+  order?: "asc" | "desc";
 }
 
 export interface Usage {

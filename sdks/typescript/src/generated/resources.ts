@@ -261,7 +261,7 @@ export class UsageResource {
 export class EventsResource {
   constructor(private readonly core: Core) {}
 
-  /** List events of the last 30 days, oldest first */
+  /** List events of the last 30 days, oldest first (or newest first) */
   list(params: EventListParams = {}, options?: RequestOptions): ListResult<Event> {
     return new ListResult<Event>((cursor) => this.core.request('GET', '/v1/events', { query: { ...params, ...(cursor === undefined ? {} : { cursor }) } }, options));
   }
@@ -324,7 +324,7 @@ export class WebhookEndpointsResource {
 export class RequestLogsResource {
   constructor(private readonly core: Core) {}
 
-  /** List logged requests, oldest first (the last 10,000 are kept) */
+  /** List logged requests, oldest first or newest first (the last 10,000 are kept) */
   list(params: RequestLogListParams = {}, options?: RequestOptions): ListResult<RequestLog> {
     return new ListResult<RequestLog>((cursor) => this.core.request('GET', '/v1/request_logs', { query: { ...params, ...(cursor === undefined ? {} : { cursor }) } }, options));
   }

@@ -29,6 +29,7 @@ export const clients: ResourceSpec = {
   ],
   titleLabel: 'Name',
   columns: ['kind', 'email', 'address.city', 'created_at'],
+  sorts: { title: 'name', created_at: 'created' },
   filters: ['q'],
   deletable: true,
   deleteLoses: 'The client, its address and its contact persons are deleted for good; its deals stay, without a client. A client with invoices cannot be deleted.',

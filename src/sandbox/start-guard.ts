@@ -1,0 +1,42 @@
+import { existsSync, rmSync, rmdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+
+/**
+ * What a start must not leave behind when it fails: a busy port used to be found only after the
+ * database was created and seeded, so a new `other.db` stayed with an admin key nobody ever saw.
+ */
+
+/** Fails with the listen error (EADDRINUSE, EACCES) when the port cannot be had; port 0 always can. */
+export function checkPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolvePromise, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolvePromise()));
+  });
+}
+
+/**
+ * Remembers whether a database file (and which of its folders) is about to be made by this start,
+ * so that a start failing after it (the port taken in the meantime, a bad fixture) removes exactly
+ * what it made: the file, its -wal/-shm/-journal, and the folders it created, if they are empty.
+ * An existing database is never touched.
+ */
+export function newDatabaseFiles(path: string): { remove(): void } {
+  if (path === ':memory:' || existsSync(path)) return { remove() {} };
+  const folders: string[] = [];
+  for (let dir = resolve(dirname(path)); !existsSync(dir) && dir !== dirname(dir); dir = dirname(dir)) folders.push(dir);
+  return {
+    remove() {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+      for (const dir of folders) {
+        try {
+          rmdirSync(dir); // only when empty: anything else in it is not ours
+        } catch {
+          break;
+        }
+      }
+    },
+  };
+}

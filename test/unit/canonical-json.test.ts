@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/services/idempotency.js';
+
+/** The idempotency fingerprint's body (issue #26): one JSON value, one spelling, whatever the member order. */
+describe('canonicalJson', () => {
+  it('sorts members by name at every depth, and keeps array order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson([2, 1])).not.toBe(canonicalJson([1, 2]));
+    expect(canonicalJson('é"\n')).toBe(JSON.stringify('é"\n'));
+  });
+
+  it('is the same for any member order, and parses back to the same value', () => {
+    const shuffled = (value: unknown, seed: number): unknown => {
+      if (Array.isArray(value)) return value.map((item) => shuffled(item, seed));
+      if (value === null || typeof value !== 'object') return value;
+      const entries = Object.entries(value).map(([k, v]) => [k, shuffled(v, seed)] as const);
+      entries.sort(() => ((seed = (seed * 16807) % 2147483647) % 3) - 1);
+      return Object.fromEntries(entries);
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 2 ** 30 }), (value, seed) => {
+        const plain = JSON.parse(JSON.stringify(value)) as unknown; // -0 and friends as JSON has them
+        expect(canonicalJson(shuffled(plain, seed))).toBe(canonicalJson(plain));
+        expect(JSON.parse(canonicalJson(plain))).toEqual(plain);
+      }),
+      { seed: 26, numRuns: 300 },
+    );
+  });
+});

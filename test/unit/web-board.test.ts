@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { applyDealEvent, groupByStage, moveRequest, totalsByCurrency, type BoardDeal } from '../../web/src/records/board/board-model.js';
+import { matchPages, recordResult } from '../../web/src/command-menu/results.js';
+import { deals } from '../../web/src/records/resources/deals.js';
+
+/** The pipeline board's and the command menu's pure parts (web/src/records/board, web/src/command-menu). */
+const deal = (id: string, stage: BoardDeal['stage'], updated_at: string, value = 1, currency = 'EUR'): BoardDeal => ({
+  id,
+  title: id,
+  value,
+  currency,
+  stage,
+  client_id: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at,
+});
+
+describe('moving a deal', () => {
+  it('asks the API the way its transition rules say: PATCH between open stages, win, lose, reopen', () => {
+    expect(moveRequest({ id: 'deal_1', stage: 'lead_in' }, 'proposal')).toEqual({ method: 'PATCH', path: '/v1/deals/deal_1', body: { stage: 'proposal' } });
+    expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'won')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/win', body: undefined });
+    expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'lost')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/lose', body: undefined });
+    expect(moveRequest({ id: 'deal_1', stage: 'lost' }, 'qualified')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/reopen', body: { stage: 'qualified' } });
+    // won → lost is refused by the API (its message is what the user reads), not decided here.
+    expect(moveRequest({ id: 'deal_1', stage: 'won' }, 'lost').path).toBe('/v1/deals/deal_1/lose');
+    expect(moveRequest({ id: 'a/b', stage: 'lead_in' }, 'qualified').path).toBe('/v1/deals/a%2Fb');
+  });
+});
+
+describe('columns', () => {
+  it('groups by stage, most recently changed first', () => {
+    const columns = groupByStage([deal('d1', 'won', '2026-01-01'), deal('d2', 'won', '2026-01-03'), deal('d3', 'lost', '2026-01-02')], ['won', 'lost', 'proposal']);
+    expect(columns.get('won')!.map((d) => d.id)).toEqual(['d2', 'd1']);
+    expect(columns.get('lost')!.map((d) => d.id)).toEqual(['d3']);
+    expect(columns.get('proposal')).toEqual([]);
+  });
+
+  it('sums each currency on its own, exactly (in minor units), by currency code', () => {
+    const totals = totalsByCurrency([deal('a', 'won', '', 0.1), deal('b', 'won', '', 0.2), deal('c', 'won', '', 2717000, 'JPY'), deal('d', 'won', '', 1.5, 'CHF')]);
+    expect(totals).toEqual([
+      { currency: 'CHF', total: 1.5 },
+      { currency: 'EUR', total: 0.3 },
+      { currency: 'JPY', total: 2717000 },
+    ]);
+  });
+});
+
+describe('live events', () => {
+  it('applies a newer deal, keeps ours when the event is older, drops a deleted one', () => {
+    const ours = new Map([['d1', deal('d1', 'proposal', '2026-01-02')]]);
+    expect(applyDealEvent(ours, 'deal.updated', deal('d1', 'lead_in', '2026-01-01'))).toBe(ours);
+    expect(applyDealEvent(ours, 'deal.won', deal('d1', 'won', '2026-01-03')).get('d1')!.stage).toBe('won');
+    expect(applyDealEvent(ours, 'deal.created', deal('d2', 'lost', '2026-01-03')).size).toBe(2);
+    expect(applyDealEvent(ours, 'deal.deleted', deal('d1', 'proposal', '2026-01-02')).size).toBe(0);
+    expect(applyDealEvent(ours, 'deal.deleted', deal('d9', 'proposal', '2026-01-02'))).toBe(ours);
+  });
+});
+
+describe('command menu results', () => {
+  const pages = [
+    { name: 'Overview', href: '/dashboard/' },
+    { name: 'API keys', href: '/dashboard/api-keys' },
+    { name: 'API reference', href: '/docs', external: true },
+  ];
+
+  it('finds pages by a part of their name, case and accents ignored; all of them for nothing typed', () => {
+    expect(matchPages(pages, 'api').map((r) => r.label)).toEqual(['API keys', 'API reference']);
+    expect(matchPages(pages, 'ÖVER').map((r) => r.href)).toEqual(['/dashboard/']);
+    expect(matchPages(pages, '  ')).toHaveLength(3);
+    expect(matchPages(pages, 'reference')[0]).toMatchObject({ external: true, group: 'Pages' });
+  });
+
+  it('names a record and says which one it is', () => {
+    const r = recordResult(deals, { id: 'deal_9', title: 'Z3', value: 4200, currency: 'EUR', stage: 'proposal' });
+    expect(r).toMatchObject({ group: 'Deals', label: 'Z3', href: '/dashboard/deals/deal_9' });
+    expect(r.detail.replace(/\u00a0/g, ' ')).toMatch(/4,200\.00.* · Proposal$/);
+  });
+});

@@ -1,0 +1,150 @@
+// One stage of the board: its name, count and value per currency, its cards (the first page, then
+// "Show … more"), and a drop target for a dragged card. A card is the deal's name (a link to its
+// page), its client's name and its value, and a `Move to` menu, the keyboard's way to drag.
+import { useState } from 'preact/hooks';
+import { can } from '../../api.js';
+import type { Stage } from '../../../../src/domain/pipeline.js';
+import { Link, recordUrl } from '../../components/link.js';
+import { MenuButton } from '../../components/menu-button.js';
+import { formatMoney } from '../format.js';
+import { useRecordName } from '../relations.js';
+import { totalsByCurrency, type BoardDeal } from './board-model.js';
+
+/** Cards a column draws at first and per "Show more": enough to fill a tall screen, few enough to stay quick. */
+export const CARDS_PER_PAGE = 25;
+/** The drag's payload type: only our own cards are accepted as drops (not links or files). */
+const DEAL_DRAG = 'application/x-crm-deal';
+
+interface ColumnProps {
+  stage: Stage;
+  label: string;
+  deals: BoardDeal[];
+  stages: { value: Stage; label: string }[];
+  clientNames: ReadonlyMap<string, string>;
+  pending: ReadonlyMap<string, Stage>;
+  writable: boolean;
+  onMove: (deal: BoardDeal, to: Stage, byKeyboard: boolean) => void;
+}
+
+export function BoardColumn(props: ColumnProps) {
+  const { stage, label, deals } = props;
+  const [shown, setShown] = useState(CARDS_PER_PAGE);
+  const [over, setOver] = useState(false);
+  const totals = totalsByCurrency(deals);
+  const headingId = `stage-${stage}`;
+  const more = Math.min(CARDS_PER_PAGE, deals.length - shown);
+  const accepts = (e: DragEvent) => props.writable && !!e.dataTransfer?.types.includes(DEAL_DRAG);
+  return (
+    <section
+      class={over ? 'board-column drop-over' : 'board-column'}
+      aria-labelledby={headingId}
+      data-stage={stage}
+      onDragOver={(e) => {
+        if (!accepts(e)) return;
+        e.preventDefault(); // a drop is allowed here
+        e.dataTransfer!.dropEffect = 'move';
+        setOver(true);
+      }}
+      onDragLeave={(e) => {
+        if (!(e.currentTarget as HTMLElement).contains(e.relatedTarget as Node | null)) setOver(false);
+      }}
+      onDrop={(e) => {
+        setOver(false);
+        if (!accepts(e)) return;
+        e.preventDefault();
+        const deal = draggedDeal(e);
+        if (deal) props.onMove(deal, stage, false);
+      }}
+    >
+      <header class="column-head">
+        <h2 id={headingId}>{label}</h2>
+        <p class="column-count">{deals.length === 1 ? '1 deal' : `${deals.length} deals`}</p>
+        {totals.length > 0 && (
+          <ul class="column-totals" aria-label={`Value of ${label}`}>
+            {totals.map((t) => (
+              <li key={t.currency} class="num">
+                {formatMoney(t.total, t.currency)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </header>
+      {deals.length === 0 ? (
+        <p class="column-empty muted">{props.writable ? 'No deals. Drag one here.' : 'No deals.'}</p>
+      ) : (
+        <ul class="cards" aria-labelledby={headingId}>
+          {deals.slice(0, shown).map((d) => (
+            <DealCard key={d.id} deal={d} {...props} busy={props.pending.has(d.id)} />
+          ))}
+        </ul>
+      )}
+      <div class="column-foot">
+        {more > 0 && (
+          <button type="button" class="quiet show-more" aria-label={`Show ${more} more in ${label}`} onClick={() => setShown(shown + CARDS_PER_PAGE)}>
+            {`Show ${more} more`}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The deal a drag started with (the drop lands on another column's component). */
+const draggedDeals = new Map<string, BoardDeal>();
+
+/** The dragged deal, by the id the drag carries. */
+function draggedDeal(e: DragEvent): BoardDeal | undefined {
+  const id = e.dataTransfer?.getData(DEAL_DRAG);
+  return id ? draggedDeals.get(id) : undefined;
+}
+
+function DealCard(props: ColumnProps & { deal: BoardDeal; busy: boolean }) {
+  const { deal, writable, busy } = props;
+  const client = props.clientNames.get(deal.client_id ?? '');
+  const titleId = `deal-${deal.id}-title`;
+  return (
+    <li
+      class={busy ? 'deal-card busy' : 'deal-card'}
+      data-deal={deal.id}
+      draggable={writable && !busy}
+      aria-busy={busy ? 'true' : undefined}
+      onDragStart={(e) => {
+        draggedDeals.clear();
+        draggedDeals.set(deal.id, deal);
+        e.dataTransfer!.setData(DEAL_DRAG, deal.id);
+        e.dataTransfer!.effectAllowed = 'move';
+        (e.currentTarget as HTMLElement).classList.add('dragging');
+      }}
+      onDragEnd={(e) => (e.currentTarget as HTMLElement).classList.remove('dragging')}
+    >
+      <Link href={recordUrl('deals', deal.id)} class="deal-title" draggable={false} id={titleId}>
+        {deal.title}
+      </Link>
+      <p class="deal-client" title={client}>{deal.client_id ? (client ?? <ClientName id={deal.client_id} />) : <span class="muted">No client</span>}</p>
+      <div class="deal-foot">
+        <span class="deal-value num">{formatMoney(deal.value, deal.currency)}</span>
+        {writable && (
+          <MenuButton
+            label="Move to"
+            class="move-to"
+            describedBy={titleId}
+            disabled={busy}
+            items={props.stages.filter((s) => s.value !== deal.stage).map((s) => ({ label: s.label, onSelect: () => props.onMove(deal, s.value, true) }))}
+          />
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** A client the board's list did not have (created since): its name fetched once. */
+function ClientName(props: { id: string }) {
+  // Without clients:read every lookup would be refused: say so instead of asking per card.
+  if (!can('clients:read')) return <span class="muted">A client (needs clients:read)</span>;
+  return <FetchedClientName id={props.id} />;
+}
+
+function FetchedClientName(props: { id: string }) {
+  const name = useRecordName('clients', props.id);
+  return <>{name ?? <span class="muted">{name === null ? 'Unknown client' : '…'}</span>}</>;
+}
