@@ -57,7 +57,6 @@ async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
   const { parseWhere, parseShare } = await import('../sync/copy-subset.js');
   const where = parseWhere(flags.where);
   const subset = where.size || flags.limit !== undefined || flags.sample !== undefined ? { where, limit: flags.limit, sample: flags.sample === undefined ? undefined : parseShare(flags.sample) } : undefined;
-  if (subset && flags.since) throw new SyncUsageError('--since copies what changed, a subset (--where, --limit, --sample) what was chosen: run them as separate copies.');
   const from = resolveEndpoint('from', flags.from, flags.fromApiKey);
   const to = resolveEndpoint('to', flags.to, flags.toApiKey);
   if (from.baseUrl === to.baseUrl && from.apiKey === to.apiKey) throw new SyncUsageError('--from and --to are the same server and key: a copy onto itself would only rewrite its own records.');

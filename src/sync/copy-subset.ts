@@ -58,14 +58,20 @@ export function inSample(id: string, share: number): boolean {
   return createHash('sha256').update(id).digest().readUInt32BE(0) < share * 0x1_0000_0000;
 }
 
-export async function selectSubset(source: CrmClient, resources: readonly CopyResource[], spec: SubsetSpec, onRows: (rows: number) => void = () => {}): Promise<Map<CopyResource, Set<string>>> {
+/**
+ * With `since`, what is chosen among the records changed after it (an incremental refresh of a
+ * subset); what they point at is chosen too, changed or not, and the copy fetches those the target
+ * lacks (copy.ts).
+ */
+export async function selectSubset(source: CrmClient, resources: readonly CopyResource[], spec: SubsetSpec, since?: string, onRows: (rows: number) => void = () => {}): Promise<Map<CopyResource, Set<string>>> {
   const chosen = new Map<CopyResource, Set<string>>(COPY_RESOURCES.map((r) => [r, new Set<string>()]));
   const pointedAt: [CopyResource, string][] = [];
   const dealClient = new Map<string, string | null>();
   let rows = 0;
   for (const resource of resources) {
     const query: Record<string, string | number> = { limit: spec.limit ? Math.min(spec.limit, PAGE_SIZE) : PAGE_SIZE, ...spec.where.get(resource) };
-    if (spec.limit) Object.assign(query, { sort: 'updated_at', order: 'desc' });
+    if (spec.limit || since) Object.assign(query, { sort: 'updated_at', ...(spec.limit ? { order: 'desc' } : {}) });
+    if (since) query.updated_after = since;
     let taken = 0;
     pages: for await (const page of source.pages<SourceRecord>(`/v1/${resource}`, query)) {
       for (const record of page.data) {

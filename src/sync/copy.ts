@@ -60,7 +60,7 @@ export async function copyData(options: CopyOptions, source: CrmClient, target: 
   if (journal && options.resume) options = { ...options, since: journal.header.since }; // the run's own --since (30d is then)
   const report: CopyReport = { resources: {}, resultsDir: options.resultsDir, durationMs: 0, plan: options.plan };
   try {
-    const chosen = options.subset ? await selectSubset(source, options.resources, options.subset) : undefined;
+    const chosen = options.subset ? await selectSubset(source, options.resources, options.subset, options.since) : undefined;
     const resources = COPY_RESOURCES.filter((r) => options.resources.includes(r) || (chosen?.get(r)?.size ?? 0) > 0);
     const pointedAt = new Set<CopyResource>(resources.flatMap((r) => (r === 'invoices' ? ['clients', 'deals'] : r === 'clients' ? [] : ['clients'])) as CopyResource[]);
     const index = await TargetIndex.read(target, COPY_RESOURCES.filter((r) => resources.includes(r) || pointedAt.has(r)));
@@ -105,18 +105,21 @@ async function copyResource(
   const results = options.plan ? undefined : new ResourceResults(join(options.resultsDir, resource), journal?.sizes(resource));
   const ids = options.since || done ? undefined : new Set<string>();
   const query = { limit: PAGE_SIZE, ...(options.since ? { sort: 'updated_at', updated_after: options.since } : {}) };
-  const pages = source.pages<SourceRecord>(`/v1/${resource}`, query, done?.cursor ?? undefined)[Symbol.asyncIterator]();
+  const pages = source.pages<SourceRecord>(`/v1/${resource}`, query, done?.cursor || undefined)[Symbol.asyncIterator]();
   let pageCount = done?.pages ?? 0;
   let rows = 0;
   progress(0); // the resource starts now: its rate is counted from here
   try {
+    // An incremental subset: chosen records the target lacks that did not change (a new deal's old
+    // client) are not in the pages below; they are fetched one by one and written first.
+    const fetched = options.since && chosen && !done ? await writeMissing(options, resource, source, writer, journal, results, summary, chosen) : new Set<string>();
     let next = pages.next();
     for (let current = await next; !current.done; current = await next) {
       const page = current.value;
       next = pages.next(); // the next page is read while this one is written
       next.catch(() => {});
       for (const r of page.data) ids?.add(r.id);
-      const records = chosen ? page.data.filter((r) => chosen.has(r.id)) : page.data;
+      const records = chosen ? page.data.filter((r) => chosen.has(r.id) && !fetched.has(r.id)) : page.data;
       const outcomes = resource === 'invoices' ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[]) : await writeBulkPage(writer, resource, records);
       for (const o of outcomes) summary[o.status]++;
       if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
@@ -130,6 +133,40 @@ async function copyResource(
     results?.close();
   }
   return ids;
+}
+
+/**
+ * The chosen records of an incremental subset that the target does not hold, fetched by id (GET
+ * /v1/{resource}/{id}; one gone meanwhile is skipped) and written as one page, journaled with an
+ * empty cursor: --resume then reads the changed pages from the start, and skips these.
+ */
+async function writeMissing(
+  options: CopyOptions,
+  resource: CopyResource,
+  source: CrmClient,
+  writer: PageWriter,
+  journal: CopyJournal | undefined,
+  results: ResourceResults | undefined,
+  summary: ResourceSummary,
+  chosen: Set<string>,
+): Promise<Set<string>> {
+  const records: SourceRecord[] = [];
+  for (const id of chosen) {
+    if (writer.index.get(resource, id)) continue;
+    try {
+      records.push(await source.get<SourceRecord>(`/v1/${resource}/${seg(id)}`));
+    } catch (error) {
+      if (error instanceof CrmApiError && error.status === 404) continue;
+      throw error;
+    }
+  }
+  if (records.length === 0) return new Set();
+  const outcomes = resource === 'invoices' ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[]) : await writeBulkPage(writer, resource, records);
+  for (const o of outcomes) summary[o.status]++;
+  if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
+  if (resource !== 'invoices') results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
+  journal?.record({ resource, pages: 0, cursor: '', summary: { ...summary }, sizes: results?.sizes() ?? { succeeded: 0, failed: 0 } });
+  return new Set(records.map((r) => r.id));
 }
 
 /** A page of invoices, --concurrency × 2 at a time (each is a few small requests); each one journaled as it finishes. */
