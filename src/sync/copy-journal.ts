@@ -37,6 +37,8 @@ export interface PageEntry {
   cursor: string | null;
   summary: BulkSummary & { pruned: number };
   sizes: { succeeded: number; failed: number };
+  /** The page of an incremental subset's records fetched by id: --resume skips them in the changed pages. */
+  fetched?: string[];
 }
 
 export interface InvoiceEntry {
@@ -59,6 +61,7 @@ export class CopyJournal {
     readonly header: CopyHeader,
     readonly pages: Map<CopyResource, PageEntry>,
     readonly invoices: Map<string, InvoiceEntry>,
+    readonly fetched = new Map<CopyResource, Set<string>>(),
     private readonly lastSizes = new Map<CopyResource, { succeeded: number; failed: number }>(),
   ) {}
 
@@ -89,6 +92,7 @@ export class CopyJournal {
     const pages = new Map<CopyResource, PageEntry>();
     const invoices = new Map<string, InvoiceEntry>();
     const sizes = new Map<CopyResource, { succeeded: number; failed: number }>();
+    const fetched = new Map<CopyResource, Set<string>>();
     for (const line of lines.slice(1)) {
       // In the order written: the last line of a resource holds its files' sizes (a Map keeps an
       // invoice where it was first set, not where it was last written).
@@ -96,10 +100,11 @@ export class CopyJournal {
       if (typeof line.invoice === 'string') invoices.set(line.invoice, line as unknown as InvoiceEntry);
       else if (typeof line.resource === 'string') {
         pages.set(line.resource as CopyResource, line as unknown as PageEntry);
+        if (Array.isArray(line.fetched)) fetched.set(line.resource as CopyResource, new Set(line.fetched as string[]));
         if (line.resource === 'invoices') invoices.clear(); // counted in the page's summary: only a torn page's invoices matter
       }
     }
-    return new CopyJournal(openPrivate(path, 'a'), earlier, pages, invoices, sizes);
+    return new CopyJournal(openPrivate(path, 'a'), earlier, pages, invoices, fetched, sizes);
   }
 
   record(entry: PageEntry | InvoiceEntry): void {

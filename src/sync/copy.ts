@@ -112,7 +112,7 @@ async function copyResource(
   try {
     // An incremental subset: chosen records the target lacks that did not change (a new deal's old
     // client) are not in the pages below; they are fetched one by one and written first.
-    const fetched = options.since && chosen && !done ? await writeMissing(options, resource, source, writer, journal, results, summary, chosen) : new Set<string>();
+    const fetched = options.since && chosen && !done ? await writeMissing(options, resource, source, writer, journal, results, summary, chosen) : (journal?.fetched.get(resource) ?? new Set<string>());
     let next = pages.next();
     for (let current = await next; !current.done; current = await next) {
       const page = current.value;
@@ -165,8 +165,9 @@ async function writeMissing(
   for (const o of outcomes) summary[o.status]++;
   if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
   if (resource !== 'invoices') results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
-  journal?.record({ resource, pages: 0, cursor: '', summary: { ...summary }, sizes: results?.sizes() ?? { succeeded: 0, failed: 0 } });
-  return new Set(records.map((r) => r.id));
+  const fetched = records.map((r) => r.id);
+  journal?.record({ resource, pages: 0, cursor: '', summary: { ...summary }, sizes: results?.sizes() ?? { succeeded: 0, failed: 0 }, fetched });
+  return new Set(fetched);
 }
 
 /** A page of invoices, --concurrency × 2 at a time (each is a few small requests); each one journaled as it finishes. */
