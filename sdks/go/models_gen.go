@@ -257,6 +257,7 @@ type EventResendResult struct {
 type Invoice struct {
 	APIResource
 	ID             string             `json:"id"`
+	ExternalID     *string            `json:"external_id"`
 	Number         string             `json:"number"`
 	ClientID       string             `json:"client_id"`
 	DealID         *string            `json:"deal_id"`

@@ -302,6 +302,8 @@ type InvoiceCreateParams struct {
 	// YYYY-MM-DD
 	DueDate *string `json:"due_date,omitempty"`
 	DealID  *string `json:"deal_id,omitempty"`
+	// The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here
+	ExternalID *string `json:"external_id,omitempty"`
 	// false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send. Default: `true`.
 	Send *bool `json:"send,omitempty"`
 }
@@ -326,6 +328,8 @@ type InvoiceListParams struct {
 	Status *string `url:"status"`
 	// Filter: client id.
 	ClientID *string `url:"client_id"`
+	// Only the record with this external id.
+	ExternalID *string `url:"external_id"`
 }
 
 // InvoiceUpdateLineItemParams is what a method sends.
@@ -346,6 +350,8 @@ type InvoiceUpdateParams struct {
 	// YYYY-MM-DD
 	DueDate *string `json:"due_date,omitempty"`
 	DealID  *string `json:"deal_id,omitempty"`
+	// The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here
+	ExternalID *string `json:"external_id,omitempty"`
 }
 
 // LeadBulkParams is what a method sends.
@@ -399,7 +405,9 @@ type LeadConvertDealParams struct {
 
 // LeadConvertParams is what a method sends.
 type LeadConvertParams struct {
-	Client *LeadConvertClientParams `json:"client,omitempty"`
+	// Convert into this existing client instead of making one (as Salesforce lets a lead join an existing account); `client` must then be absent
+	ClientID *string                  `json:"client_id,omitempty"`
+	Client   *LeadConvertClientParams `json:"client,omitempty"`
 	// Also create a deal for the new client
 	Deal *LeadConvertDealParams `json:"deal,omitempty"`
 }

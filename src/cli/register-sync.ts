@@ -4,6 +4,9 @@ import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
 import { examples } from './help.js';
 
+/** --since of a copy: a time, or `last` (the start of the last complete copy between the same ends). */
+const copySince = (value: string): string => (value.trim() === 'last' ? 'last' : sinceArg(value));
+
 /**
  * `crm sync import|export` (API.md §9). Definitions only; the code is imported when a command
  * runs, so --help stays fast.
@@ -16,14 +19,16 @@ function count(min: number, max: number) {
   };
 }
 
+const collect = (value: string, all: string[]): string[] => [...all, value];
+
 const resource = () => new Argument('<resource>', 'leads or clients').choices(['leads', 'clients']);
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
 export function registerSyncCommands(program: Command): void {
   const sync = program
     .command('sync')
-    .description('Bulk import and export of leads and clients as CSV')
-    .addHelpText('after', examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv']]));
+    .description('Bulk import and export of leads and clients as CSV, and copies between servers')
+    .addHelpText('after', examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv'], ['crm sync copy --from prod --to sandbox']]));
 
   sync
     .command('import')
@@ -130,5 +135,55 @@ Examples:
         raw: opts.raw,
         bom: opts.bom,
       });
+    });
+
+  sync
+    .command('copy')
+    .description("Copy one server's clients, leads, deals and invoices into another (a sandbox), masked, incrementally")
+    .requiredOption('--from <profile|url>', 'the source: a profile (crm login --profile NAME), sandbox, or a URL')
+    .requiredOption('--to <profile|url>', 'the target: a profile, sandbox (.crm/sandbox.json here), or a URL')
+    .option('--from-api-key <key>', "the source's key when --from is a URL (or CRM_FROM_API_KEY)")
+    .option('--to-api-key <key>', "the target's key when --to is a URL (or CRM_TO_API_KEY)")
+    .option('--resources <list>', 'what to copy, comma-separated', 'clients,leads,deals,invoices')
+    .option('--where <filter>', 'resource:field=value (a list filter of the source), e.g. "leads:status=qualified"; repeatable', collect, [])
+    .option('--limit <n>', 'only the N most recently updated records of each resource (and what they refer to)', count(1, 10_000_000))
+    .option('--sample <share>', 'a stable share of each resource, e.g. 10% (and what it refers to)')
+    .option('--since <time>', 'only records updated after it: 30m, 1h, 7d, an RFC 3339 time, or last (since the last complete copy)', copySince)
+    .option('--mask <how>', 'default, none, or a rules FILE.json (default: on when the target is a sandbox and the source is not)')
+    .option('--mask-key-file <file>', 'the masking key (made once, 0600; default ~/.config/crm/mask.key)')
+    .option('--plan', 'count what would be created, updated, left unchanged and pruned, per resource; writes nothing', false)
+    .option('--resume', 'continue a copy that was interrupted (same ends and options)', false)
+    .option('--prune', 'delete in the target what was deleted in the source (reported either way)', false)
+    .option('--with-webhooks', "leave the target's webhook deliveries on during the copy", false)
+    .option('--results <dir>', 'results folder (default .crm/copy/FROM-to-TO)')
+    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
+    .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
+    .option('--retries <n>', 'retries of a failing request before the copy stops', count(0, 20), 6)
+    .addHelpText(
+      'after',
+      `
+Clients (with their contact persons) go first, then leads, deals and invoices, so every reference
+lands; each target record has external_id = its source record's id, so a rerun updates in place and
+reports unchanged. A subset (--where, --limit, --sample) brings what its records refer to (a deal
+its client). Masking replaces names, emails, phones, addresses, notes, titles, websites and text
+custom fields by fakes of the same kind and locale, the same fake for the same value everywhere
+(HMAC with the key in --mask-key-file, which never leaves this machine). Invoices keep their state
+(draft, open, paid, void); a sandbox "mails" only its own mailbox. The target sandbox's webhook
+deliveries are paused while copying (needs its admin key) unless --with-webhooks.
+Results: <dir>/<resource>/succeeded.csv and failed.csv, journal.jsonl (--resume), state.json (--since last).
+Exit: 0 every record copied, 1 some failed or the copy stopped (--resume goes on), 2 usage error.
+${examples([
+  ['crm login --base-url https://crm.example.com --api-key crm_live_… --profile prod'],
+  ['crm sandbox start --no-seed &'],
+  ['crm sync copy --from prod --to sandbox --plan', 'counts only; nothing is written'],
+  ['crm sync copy --from prod --to sandbox', 'masked: the target is a sandbox'],
+  ['crm sync copy --from prod --to sandbox --since last', 'what changed since the last copy'],
+  ['crm sync copy --from prod --to sandbox --sample 10% --where "leads:status=qualified"'],
+  ['crm sync copy --from prod --to sandbox --mask rules.json --prune --json'],
+])}`,
+    )
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      const { copyCommand } = await import('./sync-copy.js');
+      await copyCommand(globals(cmd), opts as unknown as import('./sync-copy.js').CopyFlags);
     });
 }

@@ -26,7 +26,7 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
  * with a note, instead of every batch failing with 402. A server without GET /v1/account (one
  * that is not a crm sandbox) keeps the batch size asked for.
  */
-async function batchSizeForPlan(client: CrmClient, asked: number, options: GlobalOptions): Promise<number> {
+export async function batchSizeForPlan(client: CrmClient, asked: number, options: GlobalOptions): Promise<number> {
   const account = await client.get<{ plan: string; limits?: { bulk_records?: number } }>('/v1/account').catch(() => undefined);
   const max = account?.limits?.bulk_records;
   if (!max || max >= asked) return asked;

@@ -15,6 +15,9 @@ const OUTSIDE_V1: Record<string, string> = {
   'get /.well-known/oauth-authorization-server': 'oauth.metadata',
   'delete /_sandbox/faults': 'sandbox.faults.deleteAll',
   'post /_sandbox/reset': 'sandbox.reset',
+  'get /_sandbox/webhook_pause': 'sandbox.webhookPause.retrieve',
+  'post /_sandbox/webhook_pause': 'sandbox.webhookPause.pause',
+  'delete /_sandbox/webhook_pause': 'sandbox.webhookPause.resume',
 };
 
 export const camel = (words: string): string =>

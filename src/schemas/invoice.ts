@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, DateOnly, Email, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField } from './common.js';
+import { Currency, DateOnly, Email, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
@@ -15,6 +15,7 @@ const editableFields = {
   line_items: z.array(LineItemInput).min(1).max(100),
   due_date: DateOnly.nullable().optional(),
   deal_id: z.string().max(100).nullable().optional(),
+  external_id: syncFields.external_id.describe("The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here"),
 };
 
 export const InvoiceCreate = z
@@ -39,6 +40,7 @@ export const LineItem = z.object({
 export const Invoice = z
   .object({
     id: z.string(),
+    external_id: z.string().nullable(),
     number: z.string(),
     client_id: z.string(),
     deal_id: z.string().nullable(),
@@ -63,6 +65,7 @@ export const InvoiceListQuery = z.strictObject({
   ...searchField("number (`42` finds INV-000042), recipient email and the client's name"),
   status: z.enum(INVOICE_STATUSES).optional(),
   client_id: z.string().max(100).optional(),
+  external_id: syncFilterFields.external_id,
 });
 
 export const InvoiceList = listEnvelope(Invoice).meta({ id: 'InvoiceList' });

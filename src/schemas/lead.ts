@@ -69,6 +69,12 @@ export type LeadSort = LeadListQuery['sort'];
 /** POST /v1/leads/{id}/convert: the client is made from the lead; fields given here override. */
 export const LeadConvert = z
   .strictObject({
+    client_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Convert into this existing client instead of making one (as Salesforce lets a lead join an existing account); `client` must then be absent'),
     client: z
       .strictObject({
         name: z.string().min(1).max(200).optional(),
@@ -86,6 +92,7 @@ export const LeadConvert = z
       .optional()
       .describe('Also create a deal for the new client'),
   })
+  .refine((c) => !(c.client_id && c.client), { message: 'Give client_id (an existing client) or client (a new one), not both.', path: ['client_id'] })
   .meta({ id: 'LeadConvert' });
 
 export type LeadConvert = z.infer<typeof LeadConvert>;

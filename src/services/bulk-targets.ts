@@ -28,7 +28,12 @@ export const dealTarget: BulkTarget<Omit<DealBulkRecord, 'id'>> = {
   noun: 'deal',
   create: createDeal,
   read: getDeal,
-  update: (ctx, id, record) => void updateDeal(ctx, id, record),
+  update(ctx, id, record) {
+    // An upsert sets values: a record that repeats its deal's stage (won, as exported) is not a
+    // request to win it again, which PATCH refuses with 409; the stage is left as it is.
+    const { stage, ...rest } = record;
+    updateDeal(ctx, id, stage === getDeal(ctx, id).stage ? rest : record);
+  },
 };
 
 export const clientTarget: BulkTarget<Omit<ClientBulkRecord, 'id'>> = {
@@ -59,13 +64,17 @@ function mergeContacts(ctx: Ctx, clientId: string, contacts: ContactCreate[]): v
     });
   }
   let existing = contactsOf(ctx, clientId);
+  // Each contact person answers one record: two records with one email (a source may have such
+  // twins) match two contacts in order, instead of both rewriting the first one on every run.
+  const taken = new Set<string>();
   for (const contact of contacts) {
-    const match = existing.find((e) => sameContact(e, contact));
+    const match = existing.find((e) => !taken.has(e.id) && sameContact(e, contact));
+    if (match) taken.add(match.id);
     // A rerun sends mostly what is stored: settle that from the contacts in hand, not with the two
     // reads of updateContact (a third of the time of an unchanged client with one contact).
     if (match && !changedAttributes(match, { ...match, ...sentFields(contact) })) continue;
     if (match) updateContact(ctx, clientId, match.id, contact);
-    else createContact(ctx, clientId, contact);
+    else taken.add(createContact(ctx, clientId, contact).id);
     existing = contactsOf(ctx, clientId); // as written: a new primary demotes the previous one
   }
 }

@@ -2,7 +2,8 @@ import { ApiError } from '../errors.js';
 import type { Client } from '../schemas/client.js';
 import type { Deal } from '../schemas/deal.js';
 import type { Lead, LeadConvert } from '../schemas/lead.js';
-import { createClient } from './clients.js';
+import { createClient, getClient } from './clients.js';
+import { fieldError } from '../errors.js';
 import { inTransaction, type Ctx } from './context.js';
 import { createDeal } from './deals.js';
 import { recordEvent } from './events.js';
@@ -22,7 +23,7 @@ export function convertLead(ctx: Ctx, id: string, input: LeadConvert): { lead: L
     const kind = input.client?.kind ?? (lead.company ? 'company' : 'person');
     const name = input.client?.name || (kind === 'company' ? lead.company : personName) || personName || lead.company || lead.email || 'Unnamed lead';
     const hasPerson = Boolean(lead.first_name || lead.last_name || lead.email);
-    const client = createClient(ctx, {
+    const client = input.client_id ? existingClient(ctx, input.client_id) : createClient(ctx, {
       name,
       kind,
       // A company client gets the person's details on its contact, not as its own.
@@ -48,4 +49,13 @@ export function convertLead(ctx: Ctx, id: string, input: LeadConvert): { lead: L
     recordEvent(ctx, 'lead.converted', converted, { status: lead.status, converted_client_id: null });
     return { lead: converted, client, deal };
   });
+}
+
+/** `client_id`: the lead joins a client that exists; an unknown id is the caller's field error (422), not a 404 of the lead. */
+function existingClient(ctx: Ctx, id: string): Client {
+  try {
+    return getClient(ctx, id);
+  } catch {
+    throw fieldError('client_id', 'not_found', `No client with id '${id}'.`);
+  }
 }

@@ -6,7 +6,7 @@ import { invoiceJsonSql, invoiceRecordFromRow, invoiceRecordToRow, invoiceView, 
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { getRow, insertRow, stmt, updateRow, type Row } from '../store/rows.js';
-import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
 import { deliverInvoiceMail } from './mailbox.js';
 
@@ -63,10 +63,12 @@ export function createInvoice(ctx: Ctx, input: InvoiceCreate): Invoice {
     const recipient = input.recipient_email ?? clientEmail;
     if (!recipient) throw fieldError('recipient_email', 'required', 'The client has no email address: give recipient_email.');
     const currency = input.currency ?? dealCurrency ?? 'EUR';
+    assertExternalIdFree(ctx, 'invoices', input.external_id);
     const now = nowIso(ctx);
     const record: InvoiceRecord = {
       id: ctx.ids.next('inv'),
       number: nextNumber(ctx),
+      external_id: input.external_id ?? null,
       client_id: input.client_id,
       deal_id: input.deal_id ?? null,
       recipient_email: recipient,
@@ -93,6 +95,7 @@ export function updateInvoice(ctx: Ctx, id: string, patch: InvoiceUpdate): Invoi
     const before = getRecord(ctx, id);
     if (before.status !== 'draft') throw new ApiError('invalid_transition', `Only draft invoices can be changed; this one is ${before.status}.`);
     const fields = sentFields(patch);
+    assertExternalIdFree(ctx, 'invoices', fields.external_id, id);
     const { dealCurrency } = resolveRelations(ctx, before.client_id, fields.deal_id === undefined ? before.deal_id : fields.deal_id);
     const currency = fields.currency ?? (fields.deal_id ? dealCurrency : undefined) ?? before.currency;
     // Re-priced on every change, so a new currency's minor digits are checked against every line.
@@ -102,6 +105,7 @@ export function updateInvoice(ctx: Ctx, id: string, patch: InvoiceUpdate): Invoi
       recipient_email: fields.recipient_email ?? before.recipient_email,
       due_date: fields.due_date === undefined ? before.due_date : fields.due_date,
       deal_id: fields.deal_id === undefined ? before.deal_id : fields.deal_id,
+      external_id: fields.external_id === undefined ? before.external_id : fields.external_id,
       currency,
       ...money,
       updated_at: nowIso(ctx),

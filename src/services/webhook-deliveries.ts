@@ -1,6 +1,7 @@
 import { ApiError, notFound } from '../errors.js';
 import type { WebhookDelivery, WebhookDeliveryListQuery } from '../schemas/webhook.js';
 import { listPage, type Condition } from '../store/list.js';
+import { pausedUntil } from './webhook-pause.js';
 import { allRows, getRow, insertRow, stmt, type Row } from '../store/rows.js';
 import { inTransaction, nowIso, type Ctx } from './context.js';
 import { getEvent, RETENTION_MS } from './event-log.js';
@@ -52,7 +53,7 @@ const subscribes = (enabledEvents: string, type: string): boolean => {
  */
 export function enqueueEventDeliveries(ctx: Ctx, events: { id: string; type: string; created_at: string }[]): void {
   const endpoints = stmt(ctx.db, "SELECT id, enabled_events FROM webhook_endpoints WHERE status = 'enabled'").all() as { id: string; enabled_events: string }[];
-  if (endpoints.length === 0) return;
+  if (endpoints.length === 0 || pausedUntil(ctx)) return; // paused: recorded, never delivered (webhook-pause.ts)
   const oldest = Date.now() - RETENTION_MS;
   for (const event of events) {
     if (Date.parse(event.created_at) < oldest) continue;

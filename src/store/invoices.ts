@@ -9,6 +9,8 @@ import { json, parseJson, type Row } from './rows.js';
 export interface InvoiceRecord {
   id: string;
   number: string;
+  /** The id in another system, unique when set (migration 013). */
+  external_id: string | null;
   client_id: string;
   deal_id: string | null;
   recipient_email: string;

@@ -430,6 +430,7 @@ class EventResendResult(CrmObject):
 
 class Invoice(CrmObject):
     id: str
+    external_id: Optional[str]
     number: str
     client_id: str
     deal_id: Optional[str]
@@ -466,6 +467,8 @@ class InvoiceCreateParams(CrmObject):
     due_date: Optional[str]
     """YYYY-MM-DD"""
     deal_id: Optional[str]
+    external_id: Optional[str]
+    """The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here"""
     send: Optional[bool]
     """false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send. Default: `true`."""
 
@@ -497,6 +500,8 @@ class InvoiceListParams(CrmObject):
     """Only records in this status."""
     client_id: Optional[str]
     """Filter: client id."""
+    external_id: Optional[str]
+    """Only the record with this external id."""
 
 
 class InvoiceUpdateLineItemParams(CrmObject):
@@ -517,6 +522,8 @@ class InvoiceUpdateParams(CrmObject):
     due_date: Optional[str]
     """YYYY-MM-DD"""
     deal_id: Optional[str]
+    external_id: Optional[str]
+    """The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here"""
 
 
 class Lead(CrmObject):
@@ -592,6 +599,8 @@ class LeadConvertDealParams(CrmObject):
 
 
 class LeadConvertParams(CrmObject):
+    client_id: Optional[str]
+    """Convert into this existing client instead of making one (as Salesforce lets a lead join an existing account); `client` must then be absent"""
     client: Optional["LeadConvertClientParams"]
     deal: Optional["LeadConvertDealParams"]
     """Also create a deal for the new client"""

@@ -124,12 +124,14 @@ class LeadsResource:
         self,
         id: str,
         *,
+        client_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
         client: Union[Optional["LeadConvertClientParams"], NotGiven] = NOT_GIVEN,
         deal: Union[Optional["LeadConvertDealParams"], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> LeadConversion:
         """Convert a lead into a client (and optionally a deal)"""
         return self._core.call("POST", f"/v1/leads/{_quote(id)}/convert", body=_given([
+            ("client_id", client_id),
             ("client", client),
             ("deal", deal),
         ]), model=LeadConversion, options=options)
@@ -518,6 +520,7 @@ class InvoicesResource:
         q: Union[Optional[str], NotGiven] = NOT_GIVEN,
         status: Union[Optional[Literal["draft", "open", "paid", "void"]], NotGiven] = NOT_GIVEN,
         client_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> Page[Invoice]:
         """List invoices"""
@@ -531,6 +534,7 @@ class InvoicesResource:
             ("q", q),
             ("status", status),
             ("client_id", client_id),
+            ("external_id", external_id),
         ]), Invoice, options)
 
     def create(
@@ -542,6 +546,7 @@ class InvoicesResource:
         line_items: List["InvoiceCreateLineItemParams"],
         due_date: Union[Optional[str], NotGiven] = NOT_GIVEN,
         deal_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
         send: Union[Optional[bool], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> Invoice:
@@ -553,6 +558,7 @@ class InvoicesResource:
             ("line_items", line_items),
             ("due_date", due_date),
             ("deal_id", deal_id),
+            ("external_id", external_id),
             ("send", send),
         ]), model=Invoice, options=options)
 
@@ -569,6 +575,7 @@ class InvoicesResource:
         line_items: Union[Optional[List["InvoiceUpdateLineItemParams"]], NotGiven] = NOT_GIVEN,
         due_date: Union[Optional[str], NotGiven] = NOT_GIVEN,
         deal_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> Invoice:
         """Update a invoice"""
@@ -578,6 +585,7 @@ class InvoicesResource:
             ("line_items", line_items),
             ("due_date", due_date),
             ("deal_id", deal_id),
+            ("external_id", external_id),
         ]), model=Invoice, options=options)
 
     def send(self, id: str, **options: Unpack[RequestOptions]) -> Invoice:

@@ -5,6 +5,7 @@ import { MailboxMessage } from '../../schemas/invoice.js';
 import type { Ctx } from '../../services/context.js';
 import { getInvoiceByToken, payInvoice } from '../../services/invoices.js';
 import { listMailbox } from '../../services/mailbox.js';
+import { MAX_PAUSE_SECONDS, pauseDeliveries, pausedUntil, resumeDeliveries } from '../../services/webhook-pause.js';
 import { createLoginToken } from '../../services/dashboard-sessions.js';
 import { ApiError } from '../../errors.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
@@ -68,6 +69,32 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
       response: { 200: z.object({ data: z.array(MailboxMessage) }), ...errorResponses('invalid_request') },
     },
     handler: async (req) => ({ data: listMailbox(ctx, req.query.to) }),
+  });
+
+  // Webhook deliveries paused for a bulk fill (crm sync copy); a lease, so a killed copy cannot leave them off.
+  const PauseState = z.object({ paused_until: z.string().nullable().describe('While set, events are recorded but not delivered (never later either)') }).meta({ id: 'WebhookPause' });
+  app.get('/_sandbox/webhook_pause', {
+    config: { scope: '*' },
+    schema: { ...base, summary: 'Whether webhook deliveries are paused, and until when', response: { 200: PauseState, ...errorResponses() } },
+    handler: async () => ({ paused_until: pausedUntil(ctx) }),
+  });
+  app.post('/_sandbox/webhook_pause', {
+    config: { scope: '*' },
+    schema: {
+      ...base,
+      summary: 'Pause webhook deliveries for some seconds: events of that time are recorded, never delivered',
+      body: z.strictObject({ seconds: z.number().int().min(1).max(MAX_PAUSE_SECONDS).describe(`How long, 1..${MAX_PAUSE_SECONDS}; call again to extend`) }),
+      response: { 200: PauseState, ...errorResponses('validation_failed') },
+    },
+    handler: async (req) => ({ paused_until: pauseDeliveries(ctx, req.body.seconds) }),
+  });
+  app.delete('/_sandbox/webhook_pause', {
+    config: { scope: '*' },
+    schema: { ...base, summary: 'Resume webhook deliveries (events of the pause are not replayed)', response: { 200: PauseState, ...errorResponses() } },
+    handler: async () => {
+      resumeDeliveries(ctx);
+      return { paused_until: null };
+    },
   });
 
   // The payment page is for people: HTML, and a form post (the only non-JSON body we accept).

@@ -14,6 +14,7 @@ final class Invoice extends Model
     public const STATUS_VOID = 'void';
 
     public string $id;
+    public ?string $external_id = null;
     public string $number;
     public string $client_id;
     public ?string $deal_id = null;

@@ -423,6 +423,7 @@ export interface EventResendResult {
 
 export interface Invoice {
   id: string;
+  external_id: string | null;
   number: string;
   client_id: string;
   deal_id: string | null;
@@ -459,6 +460,8 @@ export interface InvoiceCreateParams {
   /** YYYY-MM-DD */
   due_date?: string | null;
   deal_id?: string | null;
+  /** The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here */
+  external_id?: string | null;
   /** false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send. Default: `true`. */
   send?: boolean;
 }
@@ -490,6 +493,8 @@ export interface InvoiceListParams {
   status?: "draft" | "open" | "paid" | "void";
   /** Filter: client id. */
   client_id?: string;
+  /** Only the record with this external id. */
+  external_id?: string;
 }
 
 export interface InvoiceUpdateLineItemParams {
@@ -509,6 +514,8 @@ export interface InvoiceUpdateParams {
   /** YYYY-MM-DD */
   due_date?: string | null;
   deal_id?: string | null;
+  /** The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here */
+  external_id?: string | null;
 }
 
 export interface Lead {
@@ -583,6 +590,8 @@ export interface LeadConvertDealParams {
 }
 
 export interface LeadConvertParams {
+  /** Convert into this existing client instead of making one (as Salesforce lets a lead join an existing account); `client` must then be absent */
+  client_id?: string;
   client?: LeadConvertClientParams;
   /** Also create a deal for the new client */
   deal?: LeadConvertDealParams;
