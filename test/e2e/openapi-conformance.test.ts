@@ -224,6 +224,9 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
     await valid('GET', '/_sandbox/faults', 200);
     await valid('DELETE', '/_sandbox/faults', 200);
     await valid('POST', '/_sandbox/dashboard_logins', 201);
+    await valid('POST', '/_sandbox/webhook_pause', 200, { body: { seconds: 60 } });
+    await valid('GET', '/_sandbox/webhook_pause', 200);
+    await valid('DELETE', '/_sandbox/webhook_pause', 200);
     const account = (await valid('POST', '/_sandbox/accounts', 201, { body: { name: 'conformance', seed: null } })).body;
     await valid('POST', '/v1/account/trial', 200, { key: account.api_key });
     await valid('GET', '/_sandbox/accounts', 200);
