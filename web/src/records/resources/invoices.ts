@@ -33,6 +33,8 @@ export const invoices: ResourceSpec = {
     { key: 'overdue_at', label: 'Overdue since', type: 'datetime', hideEmpty: true },
     { key: 'paid_at', label: 'Paid', type: 'datetime', hideEmpty: true },
     { key: 'voided_at', label: 'Voided', type: 'datetime', hideEmpty: true },
+    // Set by `crm sync copy` (the source invoice's id) or an integration; invoices have no tags.
+    { key: 'external_id', label: 'External id', type: 'text', hideEmpty: true },
     ...timestamps,
   ],
   titleLabel: 'Number',
