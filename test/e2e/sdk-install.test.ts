@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmPack, readmeBlock, recordingProxy, ROOT, run } from '../helpers/packages.js';
 import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
+import { sdkSnippet } from '../../web/src/pages/overview-snippet.js';
 
 /**
  * Each SDK installed the way its ecosystem installs things, into a fresh project in a temporary
@@ -96,6 +97,20 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
   it('runs the ES module quick start (top-level await)', async () => {
     writeFileSync(join(projects.esm, 'hello.mjs'), readmeBlock(readme('typescript'), 'hello.mjs'));
     await expectQuickStart(() => run(process.execPath, ['hello.mjs'], { cwd: projects.esm, env: sandboxEnv() }), agent);
+  });
+
+  it("runs the dashboard Overview's SDK snippet as copied (an ES module)", async () => {
+    const post = (path: string, body: object) =>
+      fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string }>);
+    const client = await post('/v1/clients', { name: 'Snippet Ltd', email: 'snippet@example.com' });
+    for (const title of ['Snippet pilot', 'Snippet renewal']) await post('/v1/deals', { title, value: 100, currency: 'EUR', stage: 'lead_in', client_id: client.id });
+    writeFileSync(join(projects.esm, 'deals.mjs'), sdkSnippet(proxy.url));
+    const from = proxy.seen.length;
+    const { stdout } = await run(process.execPath, ['deals.mjs'], { cwd: projects.esm, env: sandboxEnv() });
+    const listed = (await (await fetch(`${sandbox.baseUrl}/v1/deals?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as { data: { id: string; title: string }[] };
+    expect(listed.data.length).toBeGreaterThan(0);
+    expect(stdout.trim().split('\n')).toEqual(listed.data.map((d) => `${d.id} ${d.title}`));
+    expect(proxy.seen.slice(from).map((r) => r.headers['user-agent'])).toEqual([expect.stringMatching(agent)]);
   });
 
   it.each(['cjs', 'esm'] as const)('type-checks the TypeScript quick start with tsc --strict, nodenext, in a %s project', async (kind) => {

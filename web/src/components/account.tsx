@@ -32,8 +32,9 @@ export function AccountLine() {
   const account = useAccount();
   if (!account) return null;
   const trial = account.trial_ends_at ? `, trial ends ${when(account.trial_ends_at)}` : '';
-  const rate = account.limits.rate_limit ? `${account.limits.rate_limit.limit} requests per ${account.limits.rate_limit.window_seconds} s` : 'no rate limit';
-  return <p class="account-line">{`Account ${account.name} (${account.id}): ${account.plan} plan${trial}; ${rate}, ${account.limits.bulk_records} records per bulk call.`}</p>;
+  const n = (value: number) => new Intl.NumberFormat().format(value);
+  const rate = account.limits.rate_limit ? `${n(account.limits.rate_limit.limit)} requests per ${account.limits.rate_limit.window_seconds === 1 ? 'second' : `${n(account.limits.rate_limit.window_seconds)} s`}` : 'no rate limit';
+  return <p class="account-line">{`Account ${account.name} (${account.id}): ${account.plan} plan${trial}; ${rate}, ${n(account.limits.bulk_records)} records per bulk call.`}</p>;
 }
 
 /** The Sandbox page's account card: plan and trial, the test clock (advance), snapshots (save, restore, delete). */

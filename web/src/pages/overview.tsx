@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, can } from '../api.js';
 import { CopyButton } from '../components/table.js';
 import { AccountLine } from '../components/account.js';
+import { sdkSnippet } from './overview-snippet.js';
 import { useUsage } from './usage.js';
 
 const RESOURCES: [path: string, name: string, scope: string][] = [
@@ -27,8 +28,7 @@ export function Overview() {
   }, []);
   const base = window.location.origin;
   const curl = `curl -H "Authorization: Bearer $CRM_API_KEY" "${base}/v1/deals?limit=5"`;
-  // The TypeScript SDK's package (sdks/typescript), as an ES module: `node deals.mjs` runs it as pasted.
-  const sdk = `// npm install @crm-sandbox/sdk\nimport { Crm } from '@crm-sandbox/sdk';\nconst crm = new Crm({ baseUrl: '${base}', apiKey: process.env.CRM_API_KEY });\nconst deals = await crm.deals.list({ limit: 5 });\nfor (const deal of deals.data) console.log(deal.id, deal.title);`;
+  const sdk = sdkSnippet(base);
   const series = usage?.requests_per_second.series ?? [];
   return (
     <section>
