@@ -294,7 +294,7 @@ type InvoiceCreateLineItemParams struct {
 // InvoiceCreateParams is what a method sends.
 type InvoiceCreateParams struct {
 	ClientID string `json:"client_id"`
-	// Defaults to the client's email
+	// Defaults to the client's email, else its primary contact's
 	RecipientEmail *string `json:"recipient_email,omitempty"`
 	// Defaults to the deal's currency, else EUR
 	Currency  *string                        `json:"currency,omitempty"`
@@ -342,7 +342,7 @@ type InvoiceUpdateLineItemParams struct {
 
 // InvoiceUpdateParams: Only draft invoices can be changed.
 type InvoiceUpdateParams struct {
-	// Defaults to the client's email
+	// Defaults to the client's email, else its primary contact's
 	RecipientEmail *string `json:"recipient_email,omitempty"`
 	// Defaults to the deal's currency, else EUR
 	Currency  *string                        `json:"currency,omitempty"`

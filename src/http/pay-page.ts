@@ -24,21 +24,24 @@ const escapeHtml = (s: string) =>
 
 /** The small page behind an invoice's payment link: the invoice, and a Pay button while it is open. */
 export function paymentPage(invoice: Invoice): string {
-  const money = (n: number) => `${n.toFixed(minorDigits(invoice.currency))} ${invoice.currency}`;
+  // As a payer reads them (English: the page has no locale of its own): €2,000.00, 31 Jan 2030.
+  const digits = minorDigits(invoice.currency);
+  const money = (n: number) => new Intl.NumberFormat('en', { style: 'currency', currency: invoice.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+  const day = (ymd: string) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${ymd.slice(0, 10)}T00:00:00Z`));
   const rows = invoice.line_items
     .map((li) => `<tr><td>${escapeHtml(li.description)}</td><td>${li.quantity}</td><td>${money(li.unit_price)}</td><td>${money(li.amount)}</td></tr>`)
     .join('');
   const action =
     invoice.status === 'open'
       ? `<form method="post"><button type="submit">Pay ${money(invoice.total)}</button></form>`
-      : `<p class="status">This invoice is <strong>${invoice.status}</strong>${invoice.paid_at ? ` (paid ${invoice.paid_at})` : ''}.</p>`;
+      : `<p class="status">This invoice is <strong>${invoice.status}</strong>${invoice.paid_at ? ` (paid ${day(invoice.paid_at)})` : ''}.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Invoice ${escapeHtml(invoice.number)}</title>
 <style>${STYLE}</style>
 </head><body>
 <p>Sandbox payment page: no real money moves.</p>
 <h1>Invoice ${escapeHtml(invoice.number)}</h1>
-<p>To ${escapeHtml(invoice.recipient_email)}${invoice.due_date ? `, due ${invoice.due_date}` : ''}</p>
+<p>To ${escapeHtml(invoice.recipient_email)}${invoice.due_date ? `, due ${day(invoice.due_date)}` : ''}</p>
 <table><thead><tr><th>Item</th><th>Qty</th><th>Unit price</th><th>Amount</th></tr></thead><tbody>${rows}</tbody>
 <tfoot><tr><th colspan="3">Total</th><th>${money(invoice.total)}</th></tr></tfoot></table>
 ${action}

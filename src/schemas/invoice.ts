@@ -10,7 +10,7 @@ export const LineItemInput = z.strictObject({
 });
 
 const editableFields = {
-  recipient_email: Email.nullable().optional().describe("Defaults to the client's email"),
+  recipient_email: Email.nullable().optional().describe("Defaults to the client's email, else its primary contact's"),
   currency: Currency.optional().describe("Defaults to the deal's currency, else EUR"),
   line_items: z.array(LineItemInput).min(1).max(100),
   due_date: DateOnly.nullable().optional(),

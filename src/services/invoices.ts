@@ -41,14 +41,22 @@ function lineItemsAndTotal(items: InvoiceCreate['line_items'], currency: string)
   return { line_items: lineItems, total_minor: total };
 }
 
-/** Fills the defaults that come from related records: currency from the deal, email from the client. */
+/**
+ * Fills the defaults that come from related records: currency from the deal; the recipient is the
+ * client's email, else its primary contact's (a company made from a lead keeps the person's email
+ * on its contact, not on itself — as HubSpot and Pipedrive bill a company's contact).
+ */
 function resolveRelations(ctx: Ctx, clientId: string, dealId: string | null | undefined) {
   const client = getRow(ctx.db, 'clients', clientId);
   if (!client) throw fieldError('client_id', 'not_found', `No client with id '${clientId}'.`);
   // An empty string is an id too (of no deal): looked up and refused, not stored as a dangling reference.
   const deal = dealId != null ? getRow(ctx.db, 'deals', dealId) : undefined;
   if (dealId != null && !deal) throw fieldError('deal_id', 'not_found', `No deal with id '${dealId}'.`);
-  return { clientEmail: client.email as string | null, dealCurrency: deal?.currency as string | undefined };
+  const clientEmail =
+    (client.email as string | null) ??
+    (stmt(ctx.db, 'SELECT email FROM contacts WHERE client_id = ? AND email IS NOT NULL ORDER BY is_primary DESC, id LIMIT 1').pluck().get(clientId) as string | undefined) ??
+    null;
+  return { clientEmail, dealCurrency: deal?.currency as string | undefined };
 }
 
 function nextNumber(ctx: Ctx): string {
@@ -61,7 +69,7 @@ export function createInvoice(ctx: Ctx, input: InvoiceCreate): Invoice {
   return inTransaction(ctx, () => {
     const { clientEmail, dealCurrency } = resolveRelations(ctx, input.client_id, input.deal_id);
     const recipient = input.recipient_email ?? clientEmail;
-    if (!recipient) throw fieldError('recipient_email', 'required', 'The client has no email address: give recipient_email.');
+    if (!recipient) throw fieldError('recipient_email', 'required', 'Neither the client nor its contacts have an email address: give recipient_email.');
     const currency = input.currency ?? dealCurrency ?? 'EUR';
     assertExternalIdFree(ctx, 'invoices', input.external_id);
     const now = nowIso(ctx);

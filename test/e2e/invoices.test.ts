@@ -74,6 +74,17 @@ describe('creating invoices', () => {
     expect(given.body.recipient_email).toBe('ap@nomail.example');
   });
 
+  it("goes to the primary contact's email when the client has none (a company converted from a lead)", async () => {
+    const lead = (await api.post('/v1/leads', { first_name: 'Grace', last_name: 'Hopper', company: 'Hopper Compilers', email: 'grace@compilers.example' })).body;
+    const converted = (await api.post(`/v1/leads/${lead.id}/convert`, {})).body;
+    const client = converted.client;
+    expect(client.email).toBeNull();
+    await api.post(`/v1/clients/${client.id}/contacts`, { first_name: 'Other', email: 'other@compilers.example' });
+    const invoice = await api.post('/v1/invoices', { client_id: client.id, line_items: ITEMS });
+    expect(invoice.status, invoice.text).toBe(201);
+    expect(invoice.body.recipient_email).toBe('grace@compilers.example');
+  });
+
   it('refuses a client that does not exist (422)', async () => {
     const res = await api.post('/v1/invoices', { client_id: 'cli_missing', line_items: ITEMS });
     expect(res.status).toBe(422);
@@ -126,7 +137,7 @@ describe('mailbox and payment page', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
     expect(html).toContain(invoice.number);
-    expect(html).toMatch(/<form method="post"><button[^>]*>Pay 74\.97 EUR<\/button>/);
+    expect(html).toMatch(/<form method="post"><button[^>]*>Pay €74\.97<\/button>/);
   });
 
   it('pays the invoice when the page form is posted', async () => {

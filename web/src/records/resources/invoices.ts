@@ -22,7 +22,7 @@ export const invoices: ResourceSpec = {
     { key: 'status', label: 'Status', type: 'enum', options: INVOICE_STATUSES, badge: true },
     { key: 'client_id', label: 'Client', type: 'relation', relation: 'clients', edit: 'create', required: true },
     { key: 'deal_id', label: 'Deal', type: 'relation', relation: 'deals', edit: 'always', filterBy: { param: 'client_id', field: 'client_id' } },
-    { key: 'recipient_email', label: 'Recipient email', type: 'email', edit: 'always', hint: "Leave empty for the client's email" },
+    { key: 'recipient_email', label: 'Recipient email', type: 'email', edit: 'always', hint: "Leave empty for the client's email (or its primary contact's)" },
     { key: 'currency', label: 'Currency', type: 'currency', edit: 'always' },
     { key: 'due_date', label: 'Due date', type: 'date', edit: 'always' },
     { key: 'line_items', label: 'Line items', type: 'line-items', edit: 'always', required: true },
