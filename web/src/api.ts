@@ -48,23 +48,22 @@ export const can = (scope: string): boolean => {
 
 /** Every record of a /v1 list, 1000 a page: for the few lists that stay small (API keys). */
 export async function all<T>(path: string): Promise<T[]> {
-  return newest<T>(path, Number.POSITIVE_INFINITY);
-}
-
-/**
- * The newest `count` records of a /v1 list. Lists are oldest first (API.md §2), so this pages to
- * the end, 1000 at a time; a sandbox holds thousands of records, not millions.
- */
-export async function newest<T>(path: string, count: number): Promise<T[]> {
   const sep = path.includes('?') ? '&' : '?';
   let cursor: string | null = null;
   let kept: T[] = [];
   do {
     const page: { data: T[]; next_cursor: string | null } = await api('GET', `${path}${sep}limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    kept = [...kept, ...page.data].slice(-count);
+    kept = [...kept, ...page.data];
     cursor = page.next_cursor;
   } while (cursor);
   return kept;
+}
+
+/** The newest `count` (≤ 1000) entries of a /v1 list that takes `order=desc`, newest first. */
+export async function newest<T>(path: string, count: number): Promise<T[]> {
+  const sep = path.includes('?') ? '&' : '?';
+  const page: { data: T[] } = await api('GET', `${path}${sep}order=desc&limit=${count}`);
+  return page.data;
 }
 
 /**
