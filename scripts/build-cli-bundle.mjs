@@ -4,7 +4,7 @@
 // (docs/benchmarks.md, issue #27); one file read, compiled once into Node's compile cache, is not.
 // The unbundled dist/ stays as it is: the programmatic API (dist/index.js) and a fallback.
 //
-// better-sqlite3 stays outside (a native addon found through its own package). Modules of dist/
+// A few packages stay outside (see `external`), found in node_modules as usual. Modules of dist/
 // that find files beside themselves through import.meta.url (migrations, the seed image, the
 // dashboard's assets, package.json) get the URL of the file they were built to instead, made from
 // the bundle's own location at run time, so the installed package works wherever it lands.
@@ -37,22 +37,39 @@ const importMetaUrl = {
 };
 
 /**
- * Fastify's server.js requires node:https and node:http2 as it loads, for servers the sandbox never
- * makes (plain HTTP/1.1): ~10 ms of CPU on every start. In the bundle they are loaded on first use.
+ * Loaded by dependencies as they load, for what `crm` never or rarely does: Fastify's server.js
+ * requires node:https and node:http2 (the sandbox serves plain HTTP/1.1), commander requires
+ * node:child_process (for executable subcommands, which crm has none of), and zod evaluates ~40
+ * locales (it uses English). Together ~15 ms of CPU on every start; in the bundle the built-ins are
+ * loaded on first use and zod's locale index holds English only. Each patch insists on the text it
+ * replaces, so an update of the dependency that moves it fails the build instead of doing nothing.
  */
-const LAZY = { 'node:https': 'https', 'node:http2': 'http2' };
-const lazyServerModules = {
-  name: 'lazy-server-modules',
+const lazy = (name, id) => `const ${name} = new Proxy({}, { get: (_, key) => require('${id}')[key] })`;
+const PATCHES = [
+  {
+    file: /node_modules\/fastify\/lib\/server\.js$/,
+    replace: [
+      ["const https = require('node:https')", lazy('https', 'node:https')],
+      ["const http2 = require('node:http2')", lazy('http2', 'node:http2')],
+    ],
+  },
+  { file: /node_modules\/commander\/lib\/command\.js$/, replace: [["import childProcess from 'node:child_process';", `${lazy('childProcess', 'node:child_process')};`]] },
+  { file: /node_modules\/zod\/v4\/locales\/index\.js$/, whole: 'export { default as en } from "./en.js";\n' },
+];
+const patchDependencies = {
+  name: 'patch-dependencies',
   setup(b) {
-    b.onLoad({ filter: /node_modules\/fastify\/lib\/server\.js$/ }, async (args) => {
-      let contents = await readFile(args.path, 'utf8');
-      for (const [id, name] of Object.entries(LAZY)) {
-        const eager = `const ${name} = require('${id}')`;
-        if (!contents.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update build-cli-bundle.mjs`);
-        contents = contents.replace(eager, `const ${name} = new Proxy({}, { get: (_, key) => require('${id}')[key] })`);
-      }
-      return { contents, loader: 'js' };
-    });
+    for (const patch of PATCHES) {
+      b.onLoad({ filter: patch.file }, async (args) => {
+        let contents = await readFile(args.path, 'utf8');
+        if (patch.whole) return { contents: patch.whole, loader: 'js' };
+        for (const [eager, onDemand] of patch.replace) {
+          if (!contents.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update scripts/build-cli-bundle.mjs`);
+          contents = contents.replace(eager, onDemand);
+        }
+        return { contents, loader: 'js' };
+      });
+    }
   },
 };
 
@@ -63,8 +80,11 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   format: 'cjs',
-  external: ['better-sqlite3'],
-  plugins: [importMetaUrl, lazyServerModules],
+  // Left in node_modules (dependencies, so installed): the native addon, and two packages only
+  // loaded on demand — undici (the HTTP client of sync and the webhook worker, a quarter of the
+  // bundle) and the MCP SDK — which every start would otherwise read and hash for nothing.
+  external: ['better-sqlite3', 'undici', '@modelcontextprotocol/sdk'],
+  plugins: [importMetaUrl, patchDependencies],
   legalComments: 'none',
   // A third less to read and hash on every start; names are kept, so stack traces still say where.
   minifyWhitespace: true,
