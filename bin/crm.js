@@ -8,7 +8,7 @@ import module from 'node:module';
 // Built-ins through require, not `import ... from 'node:fs'`: an ES import of node:fs builds its
 // module namespace, which loads all of Node's fs streams (~10 ms of every start, issue #27).
 const require = module.createRequire(import.meta.url);
-const { readFileSync, statSync } = require('node:fs');
+const { existsSync, readFileSync, statSync } = require('node:fs');
 const { fileURLToPath } = require('node:url');
 
 const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node; // ">=22.19"
@@ -32,13 +32,18 @@ function olderThan(have, need) {
 // compiling ~600 modules was about a third of a sandbox's start (docs/benchmarks.md).
 module.enableCompileCache?.();
 
-// The CLI bundled into one file (scripts/build-cli-bundle.mjs, part of `npm run build`): ~900
-// modules in one read instead of a file-system walk each. Only when it is at least as new as
-// dist/cli/main.js, so a `tsc` alone (without the bundle step) never runs stale code.
+// The CLI bundled into one file (scripts/build-cli-bundle.mjs, part of `npm run build`): ~650
+// modules in one read instead of a file-system walk each. In an installed package (no src/ beside
+// dist/) it is always the one built with dist/. In a checkout, only when it is newer than tsc's last
+// emit (dist/.tsbuildinfo), so a `tsc` without the bundle step never runs stale code. (Not file
+// times of dist/cli/main.js: npm sets those when it unpacks, in no particular order.)
 function bundled() {
+  const at = (path) => new URL(path, import.meta.url);
   try {
-    const bundle = new URL('../dist/cli.bundle.cjs', import.meta.url);
-    return statSync(bundle).mtimeMs >= statSync(new URL('../dist/cli/main.js', import.meta.url)).mtimeMs ? bundle : null;
+    const bundle = at('../dist/cli.bundle.cjs');
+    const built = statSync(bundle).mtimeMs;
+    if (!existsSync(at('../src'))) return bundle;
+    return built >= statSync(at('../dist/.tsbuildinfo')).mtimeMs ? bundle : null;
   } catch {
     return null;
   }

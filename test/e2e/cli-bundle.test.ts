@@ -1,9 +1,9 @@
 // dist/cli.bundle.cjs (scripts/build-cli-bundle.mjs): bin/crm.js runs the CLI from that one file
-// when it is there and not older than dist/cli/main.js. These tests run it where nothing else of
-// the compiled tree exists — a copy of the package holding bin/, package.json, the bundle and the
+// in an installed package, and in a checkout when it was built after tsc's last emit. These tests
+// run it where nothing else of the compiled tree exists — a copy of the package holding bin/, package.json, the bundle and the
 // files it reads (migrations, seed image, dashboard and API reference assets) — so every path the
 // bundle resolves at run time is proven to point into the installed package, not into this checkout.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -32,10 +32,9 @@ beforeAll(() => {
   for (const path of ['cli.bundle.cjs', 'cli/main.js', 'store/migrations', 'sandbox/seed-1.sqlite', 'web']) {
     cpSync(join(ROOT, 'dist', path), join(pkg, 'dist', path), { recursive: true });
   }
-  // Only main.js of the compiled CLI, and older than the bundle (as the build leaves them):
-  // anything the bundle failed to include would be missing here.
-  const old = new Date(Date.now() - 60_000);
-  utimesSync(join(pkg, 'dist', 'cli', 'main.js'), old, old);
+  // As npm unpacks a package: file times in no particular order (here main.js after the bundle).
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(pkg, 'dist', 'cli', 'main.js'), later, later);
 });
 
 afterAll(() => rmSync(pkg, { recursive: true, force: true }));
@@ -81,11 +80,19 @@ describe('the bundled CLI', () => {
     }
   });
 
-  it('is not used when dist/cli/main.js is newer (a tsc without the bundle step never runs stale code)', async () => {
-    const now = new Date();
-    utimesSync(join(pkg, 'dist', 'cli', 'main.js'), now, now);
-    utimesSync(join(pkg, 'dist', 'cli.bundle.cjs'), new Date(now.getTime() - 60_000), new Date(now.getTime() - 60_000));
-    // Here the unbundled tree is only main.js, so falling back to it fails in the way that says so.
+  it('in a checkout, is not used when tsc has emitted since it was built (a tsc alone never runs stale code)', async () => {
+    // A checkout has src/ and tsc's dist/.tsbuildinfo; the bundle counts only if built after it.
+    mkdirSync(join(pkg, 'src'));
+    const bundleTime = new Date(Date.now() - 60_000);
+    utimesSync(join(pkg, 'dist', 'cli.bundle.cjs'), bundleTime, bundleTime);
+    writeFileSync(join(pkg, 'dist', '.tsbuildinfo'), '{}');
+    utimesSync(join(pkg, 'dist', '.tsbuildinfo'), new Date(bundleTime.getTime() - 1000), new Date(bundleTime.getTime() - 1000));
+    const fresh = run(['--version']);
+    expect(await fresh.done).toBe(0);
+    expect(fresh.out().trim()).toBe(VERSION);
+
+    utimesSync(join(pkg, 'dist', '.tsbuildinfo'), new Date(), new Date());
+    // Here the compiled tree is only main.js, so falling back to it fails in the way that says so.
     const stale = run(['--version']);
     expect(await stale.done).toBe(1);
     expect(stale.err()).toContain('crm is not built yet');
