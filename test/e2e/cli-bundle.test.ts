@@ -3,7 +3,7 @@
 // run it where nothing else of the compiled tree exists — a copy of the package holding bin/, package.json, the bundle and the
 // files it reads (migrations, seed image, dashboard and API reference assets) — so every path the
 // bundle resolves at run time is proven to point into the installed package, not into this checkout.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -78,6 +78,35 @@ describe('the bundled CLI', () => {
       sandbox.child.kill('SIGTERM');
       expect(await sandbox.done).toBe(0);
     }
+  });
+
+  it("keeps V8's code cache per command in a private folder, and runs the same with a corrupt or foreign cache", async () => {
+    const caches = join(pkg, 'code-cache');
+    const env = { CRM_CODE_CACHE_DIR: caches };
+    const help = run(['sandbox', 'start', '--help'], env);
+    expect(await help.done).toBe(0);
+    const [file, ...others] = readdirSync(caches);
+    expect(others).toEqual([]);
+    expect(file).toMatch(/^[0-9a-f]{20}-help\.v8$/);
+    expect(statSync(join(caches, file!)).mode & 0o777).toBe(0o600);
+    expect(statSync(caches).mode & 0o777).toBe(0o700);
+
+    // Garbage where the cache was: V8 refuses it, the command runs as before and the cache is made again.
+    const garbage = Buffer.alloc(4096, 7);
+    writeFileSync(join(caches, file!), garbage);
+    const again = run(['sandbox', 'start', '--help'], env);
+    expect(await again.done).toBe(0);
+    expect(again.out()).toBe(help.out());
+    expect(readFileSync(join(caches, file!)).equals(garbage)).toBe(false);
+
+    // A folder others may write to could hand us code: it is not used at all.
+    const shared = join(pkg, 'shared-cache');
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
+    const version = run(['--version'], { CRM_CODE_CACHE_DIR: shared });
+    expect(await version.done).toBe(0);
+    expect(version.out().trim()).toBe(VERSION);
+    expect(readdirSync(shared)).toEqual([]);
   });
 
   it('in a checkout, is not used when tsc has emitted since it was built (a tsc alone never runs stale code)', async () => {
