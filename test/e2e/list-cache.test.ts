@@ -69,7 +69,7 @@ describe('a list asked again', () => {
   });
 
   it("keeps each account's pages to that account", async () => {
-    const other = await sandbox.createAccount({ name: 'cache neighbour', seed: false });
+    const other = await sandbox.createAccount({ name: 'cache neighbour', seed: null });
     await list('/v1/deals?limit=5');
     expect((await list('/v1/deals?limit=5', other.apiKey)).data).toEqual([]);
     const mine = (await call('POST', '/v1/deals', { title: 'Only in the neighbour', value: 1, currency: 'EUR', stage: 'lead_in' }, other.apiKey)).json as { id: string };
