@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser, type BrowserSuite } from '../helpers/browser.js';
+import { measure, squeeze } from './measure-layout.js';
 
 /**
  * Tables and buttons as people read them (issue #24): at 1440 and 1024 px, no table header, cell,
@@ -15,35 +16,6 @@ useBrowser([], (s) => (suite = s));
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots', 'widths');
 const PAGES = ['', 'leads', 'clients', 'deals', 'deals?view=board', 'invoices', 'api-keys', 'oauth-apps', 'webhooks', 'events', 'logs', 'usage', 'sandbox'];
-
-/** Runs in the page: what is broken or cut, as "selector-ish: text" lines. */
-function measure(): string[] {
-  const problems: string[] = [];
-  const name = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
-  const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
-  // Cut: a header or a button whose content is wider than its box (and not meant to scroll or truncate).
-  for (const el of document.querySelectorAll('main th, main button, main .badge')) {
-    if (!visible(el) || el.closest('.truncate')) continue;
-    if (el.scrollWidth > el.clientWidth + 1) problems.push(`cut ${name(el)}: ${el.textContent}`);
-  }
-  // Broken words: every word of every text node in a table, a button or a link is on one line.
-  for (const host of document.querySelectorAll('main th, main td, main button, main a, main .badge')) {
-    if (!visible(host)) continue;
-    const walker = document.createTreeWalker(host, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent ?? '';
-      for (const match of text.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        // One rect per line box; an empty rect (collapsed whitespace) does not count.
-        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (lines.size > 1) problems.push(`broken word in ${name(host)}: ${match[0]}`);
-      }
-    }
-  }
-  return [...new Set(problems)];
-}
 
 for (const width of [1440, 1024]) {
   describe(`${width} px wide`, () => {
@@ -72,16 +44,7 @@ describe('the measure itself', () => {
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/leads`);
     await page.locator('main tbody tr').first().waitFor();
-    // Through the DOM and CSSOM: the dashboard's CSP refuses a <style> element (as it should).
-    await page.evaluate(() => {
-      const table = document.createElement('table');
-      Object.assign(table.style, { tableLayout: 'fixed', width: '4ch' });
-      const th = table.createTHead().insertRow().appendChild(document.createElement('th'));
-      th.textContent = 'Squeezed';
-      Object.assign(th.style, { whiteSpace: 'normal', wordBreak: 'break-all' });
-      document.querySelector('main')!.append(table);
-      Object.assign(document.querySelector<HTMLElement>('main .page-header button')!.style, { width: '3ch', overflow: 'hidden' });
-    });
+    await page.evaluate(squeeze);
     const problems = await page.evaluate(measure);
     expect(problems).toEqual(expect.arrayContaining(['broken word in th: Squeezed', 'cut button.primary: New lead']));
     await page.context().close();
