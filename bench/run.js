@@ -25,6 +25,7 @@ const BENCHMARKS = {
   webhooks: () => import('./webhooks.js'),
   accounts: () => import('./accounts.js'),
   pacing: () => import('./pacing.js'),
+  peers: () => import('./peers.js'), // json-server 1.x and 0.17, Prism 5 (devDependencies) beside the sandbox
   dashboard: () => import('./dashboard.js'), // needs Chromium (CRM_CHROMIUM or /usr/bin/chromium)
 };
 

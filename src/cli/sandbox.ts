@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
-import { withClient, type GlobalOptions } from './api.js';
+import type { GlobalOptions } from './api.js';
 import { recordSandbox, recordStop } from './credentials.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
 
@@ -126,6 +126,8 @@ function warnIfReachable(address: AddressInfo): void {
 
 /** `crm sandbox reset`: POST /_sandbox/reset on a running sandbox. */
 export async function resetCommand(options: GlobalOptions): Promise<void> {
+  // Imported here: the HTTP client loads undici (and node:http2), ~100 ms that `sandbox start` does not need.
+  const { withClient } = await import('./api.js');
   const body = await withClient(options, (client) => client.post<{ seeded: boolean }>('/_sandbox/reset'));
   if (options.json) printJson(body);
   else process.stdout.write(`Sandbox at ${options.baseUrl} reset${body.seeded ? ' and seeded again' : ''}.\n`);
@@ -133,6 +135,7 @@ export async function resetCommand(options: GlobalOptions): Promise<void> {
 
 /** `crm dashboard`: a fresh single-use sign-in link (POST /_sandbox/dashboard_logins, admin key). */
 export async function dashboardCommand(options: GlobalOptions): Promise<void> {
+  const { withClient } = await import('./api.js');
   const body = await withClient(options, (client) => client.post<{ url: string; expires_at: string }>('/_sandbox/dashboard_logins'));
   if (options.json) printJson({ dashboard_url: body.url, expires_at: body.expires_at });
   else process.stdout.write(`Dashboard  ${body.url}\n${dim(`  Single use, valid until ${body.expires_at}.`)}\n`);

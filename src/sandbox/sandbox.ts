@@ -58,6 +58,8 @@ export const DEFAULT_DB = '.crm/sandbox.db';
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_RATE_LIMIT = '100/1s';
 export const DEFAULT_QUOTA = '100000/1d';
+/** How long after listening the webhook worker is loaded (see startSandbox). */
+const WORKER_LOAD_DELAY_MS = 200;
 
 /** Makes sure an admin key exists; returns the secret when this start created or registered it. */
 function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
@@ -109,12 +111,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const address = app.server.address() as AddressInfo;
     baseUrl = localBaseUrl(address);
     // Pending deliveries left by an earlier run (even a killed one) are sent from here on.
-    // Loaded after listening, not awaited: the worker and its HTTP client cost ~150 ms to load, and
-    // the sandbox answers requests meanwhile (deliveries wait safely in the database).
-    const workerModule = import('../webhooks/worker.js');
+    // Loaded a moment after listening, not awaited: the worker and its HTTP client (undici,
+    // node:http2) cost ~100 ms to load, which would otherwise delay the first requests a client
+    // sends as soon as the sandbox is up. Deliveries wait safely in the database meanwhile; the
+    // worker's first pump sends whatever is due. A stop before then never loads it.
+    let release: (load: boolean) => void = () => undefined;
+    const workerModule = new Promise<boolean>((resolve) => (release = resolve)).then((load) => (load ? import('../webhooks/worker.js') : undefined));
+    const workerTimer = setTimeout(() => release(true), WORKER_LOAD_DELAY_MS);
     accounts.startWorkers((account) =>
-      workerModule.then(({ WebhookWorker }) => {
-        const started = new WebhookWorker(account.ctx, { timeScale: options.webhookTimeScale ?? 1 });
+      workerModule.then((loaded) => {
+        if (!loaded) return undefined;
+        const started = new loaded.WebhookWorker(account.ctx, { timeScale: options.webhookTimeScale ?? 1 });
         started.start();
         return started;
       }),
@@ -136,6 +143,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (stopped) return;
         stopped = true;
         clearInterval(dueTimer);
+        clearTimeout(workerTimer);
+        release(false);
         // Fastify's close waits for every open response; a client that stops reading one can hold
         // the stop (seen in the package test under load: ~70 s). After a grace period the
         // connections still open are closed: a stop is a stop.

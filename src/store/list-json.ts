@@ -109,14 +109,78 @@ export function listTableJson(
   const page = pageQuery(db, { ...listRequest(table, query, conditions, secret), inlineLimit: true });
   const rowsSql = page.sorts ? `FROM ${table} WHERE rowid IN (SELECT rowid ${page.from}) ORDER BY ${page.orderBy}` : page.from;
   const sql = `SELECT CAST(group_concat(j, char(10)) AS BLOB), count(*) FROM (SELECT ${rowJson} AS j ${rowsSql})`;
-  const [rows, count] = rawStatement(db, sql).statement.get(...rowJsonParams, ...page.params) as [Buffer | null, number];
+  const params = [...rowJsonParams, ...page.params];
+  const cache = pageCache(db);
+  const key = `${secret}\u0000${sql}\u0000${JSON.stringify(params)}`;
+  const made = cache.pages.get(key);
+  if (made) return new JsonBody(made);
+  const body = makePage(db, sql, params, query.limit, page.cursorAfter);
+  remember(cache, key, body);
+  return new JsonBody(body);
+}
+
+function makePage(db: Db, sql: string, params: unknown[], limit: number, cursorAfter: (last: Record<string, unknown>) => string): Buffer {
+  const [rows, count] = rawStatement(db, sql).statement.get(...params) as [Buffer | null, number];
   let data = rows ?? Buffer.alloc(0);
   let next = 'null';
-  if (count > query.limit) {
+  if (count > limit) {
     data = data.subarray(0, data.lastIndexOf(NEWLINE));
     const last = JSON.parse(data.toString('utf8', data.lastIndexOf(NEWLINE) + 1)) as Record<string, unknown>;
-    next = JSON.stringify(page.cursorAfter(last));
+    next = JSON.stringify(cursorAfter(last));
   }
   for (let at = data.indexOf(NEWLINE); at !== -1; at = data.indexOf(NEWLINE, at + 1)) data[at] = COMMA;
-  return new JsonBody(Buffer.concat([OPEN, data, Buffer.from(`],"next_cursor":${next}}`)]));
+  return Buffer.concat([OPEN, data, Buffer.from(`],"next_cursor":${next}}`)]);
+}
+
+/**
+ * Pages already made, per database, kept while nothing in the database changes: the same page asked
+ * again (a dashboard refreshing, a client polling, a test suite) is sent without running its query.
+ * "Nothing changed" is SQLite's own count of the rows this connection has inserted, updated or
+ * deleted (total_changes(): triggers included, rolled-back writes too; 0.2 µs to ask): every write
+ * of the sandbox goes through its one connection to the file, and any write to any table empties
+ * the cache, so a page is never older than the sandbox's data. A commit by another process on the
+ * same file (someone's sqlite3 shell) moves SQLite's data_version instead, which costs a read lock
+ * to ask (~2.5 µs, more than the rest of a cached answer), so it is asked at most every
+ * FOREIGN_CHECK_MS: such a write shows in lists within that time.
+ * The key is everything the page is made of: the statement (its filters, order and limit), its
+ * parameters (the cursor's position, bound values such as the payment links' base URL) and the
+ * secret the next cursor is signed with. Bounded in bytes; a page larger than PAGE_MAX_BYTES (an
+ * export's pages of 1000) is not kept.
+ */
+interface PageCache {
+  changes: number;
+  dataVersion: number;
+  checkedAt: number;
+  pages: Map<string, Buffer>;
+  bytes: number;
+}
+const CACHE_MAX_BYTES = 4 * 1024 * 1024;
+const PAGE_MAX_BYTES = 256 * 1024;
+const FOREIGN_CHECK_MS = 100;
+const caches = new WeakMap<Db, PageCache>();
+
+const dataVersionOf = (db: Db) => (rawStatement(db, 'SELECT data_version FROM pragma_data_version').statement.get() as [number])[0];
+
+function pageCache(db: Db): PageCache {
+  const [changes] = rawStatement(db, 'SELECT total_changes()').statement.get() as [number];
+  const now = performance.now();
+  let cache = caches.get(db);
+  if (cache && cache.changes === changes && now - cache.checkedAt < FOREIGN_CHECK_MS) return cache;
+  const dataVersion = dataVersionOf(db);
+  if (cache && cache.changes === changes && cache.dataVersion === dataVersion) {
+    cache.checkedAt = now;
+    return cache;
+  }
+  caches.set(db, (cache = { changes, dataVersion, checkedAt: now, pages: new Map(), bytes: 0 }));
+  return cache;
+}
+
+function remember(cache: PageCache, key: string, body: Buffer): void {
+  if (body.length > PAGE_MAX_BYTES) return;
+  if (cache.bytes + body.length > CACHE_MAX_BYTES) {
+    cache.pages.clear();
+    cache.bytes = 0;
+  }
+  cache.pages.set(key, body);
+  cache.bytes += body.length;
 }

@@ -1,0 +1,96 @@
+// Builds dist/cli.bundle.cjs: the CLI (dist/cli/main.js, the lazy `import()`s of its commands, and
+// the dependencies they load) as one CommonJS file, which bin/crm.js runs when it is there and not
+// older than dist/cli/main.js. Resolving and reading ~600 module files was most of a cold start
+// (docs/benchmarks.md, issue #27); one file read, compiled once into Node's compile cache, is not.
+// The unbundled dist/ stays as it is: the programmatic API (dist/index.js) and a fallback.
+//
+// A few packages stay outside (see `external`), found in node_modules as usual. Modules of dist/
+// that find files beside themselves through import.meta.url (migrations, the seed image, the
+// dashboard's assets, package.json) get the URL of the file they were built to instead, made from
+// the bundle's own location at run time, so the installed package works wherever it lands.
+import { readFile, stat } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = resolve(ROOT, 'dist');
+const OUT = resolve(DIST, 'cli.bundle.cjs');
+
+try {
+  await stat(resolve(DIST, 'cli/main.js'));
+} catch {
+  throw new Error('dist/cli/main.js is missing: run tsc first (npm run build does)');
+}
+
+/** import.meta.url in a dist/ module, as the URL that module has in the unbundled tree. */
+const importMetaUrl = {
+  name: 'import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\/dist\/.*\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8');
+      if (!contents.includes('import.meta.url')) return { contents, loader: 'js' };
+      const fromBundle = relative(DIST, args.path).split('\\').join('/');
+      const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(fromBundle)})).href`;
+      return { contents: contents.replaceAll('import.meta.url', `(${url})`), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Loaded by dependencies as they load, for what `crm` never or rarely does: Fastify's server.js
+ * requires node:https and node:http2 (the sandbox serves plain HTTP/1.1), commander requires
+ * node:child_process (for executable subcommands, which crm has none of), and zod evaluates ~40
+ * locales (it uses English). Together ~15 ms of CPU on every start; in the bundle the built-ins are
+ * loaded on first use and zod's locale index holds English only. Each patch insists on the text it
+ * replaces, so an update of the dependency that moves it fails the build instead of doing nothing.
+ */
+const lazy = (name, id) => `const ${name} = new Proxy({}, { get: (_, key) => require('${id}')[key] })`;
+const PATCHES = [
+  {
+    file: /node_modules\/fastify\/lib\/server\.js$/,
+    replace: [
+      ["const https = require('node:https')", lazy('https', 'node:https')],
+      ["const http2 = require('node:http2')", lazy('http2', 'node:http2')],
+    ],
+  },
+  { file: /node_modules\/commander\/lib\/command\.js$/, replace: [["import childProcess from 'node:child_process';", `${lazy('childProcess', 'node:child_process')};`]] },
+  { file: /node_modules\/zod\/v4\/locales\/index\.js$/, whole: 'export { default as en } from "./en.js";\n' },
+];
+const patchDependencies = {
+  name: 'patch-dependencies',
+  setup(b) {
+    for (const patch of PATCHES) {
+      b.onLoad({ filter: patch.file }, async (args) => {
+        let contents = await readFile(args.path, 'utf8');
+        if (patch.whole) return { contents: patch.whole, loader: 'js' };
+        for (const [eager, onDemand] of patch.replace) {
+          if (!contents.includes(eager)) throw new Error(`${args.path} no longer has "${eager}": update scripts/build-cli-bundle.mjs`);
+          contents = contents.replace(eager, onDemand);
+        }
+        return { contents, loader: 'js' };
+      });
+    }
+  },
+};
+
+const result = await build({
+  entryPoints: [resolve(DIST, 'cli/main.js')],
+  outfile: OUT,
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  // Left in node_modules (dependencies, so installed): the native addon, and two packages only
+  // loaded on demand — undici (the HTTP client of sync and the webhook worker, a quarter of the
+  // bundle) and the MCP SDK — which every start would otherwise read and hash for nothing.
+  external: ['better-sqlite3', 'undici', '@modelcontextprotocol/sdk'],
+  plugins: [importMetaUrl, patchDependencies],
+  legalComments: 'none',
+  // A third less to read and hash on every start; names are kept, so stack traces still say where.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  metafile: true,
+});
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+process.stderr.write(`build-cli-bundle: ${relative(ROOT, OUT)} (${(bytes / 1e6).toFixed(1)} MB, ${Object.keys(result.metafile.inputs).length} modules)\n`);
