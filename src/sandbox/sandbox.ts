@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { planPolicies } from '../accounts/plans.js';
 import { AccountRegistry } from '../accounts/registry.js';
@@ -11,6 +12,7 @@ import { stmt } from '../store/rows.js';
 import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
+import { adoptSeedImageFile, renewSeedImageLinks, writeSeedImageFile } from './seed-image.js';
 import { localBaseUrl } from './listen-address.js';
 import { checkPortFree, newDatabaseFiles } from './start-guard.js';
 
@@ -82,8 +84,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await checkPortFree(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1');
   const made = newDatabaseFiles(dbPath);
   let db;
+  let fromImage = false;
   try {
+    // A new file with the default seed (and no fixtures, which fill() loads) is the build's seed
+    // image written whole: no migrating and copying rows (issue #27). Else migrated and filled.
+    const imageFits = dbPath !== ':memory:' && !existsSync(dbPath) && (options.seed ?? 1) === 1 && !options.fixtures;
+    fromImage = imageFits && writeSeedImageFile(dbPath);
     db = openDb(dbPath);
+    if (fromImage) adoptSeedImageFile(db);
   } catch (error) {
     made.remove();
     throw error;
@@ -95,7 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     planPolicies('pro', start);
     const accounts = new AccountRegistry({ db, dbPath, start, baseUrl: () => baseUrl });
     const ctx = accounts.default.ctx;
-    if (isEmpty(db)) fill(ctx, options);
+    if (fromImage) renewSeedImageLinks(ctx);
+    else if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () => resetData(ctx, options);
     const app = await buildApp({ accounts, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });

@@ -25,6 +25,11 @@ function migrationFiles(): { file: string; sql: () => string }[] {
   return names.map((file) => ({ file, sql: () => readFileSync(join(dir, file), 'utf8') }));
 }
 
+/** The names of the migrations a fully migrated database has applied, in order. */
+export function migrationNames(): string[] {
+  return migrationFiles().map(({ file }) => file);
+}
+
 /**
  * Opens (creating if needed) the sandbox database: WAL so readers never wait for the writer,
  * foreign keys on, and every pending migration applied in order, each in its own transaction.

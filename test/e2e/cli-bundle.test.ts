@@ -87,7 +87,7 @@ describe('the bundled CLI', () => {
     expect(await help.done).toBe(0);
     const [file, ...others] = readdirSync(caches);
     expect(others).toEqual([]);
-    expect(file).toMatch(/^[0-9a-f]{20}-help\.v8$/);
+    expect(file).toMatch(/^[0-9a-f]{28}-help\.v8$/);
     expect(statSync(join(caches, file!)).mode & 0o777).toBe(0o600);
     expect(statSync(caches).mode & 0o777).toBe(0o700);
 

@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_TABLES } from '../../src/sandbox/fill.js';
-import { copySeedImage, SEED_IMAGE_BASE_URL } from '../../src/sandbox/seed-image.js';
+import { adoptSeedImageFile, copySeedImage, renewSeedImageLinks, SEED_IMAGE_BASE_URL, writeSeedImageFile } from '../../src/sandbox/seed-image.js';
 import { seed } from '../../src/sandbox/seed.js';
 import { createContext, inTransaction, type Ctx } from '../../src/services/context.js';
-import { openDb } from '../../src/store/db.js';
+import { migrationNames, openDb } from '../../src/store/db.js';
 import { refreshSearchIndexes } from '../../src/store/search-index.js';
 
 /**
@@ -84,5 +86,65 @@ describe('the seed image', () => {
     expect(dump(ctx, 'SELECT count(*) FROM leads')).toEqual([[0]]);
     expect(copySeedImage(ctx, undefined)).toBe(false);
     ctx.db.close();
+  });
+});
+
+/** A new sandbox file is the image written whole (issue #27): the same as the rows copied into a migrated file. */
+describe('the seed image as a new file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crm-seed-file-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the rows seeding gives, a fresh meta, its own payment links, and a private file', () => {
+    const path = join(dir, 'new', 'sandbox.db');
+    expect(writeSeedImageFile(path, image)).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const db = openDb(path);
+    adoptSeedImageFile(db);
+    const ctx = createContext(db, () => BASE);
+    renewSeedImageLinks(ctx);
+    try {
+      for (const table of DATA_TABLES) expect(dump(ctx, `SELECT rowid, * FROM ${table} ORDER BY rowid`), table).toEqual(dump(seeded, `SELECT rowid, * FROM ${table} ORDER BY rowid`));
+      // The build's cursor secret is not this sandbox's: of meta only the invoice counter is data.
+      const seq = "SELECT value FROM meta WHERE key = 'invoice_seq'";
+      expect(dump(ctx, seq)).toEqual(dump(seeded, seq));
+      const secret = "SELECT value FROM meta WHERE key = 'cursor_secret'";
+      const inImage = openDb(image);
+      expect(inImage.prepare(secret).pluck().get()).toEqual(expect.any(String));
+      expect(db.prepare(secret).pluck().get()).not.toBe(inImage.prepare(secret).pluck().get());
+      inImage.close();
+      expect(db.prepare('SELECT name FROM schema_migrations ORDER BY version').pluck().all()).toEqual(migrationNames());
+      const applied = db.prepare('SELECT min(applied_at) FROM schema_migrations').pluck().get() as string;
+      expect(Date.now() - Date.parse(applied)).toBeLessThan(60_000);
+      const original = openDb(image);
+      const fromImage = new Set(original.prepare('SELECT payment_token FROM invoices WHERE payment_token IS NOT NULL').pluck().all() as string[]);
+      original.close();
+      expect(tokens(ctx).length).toBeGreaterThan(10);
+      expect(tokens(ctx).filter(([, token]) => fromImage.has(token))).toEqual([]);
+      const stale = `%${new URL(SEED_IMAGE_BASE_URL).hostname}%`;
+      expect(db.prepare('SELECT count(*) FROM events WHERE data LIKE ? OR previous_attributes LIKE ?').pluck().get(stale, stale)).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM mailbox WHERE body LIKE ?').pluck().get(`%${BASE}/pay/%`)).toBeGreaterThan(10);
+      refreshSearchIndexes(db);
+      refreshSearchIndexes(seeded.db);
+      ctx.db.exec('CREATE VIRTUAL TABLE temp.client_terms_file USING fts5vocab(main, client_search, instance)');
+      seeded.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.client_terms_file USING fts5vocab(main, client_search, instance)');
+      const terms = 'SELECT term, doc, offset FROM client_terms_file ORDER BY doc, offset';
+      expect(dump(ctx, terms)).toEqual(dump(seeded, terms));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('writes nothing for other migrations, and never over a file that exists', () => {
+    const other = openDb(image);
+    other.exec('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
+    const stale = other.serialize();
+    other.close();
+    const path = join(dir, 'stale.db');
+    expect(writeSeedImageFile(path, stale)).toBe(false);
+    expect(existsSync(path)).toBe(false);
+    expect(writeSeedImageFile(path, undefined)).toBe(false);
+    writeFileSync(path, 'made meanwhile');
+    expect(writeSeedImageFile(path, image)).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('made meanwhile');
   });
 });
