@@ -79,7 +79,10 @@ load.then(
 function loadBundle(file) {
   const vm = require('node:vm');
   const { dirname, join } = require('node:path');
-  const source = readFileSync(file, 'utf8');
+  // The build makes it all ASCII (scripts/build-cli-bundle.mjs): read as Latin-1 into a one-byte
+  // string, ~20x faster than decoding UTF-8 (~6 ms); checked, since Latin-1 of anything else is wrong.
+  const bytes = readFileSync(file);
+  const source = bytes.toString(require('node:buffer').isAscii(bytes) ? 'latin1' : 'utf8');
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? null : codeCacheDir();
   let cacheFile = null;
   let cachedData;
