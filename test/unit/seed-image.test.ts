@@ -143,6 +143,13 @@ describe('the seed image as a new file', () => {
     expect(writeSeedImageFile(path, stale)).toBe(false);
     expect(existsSync(path)).toBe(false);
     expect(writeSeedImageFile(path, undefined)).toBe(false);
+    // Rows where the row copy would not take them from (say, a seeded webhook secret): not the whole file.
+    const withSecret = openDb(image);
+    withSecret.exec("CREATE TABLE seeded_secrets (value TEXT); INSERT INTO seeded_secrets VALUES ('whsec_same_for_everyone')");
+    const secretImage = withSecret.serialize();
+    withSecret.close();
+    expect(writeSeedImageFile(path, secretImage)).toBe(false);
+    expect(existsSync(path)).toBe(false);
     writeFileSync(path, 'made meanwhile');
     expect(writeSeedImageFile(path, image)).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('made meanwhile');
