@@ -8,7 +8,7 @@ import module from 'node:module';
 // Built-ins through require, not `import ... from 'node:fs'`: an ES import of node:fs builds its
 // module namespace, which loads all of Node's fs streams (~10 ms of every start, issue #27).
 const require = module.createRequire(import.meta.url);
-const { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { fileURLToPath } = require('node:url');
 
 const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node; // ">=22.19"
@@ -111,6 +111,12 @@ function loadBundle(file) {
         const partial = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(partial, data, { mode: 0o600 });
         renameSync(partial, cacheFile);
+        // Caches of other bundles (an earlier version, another Node) are never read again: a new
+        // cache is rare (first run, a rebuild), so that is when the folder is swept.
+        const key = cacheKey(source);
+        for (const name of readdirSync(dir)) {
+          if (name.endsWith('.v8') && !name.startsWith(`${key}-`)) rmSync(join(dir, name), { force: true });
+        }
       } catch {
         // a cache is an optimisation: a full disk or a read-only home never fails a command
       }

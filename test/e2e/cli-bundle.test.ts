@@ -99,13 +99,20 @@ describe('the bundled CLI', () => {
     expect(again.out()).toBe(help.out());
     expect(readFileSync(join(caches, file!)).equals(garbage)).toBe(false);
 
+    // A cache of another bundle (an earlier version) is swept when a new cache is written.
+    const stale = join(caches, `${'0'.repeat(28)}-help.v8`);
+    writeFileSync(stale, garbage, { mode: 0o600 });
+    const version = run(['--version'], env);
+    expect(await version.done).toBe(0);
+    expect(readdirSync(caches).sort()).toEqual([file!, file!.replace('-help.v8', '-other.v8')].sort());
+
     // A folder others may write to could hand us code: it is not used at all.
     const shared = join(pkg, 'shared-cache');
     mkdirSync(shared, { mode: 0o777 });
     chmodSync(shared, 0o777);
-    const version = run(['--version'], { CRM_CODE_CACHE_DIR: shared });
-    expect(await version.done).toBe(0);
-    expect(version.out().trim()).toBe(VERSION);
+    const inShared = run(['--version'], { CRM_CODE_CACHE_DIR: shared });
+    expect(await inShared.done).toBe(0);
+    expect(inShared.out().trim()).toBe(VERSION);
     expect(readdirSync(shared)).toEqual([]);
   });
 
