@@ -84,10 +84,12 @@ function loadBundle(file) {
   const bytes = readFileSync(file);
   const source = bytes.toString(require('node:buffer').isAscii(bytes) ? 'latin1' : 'utf8');
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? null : codeCacheDir();
+  let key = null;
   let cacheFile = null;
   let cachedData;
   if (dir) {
-    cacheFile = join(dir, `${cacheKey(source)}-${commandWords()}.v8`);
+    key = cacheKey(source);
+    cacheFile = join(dir, `${key}-${commandWords()}.v8`);
     try {
       cachedData = readFileSync(cacheFile);
     } catch {
@@ -113,7 +115,6 @@ function loadBundle(file) {
         renameSync(partial, cacheFile);
         // Caches of other bundles (an earlier version, another Node) are never read again: a new
         // cache is rare (first run, a rebuild), so that is when the folder is swept.
-        const key = cacheKey(source);
         for (const name of readdirSync(dir)) {
           if (name.endsWith('.v8') && !name.startsWith(`${key}-`)) rmSync(join(dir, name), { force: true });
         }

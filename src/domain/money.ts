@@ -53,3 +53,27 @@ export function toMajor(minor: number, currency: string): number {
   const digits = minorDigits(currency);
   return digits === 0 ? minor : minor / 10 ** digits;
 }
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A money amount as the API sends it (a number in major units, API.md §1) in its currency: 2717000
+ * JPY → "¥2,717,000", 19.5 EUR → "€19.50". Exactly the currency's ISO minor digits, the precision
+ * it is stored with (CLDR shows e.g. HUF without its two).
+ */
+export function formatMoney(value: number, currency: string, locale?: string): string {
+  const key = `${locale ?? ''}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const digits = minorDigits(currency);
+    try {
+      format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    } catch {
+      // A code this browser's Intl does not know: the number, then the code.
+      const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      return `${plain.format(value)} ${currency}`;
+    }
+    moneyFormats.set(key, format);
+  }
+  return format.format(value);
+}

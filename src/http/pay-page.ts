@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { minorDigits } from '../domain/money.js';
+import { formatMoney } from '../domain/money.js';
 import type { Invoice } from '../schemas/invoice.js';
 
 /** The page's only style, inline and allowed by its hash: one file less to serve, and no script at all. */
@@ -25,8 +25,7 @@ const escapeHtml = (s: string) =>
 /** The small page behind an invoice's payment link: the invoice, and a Pay button while it is open. */
 export function paymentPage(invoice: Invoice): string {
   // As a payer reads them (English: the page has no locale of its own): €2,000.00, 31 Jan 2030.
-  const digits = minorDigits(invoice.currency);
-  const money = (n: number) => new Intl.NumberFormat('en', { style: 'currency', currency: invoice.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+  const money = (n: number) => formatMoney(n, invoice.currency, 'en');
   const day = (ymd: string) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${ymd.slice(0, 10)}T00:00:00Z`));
   const rows = invoice.line_items
     .map((li) => `<tr><td>${escapeHtml(li.description)}</td><td>${li.quantity}</td><td>${money(li.unit_price)}</td><td>${money(li.amount)}</td></tr>`)

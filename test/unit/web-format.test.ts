@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney, formatPercent, formatTotals, minorStep, personName } from '../../web/src/records/format.js';
+import { formatDate, formatDateTime, formatCount, formatMoney, formatPercent, minorStep, personName } from '../../web/src/records/format.js';
 
 /** The dashboard's one formatter module (web/src/records/format.ts): what a person reads for API values. */
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -14,8 +14,9 @@ describe('money', () => {
     expect(plain(formatMoney(1500.25, 'HUF', 'en-US'))).toBe('HUF 1,500.25');
   });
 
-  it('adds up totals per currency, never across currencies', () => {
-    expect(formatTotals([{ value: 10, currency: 'EUR' }, { value: 5.5, currency: 'EUR' }, { value: 300, currency: 'JPY' }], 'en-US')).toBe('€15.50 · ¥300');
+  it('writes counts grouped, in the locale (usage, limits)', () => {
+    expect(formatCount(10000, 'en-US')).toBe('10,000');
+    expect(plain(formatCount(100000, 'de-DE'))).toBe('100.000');
   });
 
   it('steps a money input by one minor unit', () => {

@@ -3,6 +3,7 @@ import { api, can } from '../api.js';
 import { confirmAction } from './confirm.js';
 import { exactWhen, when } from './table.js';
 import { Time } from '../records/fields.js';
+import { formatCount } from '../records/format.js';
 
 /** The signed-in key's account (API.md §12): GET /v1/account, its clock and snapshots under /_sandbox. */
 interface Account {
@@ -32,9 +33,8 @@ export function AccountLine() {
   const account = useAccount();
   if (!account) return null;
   const trial = account.trial_ends_at ? `, trial ends ${when(account.trial_ends_at)}` : '';
-  const n = (value: number) => new Intl.NumberFormat().format(value);
-  const rate = account.limits.rate_limit ? `${n(account.limits.rate_limit.limit)} requests per ${account.limits.rate_limit.window_seconds === 1 ? 'second' : `${n(account.limits.rate_limit.window_seconds)} s`}` : 'no rate limit';
-  return <p class="account-line">{`Account ${account.name} (${account.id}): ${account.plan} plan${trial}; ${rate}, ${n(account.limits.bulk_records)} records per bulk call.`}</p>;
+  const rate = account.limits.rate_limit ? `${formatCount(account.limits.rate_limit.limit)} requests per ${account.limits.rate_limit.window_seconds === 1 ? 'second' : `${formatCount(account.limits.rate_limit.window_seconds)} s`}` : 'no rate limit';
+  return <p class="account-line">{`Account ${account.name} (${account.id}): ${account.plan} plan${trial}; ${rate}, ${formatCount(account.limits.bulk_records)} records per bulk call.`}</p>;
 }
 
 /** The Sandbox page's account card: plan and trial, the test clock (advance), snapshots (save, restore, delete). */

@@ -2,9 +2,9 @@ import { keyLabel, useKeyNames } from '../components/key-names.js';
 import { when } from '../components/table.js';
 import { STATUS_CLASSES, UsageChart } from '../components/usage-chart.js';
 import { liveScopes, liveUsage, type StatusClass as Cls, type UsageReport } from '../live.js';
+import { formatCount } from '../records/format.js';
 
 const CLASSES = STATUS_CLASSES;
-const count = (n: number): string => new Intl.NumberFormat().format(n);
 
 /** The live usage report (from the dashboard's one stream), and why there is none. */
 export function useUsage(): [UsageReport | null, string] {
@@ -29,9 +29,9 @@ export function Usage() {
     <section>
       <h1>Usage</h1>
       <p>
-        {`${count(usage.totals.requests)} requests today. `}
-        {usage.quota ? `Quota: ${count(usage.quota.used)} of ${count(usage.quota.limit)} used, resets ${when(usage.quota.resets_at)}. ` : 'No quota. '}
-        {usage.rate_limit ? `Rate limit: ${count(usage.rate_limit.limit)} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
+        {`${formatCount(usage.totals.requests)} requests today. `}
+        {usage.quota ? `Quota: ${formatCount(usage.quota.used)} of ${formatCount(usage.quota.limit)} used, resets ${when(usage.quota.resets_at)}. ` : 'No quota. '}
+        {usage.rate_limit ? `Rate limit: ${formatCount(usage.rate_limit.limit)} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
       </p>
       <UsageChart byClass={byClass} />
       <div class="split">

@@ -3,29 +3,8 @@
 // test/unit/web-format.test.ts); `locale` is left out in the app, so the browser's own is used.
 import { minorDigits } from '../../../src/domain/money.js';
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/**
- * A money amount as the API sends it (a number in major units, API.md §1) in its currency: 2717000
- * JPY → "¥2,717,000", 19.5 EUR → "€19.50". Exactly the currency's ISO minor digits, the precision
- * it is stored with (CLDR shows e.g. HUF without its two).
- */
-export function formatMoney(value: number, currency: string, locale?: string): string {
-  const key = `${locale ?? ''}|${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    const digits = minorDigits(currency);
-    try {
-      format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-    } catch {
-      // A code this browser's Intl does not know: the number, then the code.
-      const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-      return `${plain.format(value)} ${currency}`;
-    }
-    moneyFormats.set(key, format);
-  }
-  return format.format(value);
-}
+// Money as people read it is one function for the dashboard and the payment page (src/http/pay-page.ts).
+export { formatMoney } from '../../../src/domain/money.js';
 
 /** One minor unit of a currency, the step of a money input: "0.01" for EUR, "1" for JPY. */
 export function minorStep(currency: string): string {
@@ -33,11 +12,9 @@ export function minorStep(currency: string): string {
   return digits === 0 ? '1' : `0.${'0'.repeat(digits - 1)}1`;
 }
 
-/** Totals per currency, as a board column or a client's invoices need: "€1,200.00 · $50.00". */
-export function formatTotals(amounts: { value: number; currency: string }[], locale?: string): string {
-  const sums = new Map<string, number>();
-  for (const a of amounts) sums.set(a.currency, (sums.get(a.currency) ?? 0) + a.value);
-  return [...sums].map(([currency, sum]) => formatMoney(sum, currency, locale)).join(' · ');
+/** A count as a person reads it: 10000 → "10,000" in the user's locale. */
+export function formatCount(value: number, locale?: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
 
 /**

@@ -1,6 +1,6 @@
 // A record's history: its events, newest first (GET /v1/events?object_id=, API.md §15), then live.
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { newest } from '../api.js';
 import { onLiveEvent, type LiveEvent } from '../live.js';
 import type { ResourceSpec } from './describe.js';
 import { Time } from './fields.js';
@@ -9,9 +9,8 @@ import { describeChange } from './history-text.js';
 const SHOWN = 100;
 
 /** This record's newest events, newest first. */
-export async function recordEvents(record: { id: string }): Promise<LiveEvent[]> {
-  const page = await api<{ data: LiveEvent[] }>('GET', `/v1/events?object_id=${encodeURIComponent(record.id)}&order=desc&limit=${SHOWN}`);
-  return page.data;
+export function recordEvents(record: { id: string }): Promise<LiveEvent[]> {
+  return newest<LiveEvent>(`/v1/events?object_id=${encodeURIComponent(record.id)}`, SHOWN);
 }
 
 /** Newest first, each event once (one can come from the list and from the stream). */
