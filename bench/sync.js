@@ -31,8 +31,8 @@ const TIME = '/usr/bin/time'; // -f %M: the peak RSS of the command it runs, in 
 const SIZES = (process.env.BENCH_SYNC_ROWS ?? '100000,1000000').split(',').map(Number);
 const REPEAT = Number(process.env.BENCH_SYNC_REPEAT ?? 3);
 // Issue #16: the import against the contract's rows in C (sql-floor.js), not .import; the export
-// against sqlite3 -csv; RSS of both processes.
-const TARGETS = { import: 1.5, clientsImport: 2, export: 6, emptyExportMs: 300, rssMb: 200, sandboxRssMb: 150 };
+// against sqlite3 -csv. Issue #27: the peak RSS of both processes ≤ 200 MB, with no flag from the user.
+const TARGETS = { import: 1.5, clientsImport: 2, export: 6, emptyExportMs: 300, rssMb: 200, sandboxRssMb: 200 };
 const EMPTY_EXPORT_RUNS = 5;
 
 /** A leads file as an integration would send it: every column, unique external ids and emails. */
@@ -250,7 +250,7 @@ export async function run(ctx) {
     checks.push({ name: `import <= ${TARGETS.import}x the contract rows in C (${label} rows)`, actual: `${round(m.importFloorRatio, 2)}x`, pass: m.importFloorRatio <= TARGETS.import });
     checks.push({ name: `sandbox peak RSS <= ${TARGETS.sandboxRssMb} MB (${label} rows imported)`, actual: `${round(m.sandboxRss, 0)} MB`, pass: m.sandboxRss <= TARGETS.sandboxRssMb });
     checks.push({ name: `export <= ${TARGETS.export}x sqlite3 -csv (${label} rows)`, actual: `${round(m.exportRatio, 1)}x`, pass: m.exportRatio <= TARGETS.export });
-    checks.push({ name: `client peak RSS < ${TARGETS.rssMb} MB (${label} rows, import / export)`, actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`, pass: Math.max(m.importRss, m.exportRss) < TARGETS.rssMb });
+    checks.push({ name: `client peak RSS <= ${TARGETS.rssMb} MB (${label} rows, import / export)`, actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`, pass: Math.max(m.importRss, m.exportRss) <= TARGETS.rssMb });
     rss.push(m.importRss);
   }
   process.stderr.write(`bench sync: ${SIZES[0].toLocaleString('en')} clients...\n`);

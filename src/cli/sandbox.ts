@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
 import type { GlobalOptions } from './api.js';
+import { limitHeapGrowth } from '../heap-limits.js';
 import { recordSandbox, recordStop } from './credentials.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
 
@@ -20,6 +21,7 @@ export interface StartOptions {
 
 /** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
 export async function startCommand(options: StartOptions): Promise<void> {
+  limitHeapGrowth(); // the server of a long import: see heap-limits.ts
   const { startSandbox } = await import('../sandbox/sandbox.js');
   let sandbox;
   try {

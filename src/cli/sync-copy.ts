@@ -8,6 +8,7 @@ import { COPY_RESOURCES, Masker, loadMaskKey, readMaskOption, type CopyResource 
 import { isSandbox, resolveEndpoint } from './copy-endpoints.js';
 import { configPath } from './credentials.js';
 import type { GlobalOptions } from './api.js';
+import { limitHeapGrowth } from '../heap-limits.js';
 import { onInterrupt } from './interrupt.js';
 import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
 import { describe, duration } from './progress.js';
@@ -42,6 +43,7 @@ const slug = (label: string) => label.replace(/^https?:\/\//, '').replace(/[^A-Z
 const note = (options: GlobalOptions, text: string) => void (options.json || process.stderr.write(`${yellow('note', process.stderr)}: ${text}\n`));
 
 export async function copyCommand(options: GlobalOptions, flags: CopyFlags): Promise<void> {
+  limitHeapGrowth();
   try {
     await run(options, flags);
   } catch (error) {

