@@ -21,7 +21,6 @@ export interface StartOptions {
 
 /** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
 export async function startCommand(options: StartOptions): Promise<void> {
-  limitHeapGrowth(); // the server of a long import: see heap-limits.ts
   const { startSandbox } = await import('../sandbox/sandbox.js');
   let sandbox;
   try {
@@ -89,6 +88,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
     );
   }
 
+  setImmediate(limitHeapGrowth); // for the long imports it may serve (heap-limits.ts); after the ready line, off the start's path
   await stopped;
   if (!options.json) process.stderr.write(dim('sandbox stopped\n', process.stderr));
 }
