@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/services/idempotency.js';
+import { canonicalJson, canonicalJsonDigest } from '../../src/services/idempotency.js';
 
 /** The idempotency fingerprint's body (issue #26): one JSON value, one spelling, whatever the member order. */
 describe('canonicalJson', () => {
@@ -26,5 +27,16 @@ describe('canonicalJson', () => {
       }),
       { seed: 26, numRuns: 300 },
     );
+  });
+});
+
+describe('canonicalJsonDigest', () => {
+  it("is the SHA-256 of canonicalJson's text, for small values and for a bulk body hashed in pieces", () => {
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const records = Array.from({ length: 2000 }, (_, i) => ({ name: `Lead ${i} Zoë`, email: `l${i}@example.com`, tags: ['a', i], custom: { z: i, a: null } }));
+    for (const value of [null, 'x', [], {}, { b: 1, a: [2] }, { mode: 'upsert', records }]) {
+      expect(canonicalJsonDigest(value)).toBe(sha256(canonicalJson(value)));
+    }
+    expect(canonicalJson({ records }).length).toBeGreaterThan(100_000); // so the pieces were many
   });
 });

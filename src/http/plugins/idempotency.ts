@@ -4,7 +4,7 @@ import type { ApiError } from '../../errors.js';
 import { inTransaction, type Ctx } from '../../services/context.js';
 import { errorResponses } from '../schema-docs.js';
 import { routedTarget, surfaceOf, surfaceOfPattern, type Surface } from '../route-surface.js';
-import { canonicalJson, claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
+import { claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,7 +55,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
     const scope = SCOPES[surfaceOf(request)];
     if (header === undefined || !WRITES.has(request.method) || scope === undefined) return;
     const key = scope + parseIdempotencyKey(Array.isArray(header) ? header.join(',') : header);
-    const print = fingerprint(request.method, routedTarget(request), request.body === undefined ? '' : canonicalJson(request.body));
+    const print = fingerprint(request.method, routedTarget(request), request.body);
     const outcome = claim(ctx, key, print);
     if ('replay' in outcome) {
       const { status, body } = outcome.replay;
