@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -46,5 +49,29 @@ describe('limitHeapGrowth', () => {
   it('leaves a young generation size given on the command line as it is', () => {
     // The user's 64 MB semi-spaces: grown to 2 x 64 MB, not held under 40 MB as above.
     expect(youngGenerationPeakMb(true, ['--max-semi-space-size=64'])).toBeGreaterThan(64);
+  });
+});
+
+describe("limitHeapGrowth and bin/crm.js's code cache", () => {
+  it('a code cache made as the process exits is taken by the next start: the flags went back to V8 defaults', () => {
+    // As bin/crm.js: an exit listener registered first writes the cache; V8 refuses a cache made
+    // under other flags, so with the limits still set every start would compile everything again.
+    const cache = join(mkdtempSync(join(tmpdir(), 'crm-heap-')), 'cache.v8');
+    const source = 'function add(a, b) { return a + b } add(1, 2)';
+    const make = `
+      const vm = await import('node:vm');
+      const { writeFileSync } = await import('node:fs');
+      const script = new vm.Script(${JSON.stringify(source)}, { filename: 'x.js' });
+      script.runInThisContext();
+      process.on('exit', () => writeFileSync(${JSON.stringify(cache)}, script.createCachedData()));
+      (await import(${JSON.stringify(HEAP_LIMITS)})).limitHeapGrowth();`;
+    const use = `
+      const vm = await import('node:vm');
+      const { readFileSync } = await import('node:fs');
+      const script = new vm.Script(${JSON.stringify(source)}, { filename: 'x.js', cachedData: readFileSync(${JSON.stringify(cache)}) });
+      console.log(script.cachedDataRejected);`;
+    const run = (script: string) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run(make).status).toBe(0);
+    expect(run(use).stdout.trim()).toBe('false');
   });
 });
