@@ -95,7 +95,7 @@ describe('in a browser', () => {
     const page = await context.newPage();
     // The browser reports the refusal on the console; wait for it rather than for the frame object,
     // which Chromium swaps for an error frame (another process) at a moment of its choosing.
-    const refused = page.waitForEvent('console', { predicate: (m) => m.text().includes('frame-ancestors') });
+    const refused = page.waitForEvent('console', { predicate: (m) => m.text().includes('frame-ancestors'), timeout: 10_000 });
     await page.goto(`${attackerUrl}?link=${encodeURIComponent(invoice.link)}`);
     await refused;
     await page.waitForLoadState('load');
