@@ -62,6 +62,9 @@ describe('the request log', () => {
 
   it('filters by status, method, path_prefix, key_id and created_after', async () => {
     const before = new Date().toISOString();
+    // created_after is strictly after (as Stripe's `gt`): the request must come a millisecond later
+    // than `before`, or a fast machine logs it within the same millisecond and the filter rightly drops it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await api.get('/v1/deals/deal_missing');
     const reader = await api.post('/v1/api_keys', { name: 'reader', scopes: ['leads:read'] });
     await api.get('/v1/leads', { key: reader.body.secret });
