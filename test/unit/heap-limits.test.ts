@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,8 @@ describe("limitHeapGrowth and bin/crm.js's code cache", () => {
   it('a code cache made as the process exits is taken by the next start: the flags went back to V8 defaults', () => {
     // As bin/crm.js: an exit listener registered first writes the cache; V8 refuses a cache made
     // under other flags, so with the limits still set every start would compile everything again.
-    const cache = join(mkdtempSync(join(tmpdir(), 'crm-heap-')), 'cache.v8');
+    const dir = mkdtempSync(join(tmpdir(), 'crm-heap-'));
+    const cache = join(dir, 'cache.v8');
     const source = 'function add(a, b) { return a + b } add(1, 2)';
     const make = `
       const vm = await import('node:vm');
@@ -71,7 +72,11 @@ describe("limitHeapGrowth and bin/crm.js's code cache", () => {
       const script = new vm.Script(${JSON.stringify(source)}, { filename: 'x.js', cachedData: readFileSync(${JSON.stringify(cache)}) });
       console.log(script.cachedDataRejected);`;
     const run = (script: string) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(run(make).status).toBe(0);
-    expect(run(use).stdout.trim()).toBe('false');
+    try {
+      expect(run(make).status).toBe(0);
+      expect(run(use).stdout.trim()).toBe('false');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
