@@ -4,6 +4,7 @@ import { issuesError, type BulkMode } from '../schemas/bulk.js';
 import type { ColumnMap } from './mapping.js';
 import type { SourceRow } from './source.js';
 import { rowToRecord } from './to-record.js';
+import { inNameOrder } from '../json-tree.js';
 
 /**
  * The file cut into chunks of --batch-size consecutive rows. Cutting by rows (not by valid
@@ -89,7 +90,8 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
       continue;
     }
     sent.push(row);
-    records.push(converted.record); // as read, not as parsed: the server applies its own defaults
+    // As read, not as parsed (the server applies its own defaults), members in name order (json-tree.ts).
+    records.push(inNameOrder(converted.record));
   }
   if (records.length === 0 || !withRequest) return { ...chunk, sent, invalid };
   const body = Buffer.from(JSON.stringify({ mode: spec.mode, match_on: spec.matchOn, records, ...(spec.dryRun ? { dry_run: true } : {}) }));

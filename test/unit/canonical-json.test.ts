@@ -28,6 +28,33 @@ describe('canonicalJson', () => {
       { seed: 26, numRuns: 300 },
     );
   });
+
+  it('is the sorted-members text also where it takes the JSON.stringify path (members already in order)', () => {
+    // Written independently of the code under test: sort every object's names, join.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      const object = value as Record<string, unknown>;
+      return `{${Object.keys(object).sort().map((name) => `${JSON.stringify(name)}:${reference(object[name])}`).join(',')}}`;
+    };
+    const sortedDeep = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(sortedDeep);
+      if (value === null || typeof value !== 'object') return value;
+      return Object.fromEntries(Object.keys(value).sort().map((name) => [name, sortedDeep((value as Record<string, unknown>)[name])]));
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const plain = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(canonicalJson(sortedDeep(plain))).toBe(reference(plain));
+        expect(canonicalJson({ records: [sortedDeep(plain), plain] })).toBe(reference({ records: [plain, plain] }));
+      }),
+      { seed: 27, numRuns: 500 },
+    );
+    // A batch as `crm sync` sends it: records with their members in order, one level of nesting.
+    const record = { custom_fields: { score: 1, tier: 'b' }, email: 'a@example.com', tags: ['x', 'y'], zip: null };
+    expect(canonicalJson({ records: [record] })).toBe(`{"records":[${JSON.stringify(record)}]}`);
+    expect(canonicalJson({ records: [{ ...record, custom_fields: { tier: 'b', score: 1 } }] })).toBe(`{"records":[${JSON.stringify(record)}]}`);
+  });
 });
 
 describe('canonicalJsonDigest', () => {
