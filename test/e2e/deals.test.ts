@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
@@ -10,14 +10,13 @@ const OPEN = ['lead_in', 'qualified', 'proposal', 'negotiation'] as const;
 const PROBABILITY = { lead_in: 0.1, qualified: 0.25, proposal: 0.5, negotiation: 0.75, won: 1, lost: 0 } as const;
 type Stage = keyof typeof PROBABILITY;
 
-beforeAll(async () => {
-  // Many quick calls: the burst limit (100/1s by default) is not what this file tests.
-  sandbox = await startSandboxProcess(['--no-seed', '--rate-limit', '0']);
-  api = apiClient(sandbox);
-  clientId = (await api.post('/v1/clients', { name: 'Deal Test GmbH', email: 'deals@example.com' })).body.id;
+// Many quick calls: the burst limit (100/1s by default) is not what this file tests.
+useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+  sandbox = started;
+  api = client;
 });
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  clientId = (await api.post('/v1/clients', { name: 'Deal Test GmbH', email: 'deals@example.com' })).body.id;
 });
 
 /** Reads the sandbox's own database, as another process would, without writing to it. */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
@@ -10,14 +10,13 @@ const ITEMS = [
   { description: 'Travel', quantity: 1.5, unit_price: 10 },
 ];
 
-beforeAll(async () => {
-  // Many quick calls: the burst limit (100/1s by default) is not what this file tests.
-  sandbox = await startSandboxProcess(['--no-seed', '--rate-limit', '0']);
-  api = apiClient(sandbox);
-  client = (await api.post('/v1/clients', { name: 'Invoice Test AG', email: 'billing@invoice-test.example' })).body;
+// Many quick calls: the burst limit (100/1s by default) is not what this file tests.
+useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+  sandbox = started;
+  api = client;
 });
-afterAll(async () => {
-  await sandbox?.stop();
+beforeAll(async () => {
+  client = (await api.post('/v1/clients', { name: 'Invoice Test AG', email: 'billing@invoice-test.example' })).body;
 });
 
 async function createInvoice(extra: Record<string, unknown> = {}) {

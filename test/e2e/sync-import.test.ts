@@ -1,20 +1,19 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { apiClient, startSandboxProcess, tempDir, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 import { FIXTURES, dbValue, readCsv, writeLeadsCsv } from '../helpers/sync.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 const tmp = tempDir('crm-sync-import-');
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed', '--rate-limit', '0']);
-  api = apiClient(sandbox);
+useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+  sandbox = started;
+  api = client;
 });
-afterAll(async () => {
-  await sandbox?.stop();
+afterAll(() => {
   tmp.remove();
 });
 

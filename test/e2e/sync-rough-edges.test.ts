@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { apiClient, startSandboxProcess, tempDir, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 import { readCsv } from '../helpers/sync.js';
 
 /**
@@ -26,12 +26,11 @@ writeFileSync(
     '\n',
 );
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed', '--rate-limit', '0']);
-  api = apiClient(sandbox);
+useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+  sandbox = started;
+  api = client;
 });
-afterAll(async () => {
-  await sandbox?.stop();
+afterAll(() => {
   tmp.remove();
 });
 

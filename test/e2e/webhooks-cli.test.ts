@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
 import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 let receiver: Receiver;
 let up = false;
 
+useSandbox(['--no-seed', '--webhook-time-scale', '0.00003'], (started, client) => {
+  sandbox = started;
+  api = client;
+});
 beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed', '--webhook-time-scale', '0.00003']);
-  api = apiClient(sandbox);
   receiver = await startReceiver(() => (up ? 200 : 500));
 });
 afterAll(async () => {
-  await sandbox?.stop();
   await receiver?.close();
 });
 

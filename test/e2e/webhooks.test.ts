@@ -1,19 +1,18 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
 import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, startSandboxProcess, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let api: ApiClient;
 const receivers: Receiver[] = [];
 
-beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed', '--webhook-time-scale', '0.001']);
-  api = apiClient(sandbox);
+useSandbox(['--no-seed', '--webhook-time-scale', '0.001'], (started, client) => {
+  sandbox = started;
+  api = client;
 });
 afterAll(async () => {
-  await sandbox?.stop();
   await Promise.all(receivers.map((r) => r.close()));
 });
 
