@@ -25,6 +25,7 @@ interface Deal {
   value: number;
   currency: string;
   client_id: string | null;
+  lost_reason?: string | null;
 }
 
 const STAGE_NAMES: Record<string, string> = { lead_in: 'Lead in', qualified: 'Qualified', proposal: 'Proposal', negotiation: 'Negotiation', won: 'Won', lost: 'Lost' };
@@ -144,6 +145,47 @@ describe('moving cards', () => {
     await page.keyboard.press('Enter');
     await card(page, 'qualified', deal.title).waitFor();
     await expect.poll(async () => (await suite.api.get(`/v1/deals/${deal.id}`)).body).toMatchObject({ stage: 'qualified', won_at: null });
+    await page.context().close();
+  });
+
+  it('asks why a deal is lost: Cancel leaves the card, the reason reaches the API with the move', async () => {
+    const deal = await newDeal('Tabulating machine', 'proposal');
+    const page = await board();
+    await card(page, 'proposal', deal.title).dragTo(column(page, 'lost'));
+    const dialog = page.getByRole('dialog', { name: `Mark ${deal.title} as lost?` });
+    await dialog.waitFor();
+    // The reason box has the focus, so the answer is typed at once.
+    expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe('lose-reason');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'board-lose-dialog.png') });
+    // Escape cancels: the card stays, nothing was sent.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await card(page, 'proposal', deal.title).count()).toBe(1);
+    expect((await suite.api.get(`/v1/deals/${deal.id}`)).body).toMatchObject({ stage: 'proposal', lost_reason: null });
+    expect(await eventsOf(deal.id, 'deal.lost')).toEqual([]);
+
+    await card(page, 'proposal', deal.title).dragTo(column(page, 'lost'));
+    await dialog.getByLabel('Why was it lost? (optional)').fill('Chose a cheaper supplier');
+    await dialog.getByRole('button', { name: 'Mark as lost' }).click();
+    await card(page, 'lost', deal.title).waitFor();
+    await expect.poll(async () => (await suite.api.get(`/v1/deals/${deal.id}`)).body).toMatchObject({ stage: 'lost', lost_reason: 'Chose a cheaper supplier' });
+    expect((await eventsOf(deal.id, 'deal.lost')).map((e) => e.data.object.lost_reason)).toEqual(['Chose a cheaper supplier']);
+
+    // By keyboard, with no reason: Move to → Lost, Tab to the button, Enter; the focus comes back to the card.
+    const other = await newDeal('Census punch cards', 'negotiation');
+    await page.reload();
+    await card(page, 'negotiation', other.title).getByRole('button', { name: 'Move to' }).click();
+    await page.getByRole('menu', { name: 'Move to' }).getByRole('menuitem', { name: 'Lost' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: `Mark ${other.title} as lost?` }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Mark as lost');
+    await page.keyboard.press('Enter');
+    await card(page, 'lost', other.title).waitFor();
+    await expect.poll(async () => (await suite.api.get(`/v1/deals/${other.id}`)).body).toMatchObject({ stage: 'lost', lost_reason: null });
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.closest('[data-deal]')?.getAttribute('data-deal') ?? ''")).toBe(other.id);
     await page.context().close();
   });
 

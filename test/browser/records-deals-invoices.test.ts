@@ -24,6 +24,8 @@ describe('deals', () => {
     await form.getByLabel('Currency', { exact: true }).selectOption('USD');
     await form.getByLabel('Stage', { exact: true }).selectOption({ label: 'Proposal' });
     await form.getByLabel('Client', { exact: true }).selectOption({ label: 'Turing Machines plc' });
+    // A lost reason belongs to a deal that exists: the edit form has it, the new-deal form not.
+    expect(await form.getByLabel('Lost reason').count()).toBe(0);
     await form.getByRole('button', { name: 'Create deal' }).click();
     await expect.poll(() => value.getAttribute('aria-invalid')).toBe('true');
     expect(await value.locator('xpath=..').locator('.field-error').textContent()).toMatch(/>=\s*0|too small|nonnegative/i);
@@ -56,6 +58,26 @@ describe('deals', () => {
     expect((await suite.api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('won');
     await page.context().close();
   }, 90_000);
+
+  it("loses a deal from its page with a reason, and edits the reason later", async () => {
+    const deal = (await suite.api.post('/v1/deals', { title: 'Colossus upgrade', value: 800, currency: 'GBP', stage: 'negotiation' })).body;
+    const page = await suite.signedIn();
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals/${deal.id}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Stage', { exact: true }).selectOption({ label: 'Lost' });
+    await page.getByLabel('Lost reason', { exact: true }).fill('No budget this year');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await suite.api.get(`/v1/deals/${deal.id}`)).body).toMatchObject({ stage: 'lost', lost_reason: 'No budget this year' });
+    await page.getByRole('definition').filter({ hasText: 'No budget this year' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Lost reason', { exact: true }).fill('No budget until 2027');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('definition').filter({ hasText: 'No budget until 2027' }).waitFor();
+    expect((await suite.api.get(`/v1/deals/${deal.id}`)).body).toMatchObject({ stage: 'lost', lost_reason: 'No budget until 2027' });
+    await page.context().close();
+  });
 });
 
 describe('invoices', () => {

@@ -20,6 +20,7 @@ describe('moving a deal', () => {
     expect(moveRequest({ id: 'deal_1', stage: 'lead_in' }, 'proposal')).toEqual({ method: 'PATCH', path: '/v1/deals/deal_1', body: { stage: 'proposal' } });
     expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'won')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/win', body: undefined });
     expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'lost')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/lose', body: undefined });
+    expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'lost', 'Budget cut')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/lose', body: { reason: 'Budget cut' } });
     expect(moveRequest({ id: 'deal_1', stage: 'lost' }, 'qualified')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/reopen', body: { stage: 'qualified' } });
     // won → lost is refused by the API (its message is what the user reads), not decided here.
     expect(moveRequest({ id: 'deal_1', stage: 'won' }, 'lost').path).toBe('/v1/deals/deal_1/lose');

@@ -28,8 +28,8 @@ export interface FieldSpec {
   /** The human name: the label of its input and of its row on the record page. */
   label: string;
   type: FieldType;
-  /** 'always': in the create and edit forms; 'create': only when creating; absent: shown, never edited. */
-  edit?: 'always' | 'create';
+  /** 'always': in the create and edit forms; 'create': only when creating; 'update': only when editing; absent: shown, never edited. */
+  edit?: 'always' | 'create' | 'update';
   required?: boolean;
   /** enum: the API values in order, with the names people read. */
   options?: readonly { value: string; label: string }[];

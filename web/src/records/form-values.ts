@@ -13,7 +13,7 @@ export type FormValues = Record<string, FormValue>;
 
 export const emptyLine = (): LineItemDraft => ({ description: '', quantity: '1', unit_price: '' });
 
-const editableIn = (field: FieldSpec, mode: 'create' | 'edit') => field.edit === 'always' || (field.edit === 'create' && mode === 'create');
+const editableIn = (field: FieldSpec, mode: 'create' | 'edit') => field.edit === 'always' || field.edit === (mode === 'create' ? 'create' : 'update');
 
 export const formFields = (fields: FieldSpec[], mode: 'create' | 'edit'): FieldSpec[] => fields.filter((f) => editableIn(f, mode));
 

@@ -24,13 +24,13 @@ export interface MoveRequest {
 /**
  * The API call that moves a deal to `to` (API.md §2, deal pipeline): between open stages a PATCH;
  * into won or lost the win / lose actions (each emits deal.won / deal.lost once); out of won or lost
- * only reopen. A move the rules forbid (won → lost) is still sent, so the refusal and its words come
+ * only reopen (a lost reason, when given, goes with the lose). A move the rules forbid (won → lost) is still sent, so the refusal and its words come
  * from the API, the one place the rules live, never from a second copy here.
  */
-export function moveRequest(deal: Pick<BoardDeal, 'id' | 'stage'>, to: Stage): MoveRequest {
+export function moveRequest(deal: Pick<BoardDeal, 'id' | 'stage'>, to: Stage, lostReason?: string): MoveRequest {
   const path = `/v1/deals/${encodeURIComponent(deal.id)}`;
   if (to === 'won') return { method: 'POST', path: `${path}/win`, body: undefined };
-  if (to === 'lost') return { method: 'POST', path: `${path}/lose`, body: undefined };
+  if (to === 'lost') return { method: 'POST', path: `${path}/lose`, body: lostReason === undefined ? undefined : { reason: lostReason } };
   if (isClosed(deal.stage)) return { method: 'POST', path: `${path}/reopen`, body: { stage: to } };
   return { method: 'PATCH', path, body: { stage: to } };
 }

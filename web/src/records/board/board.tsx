@@ -9,12 +9,13 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { all, api, can } from '../../api.js';
 import { onLiveEvent, type LiveEvent } from '../../live.js';
-import type { Stage } from '../../../../src/domain/pipeline.js';
+import { isClosed, type Stage } from '../../../../src/domain/pipeline.js';
 import { CreateDialog } from '../create-dialog.js';
 import { clients as clientSpec } from '../resources/clients.js';
 import { DEAL_STAGES, deals as dealSpec } from '../resources/deals.js';
 import { applyDealEvent, groupByStage, moveRequest, type BoardDeal } from './board-model.js';
 import { BoardColumn } from './board-column.js';
+import { LoseDialog } from './lose-dialog.js';
 import './board.css';
 
 type Deals = ReadonlyMap<string, BoardDeal>;
@@ -76,6 +77,7 @@ export function DealBoard(props: { views: ComponentChildren }) {
   const [error, setError] = useState('');
   const [said, say] = useState('');
   const [creating, setCreating] = useState(false);
+  const [losing, setLosing] = useState<{ deal: BoardDeal; byKeyboard: boolean } | null>(null);
   const writable = can('deals:write');
 
   const columns = useMemo(() => {
@@ -86,15 +88,20 @@ export function DealBoard(props: { views: ComponentChildren }) {
     return groupByStage(shown, STAGE_IDS);
   }, [deals, pending]);
 
-  /** Moves a card at once, asks the API, and puts it back with the API's words when refused. */
-  const move = async (deal: BoardDeal, to: Stage, byKeyboard: boolean) => {
+  /**
+   * Moves a card at once, asks the API, and puts it back with the API's words when refused. Into
+   * Lost from an open stage it first asks why (LoseDialog), and moves once answered; from Won the
+   * move goes straight to the API, whose refusal says what to do.
+   */
+  const move = async (deal: BoardDeal, to: Stage, byKeyboard: boolean, asked?: { reason: string | undefined }) => {
     const from = deals?.get(deal.id);
     if (!from || from.stage === to || pending.has(deal.id)) return;
+    if (to === 'lost' && !isClosed(from.stage) && !asked) return setLosing({ deal: from, byKeyboard });
     setPending((p) => new Map(p).set(deal.id, to));
     setError('');
     say('');
     if (byKeyboard) focusCard(deal.id);
-    const request = moveRequest(from, to);
+    const request = moveRequest(from, to, asked?.reason);
     try {
       const updated = await api<BoardDeal>(request.method, request.path, request.body);
       setDeals((d) => applyDealEvent(d, 'deal.updated', updated));
@@ -149,6 +156,19 @@ export function DealBoard(props: { views: ComponentChildren }) {
             />
           ))}
         </div>
+      )}
+      {losing && (
+        <LoseDialog
+          title={losing.deal.title}
+          onLose={(reason) => {
+            setLosing(null);
+            void move(losing.deal, 'lost', losing.byKeyboard, { reason });
+          }}
+          onCancel={() => {
+            setLosing(null);
+            if (losing.byKeyboard) focusCard(losing.deal.id);
+          }}
+        />
       )}
       {creating && (
         <CreateDialog

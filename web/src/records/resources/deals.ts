@@ -23,7 +23,8 @@ export const deals: ResourceSpec = {
     { key: 'win_probability', label: 'Win probability', type: 'percent' },
     { key: 'won_at', label: 'Won', type: 'datetime', hideEmpty: true },
     { key: 'lost_at', label: 'Lost', type: 'datetime', hideEmpty: true },
-    { key: 'lost_reason', label: 'Lost reason', type: 'text', hideEmpty: true },
+    // Editable once the deal exists (a new deal is rarely created lost); set by the board's Lost too.
+    { key: 'lost_reason', label: 'Lost reason', type: 'longtext', edit: 'update', hideEmpty: true },
     ...syncFields,
     ...timestamps,
   ],
