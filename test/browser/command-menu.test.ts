@@ -26,6 +26,37 @@ const activeOption = (page: Page) =>
   })()`);
 
 describe('command menu', () => {
+  it('"new lead" then Enter opens the New lead form; the lead it creates is in the API; Escape leaves no ?new=1', async () => {
+    const page = await suite.signedIn();
+    await page.keyboard.press('Control+k');
+    await menu(page).waitFor();
+    await page.keyboard.type('new lead');
+    await menu(page).getByRole('group', { name: 'Actions' }).getByRole('option', { name: 'New lead' }).waitFor();
+    await expect.poll(() => activeOption(page)).toBe('New lead');
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('dialog', { name: 'New lead' });
+    await form.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/leads');
+    await form.getByLabel('First name', { exact: true }).fill('Grace');
+    await form.getByLabel('Email', { exact: true }).fill('grace@cobol.example');
+    await form.getByRole('button', { name: 'Create lead' }).click();
+    await page.getByRole('heading', { name: 'Grace', level: 1 }).waitFor();
+    const found = (await suite.api.get('/v1/leads?email=grace@cobol.example')).body.data;
+    expect(found).toHaveLength(1);
+    expect(page.url()).toContain(`/dashboard/leads/${found[0].id}`);
+
+    // The link the action opens is a page of its own; closing the form drops ?new=1, so a reload shows the list.
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?new=1`);
+    await page.getByRole('dialog', { name: 'New deal' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'New deal' }).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).search).toBe('');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Deals', level: 1 }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('Ctrl+K finds a client by name and Enter opens its record page', async () => {
     const client = (await suite.api.post('/v1/clients', { name: 'Quartzite Looms Ltd', email: 'ada@quartzite.example' })).body;
     const page = await suite.signedIn();

@@ -227,15 +227,21 @@ describe('deals board and sandbox', () => {
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
     // With the mouse, through each card's Move to menu (test/browser/board.test.ts drags and uses the keyboard).
-    const moveTo = async (title: string, stage: string) => {
+    const moveTo = async (title: string, stage: string, answer?: () => Promise<void>) => {
       await page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title }) }).getByRole('button', { name: 'Move to' }).click();
       await page.getByRole('menu', { name: 'Move to' }).getByRole('menuitem', { name: stage }).click();
+      await answer?.();
       await page.getByRole('region', { name: stage, exact: true }).getByText(title).waitFor();
     };
     await moveTo('Board winner', 'Won');
-    await moveTo('Board loser', 'Lost');
+    // Lost asks why first (test/browser/board.test.ts covers Cancel and the keyboard).
+    await moveTo('Board loser', 'Lost', async () => {
+      const dialog = page.getByRole('dialog', { name: 'Mark Board loser as lost?' });
+      await dialog.getByLabel('Why was it lost? (optional)').fill('Went with a competitor');
+      await dialog.getByRole('button', { name: 'Mark as lost' }).click();
+    });
     expect((await suite.api.get(`/v1/deals/${won.body.id}`)).body.stage).toBe('won');
-    expect((await suite.api.get(`/v1/deals/${lost.body.id}`)).body.stage).toBe('lost');
+    await expect.poll(async () => (await suite.api.get(`/v1/deals/${lost.body.id}`)).body).toMatchObject({ stage: 'lost', lost_reason: 'Went with a competitor' });
     await page.context().close();
   });
 

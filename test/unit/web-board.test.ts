@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyDealEvent, groupByStage, moveRequest, totalsByCurrency, type BoardDeal } from '../../web/src/records/board/board-model.js';
-import { matchPages, recordResult } from '../../web/src/command-menu/results.js';
+import { matchActions, matchPages, recordResult } from '../../web/src/command-menu/results.js';
 import { deals } from '../../web/src/records/resources/deals.js';
 
 /** The pipeline board's and the command menu's pure parts (web/src/records/board, web/src/command-menu). */
@@ -69,6 +69,18 @@ describe('command menu results', () => {
     expect(matchPages(pages, 'ÖVER').map((r) => r.href)).toEqual(['/dashboard/']);
     expect(matchPages(pages, '  ')).toHaveLength(3);
     expect(matchPages(pages, 'reference')[0]).toMatchObject({ external: true, group: 'Pages' });
+  });
+
+  it('finds actions as it finds pages, in their own group, with keys apart from the pages\' ones', () => {
+    const actions = [
+      { name: 'New lead', href: '/dashboard/leads?new=1' },
+      { name: 'New deal', href: '/dashboard/deals?new=1' },
+    ];
+    expect(matchActions(actions, 'new').map((r) => r.label)).toEqual(['New lead', 'New deal']);
+    expect(matchActions(actions, 'DEAL')).toEqual([{ key: 'Actions:/dashboard/deals?new=1', group: 'Actions', label: 'New deal', detail: '', href: '/dashboard/deals?new=1' }]);
+    expect(matchActions(actions, 'invoice')).toEqual([]);
+    const keys = [...matchPages([{ name: 'Leads', href: '/dashboard/leads?new=1' }], ''), ...matchActions(actions, '')].map((r) => r.key);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('names a record and says which one it is', () => {

@@ -1,10 +1,11 @@
 import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { api, me } from './api.js';
+import { api, can, me } from './api.js';
 import { connectLive } from './live.js';
 import { CommandMenuButton, CommandMenuHost } from './command-menu/command-menu.js';
 import { ConfirmHost } from './components/confirm.js';
 import { Link } from './components/link.js';
+import { RESOURCES } from './records/resources/index.js';
 import { location, pageName } from './router.js';
 import { Overview } from './pages/overview.js';
 import { Leads } from './pages/leads.js';
@@ -42,6 +43,12 @@ const MENU_PAGES = [
   { name: 'API reference', href: '/docs', external: true },
 ];
 
+/** "New lead" and the like, for the command menu: each opens its list page's create form (`?new=1`). */
+const createActions = () =>
+  Object.values(RESOURCES)
+    .filter((spec) => can(`${spec.scope}:write`))
+    .map((spec) => ({ name: `New ${spec.singular}`, href: `/dashboard/${spec.name}?new=1` }));
+
 async function signOut() {
   await api('DELETE', '/dashboard/session');
   me.value = null;
@@ -75,7 +82,7 @@ export function Layout() {
         {Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}
       </main>
       <ConfirmHost />
-      <CommandMenuHost pages={MENU_PAGES} />
+      <CommandMenuHost pages={MENU_PAGES} actions={createActions()} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // The command menu (issue #24): Ctrl+K, or ⌘K on a Mac, or the sidebar's Search button opens a
-// dialog that finds pages by name and records through the API's full-text `q` (leads, clients,
-// deals, invoices: the ones this session may read). The input is a combobox over a listbox: arrow
+// dialog that finds pages and actions ("New lead") by name and records through the API's full-text
+// `q` (leads, clients, deals, invoices: the ones this session may read). The input is a combobox over a listbox: arrow
 // keys move, Enter opens, Escape closes and gives the focus back to where it was.
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
@@ -8,7 +8,7 @@ import { api, can } from '../api.js';
 import { Modal } from '../components/dialog.js';
 import { RESOURCES } from '../records/resources/index.js';
 import { navigate } from '../router.js';
-import { matchPages, recordResult, type CommandResult, type PageLink } from './results.js';
+import { matchActions, matchPages, recordResult, type CommandResult, type PageLink } from './results.js';
 import './command-menu.css';
 
 const open = signal(false);
@@ -31,7 +31,7 @@ export function CommandMenuButton() {
 }
 
 /** Mounted once in the layout: the shortcut, and the dialog while open. */
-export function CommandMenuHost(props: { pages: PageLink[] }) {
+export function CommandMenuHost(props: { pages: PageLink[]; actions: PageLink[] }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() !== 'k' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
@@ -43,7 +43,7 @@ export function CommandMenuHost(props: { pages: PageLink[] }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
-  return open.value ? <CommandMenu pages={props.pages} onClose={() => (open.value = false)} /> : null;
+  return open.value ? <CommandMenu pages={props.pages} actions={props.actions} onClose={() => (open.value = false)} /> : null;
 }
 
 /** Records matching `typed`, fetched after a pause; [] while nothing is typed. */
@@ -81,11 +81,11 @@ function useRecordSearch(typed: string): { records: CommandResult[]; searching: 
   return { records, searching };
 }
 
-function CommandMenu(props: { pages: PageLink[]; onClose: () => void }) {
+function CommandMenu(props: { pages: PageLink[]; actions: PageLink[]; onClose: () => void }) {
   const [typed, setTyped] = useState('');
   const [active, setActive] = useState(0);
   const { records, searching } = useRecordSearch(typed);
-  const results = [...matchPages(props.pages, typed), ...records];
+  const results = [...matchPages(props.pages, typed), ...matchActions(props.actions, typed), ...records];
   const chosen = results[Math.min(active, results.length - 1)];
   const optionId = (r: CommandResult) => `command-option-${results.indexOf(r)}`;
 
@@ -127,7 +127,7 @@ function CommandMenu(props: { pages: PageLink[]; onClose: () => void }) {
           aria-activedescendant={chosen ? optionId(chosen) : undefined}
           autoComplete="off"
           spellcheck={false}
-          placeholder="Search leads, clients, deals, invoices and pages…"
+          placeholder="Search leads, clients, deals, invoices, pages and actions…"
           value={typed}
           onInput={(e) => setTyped(e.currentTarget.value)}
           onKeyDown={onKey}

@@ -1,5 +1,5 @@
-// What the command menu lists (tested in test/unit/web-command-menu.test.ts): the pages whose name
-// matches what was typed, and records found by the API's `q`, each with a line that tells two
+// What the command menu lists (tested in test/unit/web-command-menu.test.ts): the pages and
+// actions ("New lead") whose name matches what was typed, and records found by the API's `q`, each with a line that tells two
 // records of the same name apart (a lead's company, a deal's value and stage).
 import { optionLabel, type ResourceSpec } from '../records/describe.js';
 import { formatMoney } from '../records/format.js';
@@ -7,7 +7,7 @@ import { formatMoney } from '../records/format.js';
 export interface CommandResult {
   /** Unique within one list of results (the option's DOM id is made from it). */
   key: string;
-  /** The group heading: "Pages", "Leads", "Clients", "Deals", "Invoices". */
+  /** The group heading: "Pages", "Actions", "Leads", "Clients", "Deals", "Invoices". */
   group: string;
   label: string;
   detail: string;
@@ -27,10 +27,19 @@ export interface PageLink {
  * is typed, so the menu is also a keyboard way to go anywhere.
  */
 export function matchPages(pages: readonly PageLink[], typed: string): CommandResult[] {
+  return matchLinks('Pages', pages, typed);
+}
+
+/** Things to do rather than places to go ("New lead": a link that opens a form), matched as pages are. */
+export function matchActions(actions: readonly PageLink[], typed: string): CommandResult[] {
+  return matchLinks('Actions', actions, typed);
+}
+
+function matchLinks(group: string, links: readonly PageLink[], typed: string): CommandResult[] {
   const wanted = fold(typed.trim());
-  return pages
+  return links
     .filter((p) => fold(p.name).includes(wanted))
-    .map((p) => ({ key: `page:${p.href}`, group: 'Pages', label: p.name, detail: p.external ? 'Leaves the dashboard' : '', href: p.href, ...(p.external ? { external: true } : {}) }));
+    .map((p) => ({ key: `${group}:${p.href}`, group, label: p.name, detail: p.external ? 'Leaves the dashboard' : '', href: p.href, ...(p.external ? { external: true } : {}) }));
 }
 
 const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

@@ -76,6 +76,13 @@ function caption(spec: ResourceSpec, sorting: SortState): string {
 export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChildren }) {
   const { spec } = props;
   const [creating, setCreating] = useState(false);
+  // `?new=1` (the command menu's "New lead") opens the form too; closing it drops the parameter, so
+  // a reload or Back does not open it again.
+  const formOpen = creating || (query('new') === '1' && can(`${spec.scope}:write`));
+  const closeForm = () => {
+    setCreating(false);
+    if (query('new')) setQuery({ new: '' });
+  };
   const filtered = spec.filters.some((n) => query(n));
   const sorting = urlSorting();
   const empty = filtered ? `No ${spec.plural.toLowerCase()} match these filters. Clear the filters to see them all.` : `No ${spec.plural.toLowerCase()} yet. ${spec.emptyHint}`;
@@ -98,7 +105,7 @@ export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChild
         columns={columns(spec)}
         empty={empty}
       />
-      {creating && <CreateDialog spec={spec} path={spec.path} onClose={() => setCreating(false)} onCreated={(r) => navigate(recordUrl(spec.name, r.id))} />}
+      {formOpen && <CreateDialog spec={spec} path={spec.path} onClose={closeForm} onCreated={(r) => navigate(recordUrl(spec.name, r.id))} />}
     </section>
   );
 }
