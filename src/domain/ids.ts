@@ -26,6 +26,10 @@ export class IdGenerator {
   private lastTime = -1;
   private randomHigh = 0;
   private randomLow = 0;
+  /** The id's time and high random half encoded, kept while they last: within a millisecond only the low half changes. */
+  private head = '';
+  private headTime = -1;
+  private headHigh = -1;
 
   constructor(
     private readonly clock: () => number = Date.now,
@@ -44,7 +48,10 @@ export class IdGenerator {
       this.randomHigh = Number(random >> 40n);
       this.randomLow = Number(random & BigInt(HALF - 1));
     }
-    return `${prefix}_${encode(time, 10)}${encode(this.randomHigh, 8)}${encode(this.randomLow, 8)}`;
+    if (time !== this.headTime || this.randomHigh !== this.headHigh) {
+      [this.head, this.headTime, this.headHigh] = [encode(time, 10) + encode(this.randomHigh, 8), time, this.randomHigh];
+    }
+    return `${prefix}_${this.head}${encode(this.randomLow, 8)}`;
   }
 }
 

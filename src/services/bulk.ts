@@ -127,8 +127,8 @@ function createAll<R extends Matchable>(ctx: Ctx, createMany: NonNullable<BulkTa
   const results = request.records.map((outcome, index): BulkResult => {
     if (!outcome.ok) return { index, status: 'failed', error: issuesError(outcome.issues) };
     try {
-      const { id: _none, ...fields } = outcome.value; // allRecordsNew: no record has an id
-      const record = createMany.build(ctx, fields);
+      // allRecordsNew: no record has an id, so each is a create's input as it is (no copy a record).
+      const record = createMany.build(ctx, outcome.value as Omit<R, 'id'>);
       built.push(record);
       return { index, status: 'created', id: record.id };
     } catch (error) {

@@ -48,6 +48,26 @@ describe('ids', () => {
     expect(a < b).toBe(true);
   });
 
+  it('carry the low random half into the high one within a millisecond, spelled as a reference encoder spells them', () => {
+    const base32 = (value: bigint, length: number) => {
+      let out = '';
+      for (let i = 0; i < length; i++, value /= 32n) out = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Number(value % 32n)] + out;
+      return out;
+    };
+    const half = 2n ** 40n;
+    const time = 1_800_000_000_000;
+    // random() >> 1 = high 5, low 2^40 - 2: the third id of the millisecond carries into high.
+    const ids = new IdGenerator(() => time, () => ((5n * half) | (half - 2n)) << 1n);
+    const made = [ids.next('lead'), ids.next('lead'), ids.next('lead')];
+    const expected = [
+      [5n, half - 2n],
+      [5n, half - 1n],
+      [6n, 0n],
+    ].map(([high, low]) => `lead_${base32(BigInt(time), 10)}${base32(high!, 8)}${base32(low!, 8)}`);
+    expect(made).toEqual(expected);
+    expect([...made].sort()).toEqual(made);
+  });
+
   it('are the same for the same clock and random source', () => {
     const make = () => new IdGenerator(() => 1_800_000_000_000, () => 42n).next('cli');
     expect(make()).toBe(make());
