@@ -73,12 +73,12 @@ export async function startCommand(options: StartOptions): Promise<void> {
     process.stdout.write(
       [
         `${green('●')} ${bold('crm sandbox ready')}`,
-        `  Base URL  ${cyan(sandbox.baseUrl)}`,
-        `  API key   ${key}`,
-        `  Dashboard  ${sandbox.dashboardUrl ?? dim('(no admin key left: sign in with an API key)')}`,
-        `  Database  ${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`,
-        `  OpenAPI   ${sandbox.baseUrl}/v1/openapi.json`,
-        `  API docs  ${sandbox.baseUrl}/docs`,
+        field('Base URL', cyan(sandbox.baseUrl)),
+        field('API key', key),
+        field('Dashboard', sandbox.dashboardUrl ?? dim('(no admin key left: sign in with an API key)')),
+        field('Database', `${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`),
+        field('OpenAPI', `${sandbox.baseUrl}/v1/openapi.json`),
+        field('API docs', `${sandbox.baseUrl}/docs`),
         ...(recorded && !recorded.otherDefault ? [dim(`  Saved to ${recorded.path}: crm commands run in this folder use it.`)] : []),
         '',
         dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),
@@ -168,3 +168,6 @@ export async function waitCommand(options: { baseUrl: string; json: boolean; tim
   }
   throw new CliError(`${options.baseUrl} was not ready after ${options.timeout} s (${last}). Is the sandbox starting? Check its output, or raise --timeout.`);
 }
+
+/** A line of the ready banner: labels padded so every value starts in the same column. */
+const field = (label: string, value: string): string => `  ${label.padEnd(9)}  ${value}`;
