@@ -38,9 +38,14 @@ export function isSmallTree(value: unknown, depth: number, namesOk: (names: stri
  */
 export function inNameOrder(record: Record<string, unknown>): Record<string, unknown> {
   const names = Object.keys(record);
-  const sorted = names.slice().sort();
-  if (sorted.every((name, i) => name === names[i])) return record;
+  if (isSorted(names)) return record;
   const copy: Record<string, unknown> = {};
-  for (const name of sorted) copy[name] = record[name];
+  for (const name of names.sort()) copy[name] = record[name];
   return copy;
+}
+
+/** Whether names are in the order Array.prototype.sort puts them (UTF-16 code units). */
+export function isSorted(names: readonly string[]): boolean {
+  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return false;
+  return true;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import { isSmallTree } from '../json-tree.js';
+import { isSmallTree, isSorted } from '../json-tree.js';
 import { stmt } from '../store/rows.js';
 import { nowIso, type Ctx } from './context.js';
 
@@ -82,11 +82,6 @@ function writeCanonical(value: unknown, write: (piece: string) => void): void {
     writeCanonical(member, write);
   }
   write('}');
-}
-
-function isSorted(names: string[]): boolean {
-  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return false;
-  return true;
 }
 
 /** `"name":`, remembered: a batch repeats the same dozen member names in each of its records. */
