@@ -1,6 +1,6 @@
-// What the command menu lists (tested in test/unit/web-command-menu.test.ts): the pages and
-// actions ("New lead") whose name matches what was typed, and records found by the API's `q`, each with a line that tells two
-// records of the same name apart (a lead's company, a deal's value and stage).
+// What the command menu lists (tested in test/unit/web-board.test.ts): the pages and actions
+// ("New lead") whose name matches what was typed, and records found by the API's `q`, each with a
+// line that tells two records of the same name apart (a lead's company, a deal's value and stage).
 import { optionLabel, type ResourceSpec } from '../records/describe.js';
 import { formatMoney } from '../records/format.js';
 

@@ -24,8 +24,9 @@ export interface MoveRequest {
 /**
  * The API call that moves a deal to `to` (API.md §2, deal pipeline): between open stages a PATCH;
  * into won or lost the win / lose actions (each emits deal.won / deal.lost once); out of won or lost
- * only reopen (a lost reason, when given, goes with the lose). A move the rules forbid (won → lost) is still sent, so the refusal and its words come
- * from the API, the one place the rules live, never from a second copy here.
+ * only reopen (a lost reason, when given, goes with the lose). A move the rules forbid (won → lost)
+ * is still sent, so the refusal and its words come from the API, the one place the rules live,
+ * never from a second copy here.
  */
 export function moveRequest(deal: Pick<BoardDeal, 'id' | 'stage'>, to: Stage, lostReason?: string): MoveRequest {
   const path = `/v1/deals/${encodeURIComponent(deal.id)}`;
