@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
@@ -49,6 +49,8 @@ export interface AppOptions {
   control: SandboxControl;
   /** Log level for Fastify's logger (to stderr); errors only by default. */
   logLevel?: string;
+  /** The server to serve on (the sandbox's, bound before the app is built); Fastify makes one without it. */
+  serverFactory?: FastifyServerOptions['serverFactory'];
 }
 
 function unusedCompilerFactory(): never {
@@ -59,7 +61,7 @@ function unusedCompilerFactory(): never {
  * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
  * decides about ports and signals.
  */
-export async function buildApp({ accounts, control, logLevel = 'error' }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ accounts, control, logLevel = 'error', serverFactory }: AppOptions): Promise<FastifyInstance> {
   // Routes and services take this Ctx; its fields are those of the account the request works on.
   const current = () => currentAccountOr(() => accounts.default);
   const ctx = scopedContext(current);
@@ -72,6 +74,7 @@ export async function buildApp({ accounts, control, logLevel = 'error' }: AppOpt
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...(serverFactory ? { serverFactory } : {}),
     // The compilers are set below; without factories of our own, Fastify would load its defaults
     // (Ajv and fast-json-stringify, ~100 ms of every sandbox start) only to never use them.
     schemaController: { compilersFactory: { buildValidator: unusedCompilerFactory, buildSerializer: unusedCompilerFactory } },

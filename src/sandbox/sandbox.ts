@@ -14,7 +14,8 @@ import { dashboardLoginUrl } from '../http/routes/sandbox.js';
 import { fill, isEmpty, resetData } from './fill.js';
 import { adoptSeedImageFile, renewSeedImageLinks, writeSeedImageFile } from './seed-image.js';
 import { localBaseUrl } from './listen-address.js';
-import { checkPortFree, newDatabaseFiles } from './start-guard.js';
+import { listenEarly } from './early-server.js';
+import { newDatabaseFiles } from './start-guard.js';
 
 /** How long a stop waits for open responses to finish before it closes their connections. */
 const STOP_GRACE_MS = 3_000;
@@ -81,7 +82,8 @@ function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dbPath = options.db ?? DEFAULT_DB;
   // The port first: a start that cannot listen creates nothing (no database, no admin key unseen).
-  await checkPortFree(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1');
+  // Requests that come while the rest is made wait for it (early-server.ts).
+  const early = await listenEarly(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1');
   const made = newDatabaseFiles(dbPath);
   let db;
   let fromImage = false;
@@ -93,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db = openDb(dbPath);
     if (fromImage) adoptSeedImageFile(db);
   } catch (error) {
+    await early.close();
     made.remove();
     throw error;
   }
@@ -107,7 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     else if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () => resetData(ctx, options);
-    const app = await buildApp({ accounts, control: { reset }, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    const app = await buildApp({ accounts, control: { reset }, serverFactory: early.factory, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
     // What each account's clock makes due (API.md §12): trials ending, invoices turning overdue,
     // idempotency keys (24 h) and events (30 days) expiring. At start and every minute (unref:
     // never keeps the process up); moving a test clock runs it at once.
@@ -116,9 +119,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     due();
     const dueTimer = setInterval(due, 60 * 1000).unref();
-    await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
-    const address = app.server.address() as AddressInfo;
+    const address = early.server.address() as AddressInfo;
     baseUrl = localBaseUrl(address);
+    early.serve();
     // Pending deliveries left by an earlier run (even a killed one) are sent from here on.
     // Loaded a moment after listening, not awaited: the worker and its HTTP client (undici,
     // node:http2) cost ~100 ms to load, which would otherwise delay the first requests a client
@@ -158,14 +161,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // the stop (seen in the package test under load: ~70 s). After a grace period the
         // connections still open are closed: a stop is a stop.
         const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
-        await Promise.all([accounts.close(), app.close()]);
+        // app.close() leaves a server it did not make open (serverFactory): closed here.
+        await Promise.all([accounts.close(), app.close(), early.close()]);
         clearTimeout(grace);
         db.close();
       },
     };
   } catch (error) {
+    await early.close();
     db.close();
-    made.remove(); // e.g. the port was taken between the check and the listen
+    made.remove(); // e.g. a fixture that does not load
     throw error;
   }
 }

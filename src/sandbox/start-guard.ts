@@ -1,21 +1,10 @@
 import { existsSync, rmSync, rmdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
 /**
  * What a start must not leave behind when it fails: a busy port used to be found only after the
  * database was created and seeded, so a new `other.db` stayed with an admin key nobody ever saw.
  */
-
-/** Fails with the listen error (EADDRINUSE, EACCES) when the port cannot be had; port 0 always can. */
-export function checkPortFree(port: number, host: string): Promise<void> {
-  if (port === 0) return Promise.resolve();
-  return new Promise((resolvePromise, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolvePromise()));
-  });
-}
 
 /**
  * Remembers whether a database file (and which of its folders) is about to be made by this start,

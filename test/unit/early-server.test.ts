@@ -1,0 +1,72 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyServerOptions } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { listenEarly } from '../../src/sandbox/early-server.js';
+
+/**
+ * The sandbox binds its port before it builds the app (issue #27): a request that comes meanwhile
+ * waits and is answered once the app serves, in arrival order; a busy port fails the bind. Real
+ * sockets on 127.0.0.1.
+ */
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('listenEarly', () => {
+  it('holds the requests that come before serve() and answers them in arrival order after it', async () => {
+    const early = await listenEarly(0, '127.0.0.1');
+    const { port } = early.server.address() as AddressInfo;
+    const arrived: string[] = [];
+    early.server.on('request', (req: IncomingMessage) => arrived.push(req.url ?? ''));
+    let answered = 0;
+    const first = get(port, '/first').then((r) => (answered++, r));
+    await new Promise<void>((resolve) => early.server.once('request', () => resolve()));
+    const second = get(port, '/second').then((r) => (answered++, r));
+    while (arrived.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Both reached the server; neither is answered while the app is not there.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(0);
+
+    const handled: string[] = [];
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      handled.push(req.url ?? '');
+      res.end(`app saw ${req.url}`);
+    };
+    expect(early.factory(handler, { keepAliveTimeout: 1234, requestTimeout: 5678 } as FastifyServerOptions)).toBe(early.server);
+    expect(early.server.keepAliveTimeout).toBe(1234);
+    expect(early.server.requestTimeout).toBe(5678);
+    expect(handled).toEqual([]); // taking the server is not serving
+    early.serve();
+    expect(await first).toEqual({ status: 200, body: 'app saw /first' });
+    expect(await second).toEqual({ status: 200, body: 'app saw /second' });
+    expect(handled).toEqual(['/first', '/second']);
+    // Later requests go straight to the app.
+    expect(await get(port, '/later')).toEqual({ status: 200, body: 'app saw /later' });
+    await early.close();
+    await expect(get(port, '/closed')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('fails with EADDRINUSE on a port that is taken, and the holder keeps it', async () => {
+    const holder = await listenEarly(0, '127.0.0.1');
+    const { port } = holder.server.address() as AddressInfo;
+    await expect(listenEarly(port, '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect(holder.server.listening).toBe(true);
+    await holder.close();
+  });
+
+  it('refuses to serve before the app took the server', async () => {
+    const early = await listenEarly(0, '127.0.0.1');
+    expect(() => early.serve()).toThrow(/before the app took the server/);
+    await early.close();
+  });
+});
