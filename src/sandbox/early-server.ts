@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -14,6 +16,7 @@ type RequestHandler = (request: IncomingMessage, response: ServerResponse) => vo
  * instead of at its next retry. Fastify gets this server through its `serverFactory` option.
  */
 export interface EarlyServer {
+  /** The server Fastify gets; its address is the sandbox's. */
   server: Server;
   /** Fastify's `serverFactory`: this server, with Fastify's server settings; Fastify's handler is kept for serve(). */
   factory(handler: RequestHandler, options: FastifyServerOptions): Server;
@@ -23,35 +26,63 @@ export interface EarlyServer {
   close(): Promise<void>;
 }
 
-export function listenEarly(port: number, host: string): Promise<EarlyServer> {
+export async function listenEarly(port: number, host: string): Promise<EarlyServer> {
   const waiting: [IncomingMessage, ServerResponse][] = [];
-  const hold: RequestHandler = (request, response) => void waiting.push([request, response]);
-  const server = createServer(hold);
-  let appHandler: RequestHandler | null = null;
-  const early: EarlyServer = {
+  let taken: RequestHandler | null = null;
+  let serving: RequestHandler | null = null;
+  const dispatch: RequestHandler = (request, response) => (serving ? serving(request, response) : void waiting.push([request, response]));
+  const server = createServer(dispatch);
+  await listen(server, port, host);
+  const servers = [server, ...(host === 'localhost' ? await otherLocalhostServers(server, dispatch) : [])];
+  return {
     server,
     factory(handler, options) {
-      appHandler = handler;
+      taken = handler;
       // What Fastify sets on a server it makes itself (fastify/lib/server.js getServerInstance).
-      if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-      if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-      if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
-      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      for (const each of servers) {
+        if (options.keepAliveTimeout !== undefined) each.keepAliveTimeout = options.keepAliveTimeout;
+        if (options.requestTimeout !== undefined) each.requestTimeout = options.requestTimeout;
+        if (options.connectionTimeout !== undefined) each.setTimeout(options.connectionTimeout);
+        if (options.maxRequestsPerSocket) each.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      }
       return server;
     },
     serve() {
-      if (!appHandler) throw new Error('serve() before the app took the server (buildApp with serverFactory).');
-      server.off('request', hold);
-      server.on('request', appHandler);
-      for (const [request, response] of waiting.splice(0)) appHandler(request, response);
+      if (!taken) throw new Error('serve() before the app took the server (buildApp with serverFactory).');
+      serving = taken;
+      for (const [request, response] of waiting.splice(0)) serving(request, response);
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => Promise.all(servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve())))).then(() => undefined),
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host, exclusive: true }, () => {
       server.off('error', reject);
-      resolve(early);
+      resolve();
     });
   });
+}
+
+/**
+ * `--host localhost`: as Fastify does, the other addresses `localhost` has (::1 beside 127.0.0.1)
+ * on the same port, so that either URL reaches the sandbox; one that cannot be bound (no IPv6) is
+ * left out, the first address serves.
+ */
+async function otherLocalhostServers(main: Server, dispatch: RequestHandler): Promise<Server[]> {
+  const { address, port } = main.address() as AddressInfo;
+  const others: Server[] = [];
+  for (const other of await lookup('localhost', { all: true }).catch(() => [])) {
+    if (other.address === address) continue;
+    const server = createServer(dispatch);
+    try {
+      await listen(server, port, other.address);
+      others.push(server);
+    } catch {
+      // that family is not available here
+    }
+  }
+  return others;
 }

@@ -1,4 +1,5 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { lookup } from 'node:dns/promises';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +10,9 @@ import { listenEarly } from '../../src/sandbox/early-server.js';
  * waits and is answered once the app serves, in arrival order; a busy port fails the bind. Real
  * sockets on 127.0.0.1.
  */
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
+function get(port: number, path: string, host = '127.0.0.1'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+    const req = httpRequest({ host, port, path, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
@@ -62,6 +63,27 @@ describe('listenEarly', () => {
     await expect(listenEarly(port, '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
     expect(holder.server.listening).toBe(true);
     await holder.close();
+  });
+
+  it('listens on every address localhost has here (127.0.0.1 and ::1 where both bind), one port, one app', async () => {
+    // The addresses this machine can bind, found independently of the code under test.
+    const bindable: string[] = [];
+    for (const { address } of await lookup('localhost', { all: true })) {
+      const probe = createServer();
+      const ok = await new Promise<boolean>((resolve) => probe.once('error', () => resolve(false)).listen(0, address, () => resolve(true)));
+      if (ok) await new Promise((resolve) => probe.close(resolve));
+      if (ok && !bindable.includes(address)) bindable.push(address);
+    }
+    expect(bindable.length).toBeGreaterThan(0);
+    const early = await listenEarly(0, 'localhost');
+    const { port } = early.server.address() as AddressInfo;
+    early.factory((req, res) => res.end(`app saw ${req.url}`), {} as FastifyServerOptions);
+    const waited = get(port, '/early', bindable[bindable.length - 1]);
+    early.serve();
+    expect(await waited).toEqual({ status: 200, body: 'app saw /early' });
+    for (const address of bindable) expect(await get(port, `/via/${address}`, address)).toEqual({ status: 200, body: `app saw /via/${address}` });
+    await early.close();
+    for (const address of bindable) await expect(get(port, '/closed', address)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('refuses to serve before the app took the server', async () => {
