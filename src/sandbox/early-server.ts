@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
@@ -74,6 +73,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 async function otherLocalhostServers(main: Server, dispatch: RequestHandler): Promise<Server[]> {
   const { address, port } = main.address() as AddressInfo;
   const others: Server[] = [];
+  // node:dns/promises only here: a start on 127.0.0.1, the default, does not load it.
+  const { lookup } = await import('node:dns/promises');
   for (const other of await lookup('localhost', { all: true }).catch(() => [])) {
     if (other.address === address) continue;
     const server = createServer(dispatch);
