@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { BULK_MAX_RECORDS, DEFAULT_SYNC_BATCH } from '../domain/bulk-limits.js';
+import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
 import { examples } from './help.js';
@@ -38,7 +38,7 @@ export function registerSyncCommands(program: Command): void {
     .addOption(new Option('--mode <mode>', 'upsert: update matching records, create the rest; create: always create').choices(['upsert', 'create']).default('upsert'))
     .addOption(new Option('--match-on <field>', 'how upsert finds existing records').choices(['external_id', 'email']).default('external_id'))
     .option('--map <pairs>', 'column mapping, "CSV Column=field,Other=custom.name,Unwanted="')
-    .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), DEFAULT_SYNC_BATCH)
+    .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
     .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
     .option('--dry-run', 'validate only: nothing is sent', false)
     .addOption(new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']))
@@ -156,7 +156,7 @@ Examples:
     .option('--prune', 'delete in the target what was deleted in the source (reported either way)', false)
     .option('--with-webhooks', "leave the target's webhook deliveries on during the copy", false)
     .option('--results <dir>', 'results folder (default .crm/copy/FROM-to-TO)')
-    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), DEFAULT_SYNC_BATCH)
+    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
     .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
     .option('--retries <n>', 'retries of a failing request before the copy stops', count(0, 20), 6)
     .addHelpText(
