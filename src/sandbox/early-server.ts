@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
+import { newId } from '../domain/ids.js';
+import { problemBody } from '../http/plugins/errors.js';
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -21,8 +23,13 @@ export interface EarlyServer {
   factory(handler: RequestHandler, options: FastifyServerOptions): Server;
   /** The app is ready: the requests that waited first, in arrival order, then every new one go to it. */
   serve(): void;
-  /** Stops accepting connections; resolves once the open ones have ended. */
+  /**
+   * Stops accepting connections; resolves once the open ones have ended. Requests still waiting (a
+   * start that failed) are answered 503 first: they would otherwise hold the close, and the process.
+   */
   close(): Promise<void>;
+  /** Ends every connection at once, open responses included (a stop's grace period is over). */
+  closeAllConnections(): void;
 }
 
 export async function listenEarly(port: number, host: string): Promise<EarlyServer> {
@@ -51,7 +58,16 @@ export async function listenEarly(port: number, host: string): Promise<EarlyServ
       serving = taken;
       for (const [request, response] of waiting.splice(0)) serving(request, response);
     },
-    close: () => Promise.all(servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve())))).then(() => undefined),
+    async close() {
+      for (const [, response] of waiting.splice(0)) {
+        const body = problemBody('unavailable', 'The sandbox stopped before it was ready. Start it again (crm sandbox start).', newId('req'));
+        response.writeHead(503, { 'content-type': 'application/problem+json; charset=utf-8', connection: 'close' }).end(JSON.stringify(body));
+      }
+      await Promise.all(servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve()))));
+    },
+    closeAllConnections() {
+      for (const each of servers) each.closeAllConnections();
+    },
   };
 }
 

@@ -160,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // Fastify's close waits for every open response; a client that stops reading one can hold
         // the stop (seen in the package test under load: ~70 s). After a grace period the
         // connections still open are closed: a stop is a stop.
-        const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+        const grace = setTimeout(() => early.closeAllConnections(), STOP_GRACE_MS);
         // app.close() leaves a server it did not make open (serverFactory): closed here.
         await Promise.all([accounts.close(), app.close(), early.close()]);
         clearTimeout(grace);

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 
 /**
  * Remembers whether a database file (and which of its folders) is about to be made by this start,
- * so that a start failing after it (the port taken in the meantime, a bad fixture) removes exactly
+ * so that a start failing after it (a bad fixture, a path that cannot be a file) removes exactly
  * what it made: the file, its -wal/-shm/-journal, and the folders it created, if they are empty.
  * An existing database is never touched.
  */

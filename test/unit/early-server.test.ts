@@ -86,6 +86,17 @@ describe('listenEarly', () => {
     for (const address of bindable) await expect(get(port, '/closed', address)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  it('answers a waiting request 503 when it closes without serving (a start that failed), instead of hanging', async () => {
+    const early = await listenEarly(0, '127.0.0.1');
+    const { port } = early.server.address() as AddressInfo;
+    const waiting = get(port, '/v1/deals');
+    await new Promise<void>((resolve) => early.server.once('request', () => resolve()));
+    await early.close();
+    const answer = await waiting;
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 503, code: 'unavailable', detail: expect.stringContaining('stopped before it was ready') });
+  });
+
   it('refuses to serve before the app took the server', async () => {
     const early = await listenEarly(0, '127.0.0.1');
     expect(() => early.serve()).toThrow(/before the app took the server/);
