@@ -49,9 +49,21 @@ export function getEvent(ctx: Ctx, id: string): Event {
 const EVENT_JSON_SQL = `'{"id":' || json_quote(id) || ',"type":' || json_quote(type) || ',"created_at":' || json_quote(created_at)
   || ',"data":{"object":' || data || '}' || iif(previous_attributes IS NULL, '', ',"previous_attributes":' || previous_attributes) || '}'`;
 
+/**
+ * The retention's bound as a list's parameter: the time of the oldest event still within it,
+ * rather than the cutoff itself. The same events match (none lies between the two), but the cutoff
+ * moves every millisecond and this only when an event leaves the window, so a page of events can
+ * be kept and sent again like any list's (list-json.ts keys its pages by their parameters; issue
+ * #27: the events list was never one). One lookup in the events_created index.
+ */
+function oldestKept(ctx: Ctx): string {
+  const bound = cutoff(ctx);
+  return (stmt(ctx.db, 'SELECT min(created_at) FROM events WHERE created_at >= ?').pluck().get(bound) as string | null) ?? bound;
+}
+
 /** `order` may be left out (oldest first), as in the API. */
 export function listEvents(ctx: Ctx, q: Omit<EventListQuery, 'order'> & { order?: EventListQuery['order'] }): JsonBody {
-  const conditions: Condition[] = [['created_at >= ?', [cutoff(ctx)]]];
+  const conditions: Condition[] = [['created_at >= ?', [oldestKept(ctx)]]];
   const types = q.type?.split(',');
   if (types) conditions.push([`type IN (${types.map(() => '?').join(', ')})`, types]);
   if (q.object_id) conditions.push(['object_id = ?', [q.object_id]]);
