@@ -91,12 +91,19 @@ describe('a realistic scenario, set up entirely in the browser', () => {
     await page.getByRole('button', { name: 'Board' }).click();
     const column = (name: string) => page.getByRole('region', { name, exact: true });
     const card = (stage: string, title: string) => column(stage).getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+    // A moved card shows in its new column at once, but stays busy (not draggable) until the API
+    // has the move: wait for that, as a user would, before the next drag (under load the first
+    // move's answer could come after the second drag had started, which then did nothing).
+    const moved = async (stage: string, title: string) => {
+      await card(stage, title).waitFor();
+      await page.locator('.board[aria-busy="false"]').waitFor();
+    };
     await card('Lead in', 'Engine pilot').dragTo(column('Qualified'));
-    await card('Qualified', 'Engine pilot').waitFor();
+    await moved('Qualified', 'Engine pilot');
     await card('Qualified', 'Engine pilot').dragTo(column('Proposal'));
-    await card('Proposal', 'Engine pilot').waitFor();
+    await moved('Proposal', 'Engine pilot');
     await card('Lead in', 'Notes translation').dragTo(column('Negotiation'));
-    await card('Negotiation', 'Notes translation').waitFor();
+    await moved('Negotiation', 'Notes translation');
     await card('Lead in', 'Compiler licence').getByRole('button', { name: 'Move to' }).click();
     await page.getByRole('menu', { name: 'Move to' }).getByRole('menuitem', { name: 'Won' }).click();
     await card('Won', 'Compiler licence').waitFor();
