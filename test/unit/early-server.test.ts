@@ -1,26 +1,20 @@
 import { lookup } from 'node:dns/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { listenEarly } from '../../src/sandbox/early-server.js';
+import { rawRequest } from '../helpers/dashboard.js';
 
 /**
  * The sandbox binds its port before it builds the app (issue #27): a request that comes meanwhile
  * waits and is answered once the app serves, in arrival order; a busy port fails the bind. Real
  * sockets on 127.0.0.1.
  */
-function get(port: number, path: string, host = '127.0.0.1'): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host, port, path, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** A GET on its own connection (Connection: close), so a closed server refuses the next one. */
+async function get(port: number, path: string, host = '127.0.0.1'): Promise<{ status: number; body: string }> {
+  const { status, body } = await rawRequest(`http://${host.includes(':') ? `[${host}]` : host}:${port}`, 'GET', path, { connection: 'close' });
+  return { status, body };
 }
 
 describe('listenEarly', () => {
