@@ -3,6 +3,7 @@ import { credentialIssued } from './credential-issues.js';
 import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
 import { listTable } from '../store/list.js';
+import { bookkeepingWrite } from '../store/list-json.js';
 import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { memoize } from '../memo.js';
 import { requireAuthorityOver } from './key-authority.js';
@@ -141,7 +142,7 @@ export function authenticateKey(ctx: Ctx, secret: string, { recordUse = true }: 
   // last_used_at is for people reading the key list: a write per second per key is plenty.
   if (recordUse && (lastUseWritten.get(key.id) ?? 0) < now - 1000) {
     lastUseWritten.set(key.id, now);
-    stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), key.id);
+    bookkeepingWrite(ctx.db, () => stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), key.id));
   }
   return { subject: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
 }

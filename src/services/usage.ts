@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
+import { bookkeepingWrite } from '../store/list-json.js';
 
 /**
  * Usage metering (API.md §6). Requests are counted in memory on the hot path and written to
@@ -54,12 +55,12 @@ export class UsageMeter {
     this.pending = new Map();
     const upsert = stmt(this.db, `INSERT INTO usage_counters (day, subject, endpoint, status, count) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (day, subject, endpoint, status) DO UPDATE SET count = count + excluded.count`);
-    this.db.transaction(() => {
+    bookkeepingWrite(this.db, this.db.transaction(() => {
       for (const [key, count] of batch) {
         const [d, subject, endpoint, status] = key.split('\u0000');
         upsert.run(d, subject, endpoint, Number(status), count);
       }
-    })();
+    }));
   }
 
   /** Counts for one UTC day (today by default), stored and pending together. */

@@ -138,7 +138,8 @@ function makePage(db: Db, sql: string, params: unknown[], limit: number, cursorA
  * "Nothing changed" is SQLite's own count of the rows this connection has inserted, updated or
  * deleted (total_changes(): triggers included, rolled-back writes too; 0.2 µs to ask): every write
  * of the sandbox goes through its one connection to the file, and any write to any table empties
- * the cache, so a page is never older than the sandbox's data. A commit by another process on the
+ * the cache (but the bookkeeping writes, below, to tables no page reads), so a page is never older
+ * than the sandbox's data. A commit by another process on the
  * same file (someone's sqlite3 shell) moves SQLite's data_version instead, which costs a read lock
  * to ask (~2.5 µs, more than the rest of a cached answer), so it is asked at most every
  * FOREIGN_CHECK_MS: such a write shows in lists within that time.
@@ -148,6 +149,7 @@ function makePage(db: Db, sql: string, params: unknown[], limit: number, cursorA
  * export's pages of 1000) is not kept.
  */
 interface PageCache {
+  /** The connection's total_changes() less its bookkeeping writes' (bookkeepingWrite below). */
   changes: number;
   dataVersion: number;
   checkedAt: number;
@@ -161,8 +163,29 @@ const caches = new WeakMap<Db, PageCache>();
 
 const dataVersionOf = (db: Db) => (rawStatement(db, 'SELECT data_version FROM pragma_data_version').statement.get() as [number])[0];
 
+const totalChangesOf = (db: Db) => (rawStatement(db, 'SELECT total_changes()').statement.get() as [number])[0];
+
+/** Per database, the rows written by bookkeepingWrite(): not changes of any listed data. */
+const bookkeepingChanges = new WeakMap<Db, number>();
+
+/**
+ * Runs a write to a table no kept page is made of (the request log, the usage counters, a key's
+ * last use) without emptying the page cache. Under load the request log alone is written every
+ * 50 ms, and each of those writes used to drop every kept page: one list request in ~15 ran its
+ * query again, and those were the p99 of every list (issue #27). Only for writes that cannot
+ * change a page of leads, clients, deals, invoices or events.
+ */
+export function bookkeepingWrite<T>(db: Db, write: () => T): T {
+  const before = totalChangesOf(db);
+  try {
+    return write();
+  } finally {
+    bookkeepingChanges.set(db, (bookkeepingChanges.get(db) ?? 0) + totalChangesOf(db) - before);
+  }
+}
+
 function pageCache(db: Db): PageCache {
-  const [changes] = rawStatement(db, 'SELECT total_changes()').statement.get() as [number];
+  const changes = totalChangesOf(db) - (bookkeepingChanges.get(db) ?? 0);
   const now = performance.now();
   let cache = caches.get(db);
   if (cache && cache.changes === changes && now - cache.checkedAt < FOREIGN_CHECK_MS) return cache;
