@@ -205,6 +205,35 @@ describe('moving cards', () => {
     expect(await eventsOf(deal.id, 'deal.updated,deal.won,deal.lost')).toEqual(before);
     await page.context().close();
   });
+
+  it('says a card is still moving until the API answers, and it cannot be moved again meanwhile', async () => {
+    const deal = await newDeal('Jacquard loom', 'lead_in');
+    const page = await board();
+    // A slow network: the move's PATCH waits until the test lets it through.
+    let letThrough!: () => void;
+    const held = new Promise<void>((resolve) => (letThrough = resolve));
+    await page.route(`**/v1/deals/${deal.id}`, async (route) => {
+      if (route.request().method() === 'PATCH') await held;
+      await route.continue();
+    });
+    await card(page, 'lead_in', deal.title).dragTo(column(page, 'qualified'));
+    const moving = card(page, 'qualified', deal.title);
+    const button = moving.getByRole('button', { name: 'Moving…' });
+    await button.waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    expect(await moving.getAttribute('draggable')).toBe('false');
+    await page.getByRole('status').filter({ hasText: `Moving ${deal.title} to Qualified…` }).waitFor();
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'board-moving.png') });
+    expect((await suite.api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('lead_in'); // the API was not asked yet
+
+    letThrough();
+    await moving.getByRole('button', { name: 'Move to' }).waitFor();
+    expect(await moving.getAttribute('draggable')).toBe('true');
+    await page.getByRole('status').filter({ hasText: `Moved ${deal.title} to Qualified.` }).waitFor();
+    expect((await suite.api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('qualified');
+    await page.context().close();
+  });
 });
 
 describe('columns', () => {

@@ -125,7 +125,8 @@ function DealCard(props: ColumnProps & { deal: BoardDeal; busy: boolean }) {
         <span class="deal-value num">{formatMoney(deal.value, deal.currency)}</span>
         {writable && (
           <MenuButton
-            label="Move to"
+            // Busy: its last move has no answer yet, which is why the card cannot be picked up now.
+            label={busy ? 'Moving…' : 'Move to'}
             class="move-to"
             describedBy={titleId}
             disabled={busy}

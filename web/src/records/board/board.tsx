@@ -99,7 +99,7 @@ export function DealBoard(props: { views: ComponentChildren }) {
     if (to === 'lost' && !isClosed(from.stage) && !asked) return setLosing({ deal: from, byKeyboard });
     setPending((p) => new Map(p).set(deal.id, to));
     setError('');
-    say('');
+    say(`Moving ${from.title} to ${stageLabel(to)}…`);
     if (byKeyboard) focusCard(deal.id);
     const request = moveRequest(from, to, asked?.reason);
     try {
