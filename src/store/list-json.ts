@@ -138,11 +138,11 @@ function makePage(db: Db, sql: string, params: unknown[], limit: number, cursorA
  * "Nothing changed" is SQLite's own count of the rows this connection has inserted, updated or
  * deleted (total_changes(): triggers included, rolled-back writes too; 0.2 µs to ask): every write
  * of the sandbox goes through its one connection to the file, and any write to any table empties
- * the cache (but the bookkeeping writes, below, to tables no page reads), so a page is never older
- * than the sandbox's data. A commit by another process on the
- * same file (someone's sqlite3 shell) moves SQLite's data_version instead, which costs a read lock
- * to ask (~2.5 µs, more than the rest of a cached answer), so it is asked at most every
- * FOREIGN_CHECK_MS: such a write shows in lists within that time.
+ * the cache (but the bookkeeping writes, below, to tables no page reads), so a page is never
+ * older than the sandbox's data. A commit by another process on the same file (someone's sqlite3
+ * shell) moves SQLite's data_version instead, which costs a read lock to ask (~2.5 µs, more than
+ * the rest of a cached answer), so it is asked at most every FOREIGN_CHECK_MS: such a write shows
+ * in lists within that time.
  * The key is everything the page is made of: the statement (its filters, order and limit), its
  * parameters (the cursor's position, bound values such as the payment links' base URL) and the
  * secret the next cursor is signed with. Bounded in bytes; a page larger than PAGE_MAX_BYTES (an
@@ -171,9 +171,9 @@ const bookkeepingChanges = new WeakMap<Db, number>();
 /**
  * Runs a write to a table no kept page is made of (the request log, the usage counters, a key's
  * last use) without emptying the page cache. Under load the request log alone is written every
- * 50 ms, and each of those writes used to drop every kept page: one list request in ~15 ran its
- * query again, and those were the p99 of every list (issue #27). Only for writes that cannot
- * change a page of leads, clients, deals, invoices or events.
+ * 50 ms, and each of those writes used to drop every kept page: at 300 requests a second, one
+ * list request in ~15 ran its query again (issue #27). Only for writes that cannot change a page
+ * of leads, clients, deals, invoices or events.
  */
 export function bookkeepingWrite<T>(db: Db, write: () => T): T {
   const before = totalChangesOf(db);
