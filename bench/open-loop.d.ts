@@ -1,0 +1,15 @@
+// Types of open-loop.js for the TypeScript tests that exercise it (the bench itself is plain ESM).
+export interface OpenLoopOptions {
+  url: string;
+  headers?: Record<string, string>;
+  rate: number;
+  seconds: number;
+  connections?: number;
+}
+export function openLoop(options: OpenLoopOptions): Promise<{ latencies: number[]; failures: number }>;
+export function percentile(values: number[], p: number): number;
+export function measureOpenLoop(
+  name: string,
+  request: { url: string; headers?: Record<string, string> },
+  load: { rate: number; connections: number; duration: number; pid: number },
+): Promise<Record<string, string | number | null>>;

@@ -1,0 +1,90 @@
+// An open-loop load generator (issue #27's "p99 at 300 req/s offered"): requests leave on a fixed
+// schedule, one every 1000/rate ms, whatever the server does, over at most `connections`
+// keep-alive connections; each latency runs from the moment the request was *due* to the end of
+// its response (as wrk2 measures). A server that stalls therefore pays for every request that was
+// due during the stall, and a client that falls behind (a busy connection, a late timer) counts
+// against the server too: the figure can only err on the server's side.
+//
+// Why not autocannon's `overallRate` (8.0): it is not a schedule. Each connection sends back to back
+// until it has made its share of the second's requests, then waits for the next second, so 300/s
+// arrives as a burst of 300 at the top of each second on 10 busy connections; and it corrects for
+// coordinated omission with an expected interval of `Math.ceil(1 / rate)` — 1 ms for a connection's
+// 30/s, where 33 ms was meant — which adds a made-up sample for every millisecond of a slow
+// response. docs/benchmarks.md has the two side by side on the same server.
+import http from 'node:http';
+import { WARMUP_SECONDS } from './load.js';
+import { cpuMs } from './processes.js';
+import { round } from './stats.js';
+
+/**
+ * Sends `rate` requests a second for `seconds` to `url` and resolves with every latency (ms, in
+ * schedule order) and the failures (non-2xx answers and network errors, each still timed).
+ */
+export function openLoop({ url, headers = {}, rate, seconds, connections = 10 }) {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const total = Math.round(rate * seconds);
+  const latencies = new Array(total);
+  const dueAt = (k) => start + (k * 1000) / rate;
+  let start = 0;
+  let sent = 0;
+  let finished = 0;
+  let failures = 0;
+  return new Promise((resolve) => {
+    const done = (k, ok) => {
+      latencies[k] = performance.now() - dueAt(k);
+      if (!ok) failures++;
+      if (++finished === total) {
+        agent.destroy();
+        resolve({ latencies, failures });
+      }
+    };
+    const send = (k) => {
+      const request = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, headers, agent }, (response) => {
+        response.resume();
+        response.on('end', () => done(k, response.statusCode >= 200 && response.statusCode < 300));
+        response.on('error', () => done(k, false));
+      });
+      request.on('error', () => done(k, false));
+    };
+    // Everything due by now goes out (a late timer sends what it owes at once, as a real clock
+    // of arrivals would have), then a timer for the next one.
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && dueAt(sent) <= now) send(sent++);
+      if (sent < total) setTimeout(tick, Math.max(0, dueAt(sent) - performance.now()));
+    };
+    start = performance.now();
+    tick();
+  });
+}
+
+/** The p-th percentile (0–100) of a list of numbers: the smallest value with p % of them at or below it. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * A warm-up at the same rate (its figures thrown away), then the measured run: one result row, as
+ * load.js's measure() makes for the closed-loop runs. `pid` is the server's, for its CPU a request.
+ */
+export async function measureOpenLoop(name, { url, headers }, { rate, connections, duration, pid }) {
+  await openLoop({ url, headers, rate, connections, seconds: WARMUP_SECONDS });
+  const cpuBefore = cpuMs(pid);
+  const started = performance.now();
+  const { latencies, failures } = await openLoop({ url, headers, rate, connections, seconds: duration });
+  const elapsedS = (performance.now() - started) / 1000;
+  const cpuUsed = cpuMs(pid) - cpuBefore;
+  if (failures > 0) process.stderr.write(`bench: ${name}: ${failures} of ${latencies.length} requests failed\n`);
+  return {
+    name,
+    rps: round(latencies.length / elapsedS),
+    p50_ms: round(percentile(latencies, 50), 1),
+    p99_ms: round(percentile(latencies, 99), 1),
+    max_ms: round(Math.max(...latencies), 1),
+    server_cpu_us_per_req: cpuBefore === null ? null : Math.round((cpuUsed * 1000) / latencies.length),
+    requests: latencies.length,
+    failures,
+  };
+}
