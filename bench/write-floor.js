@@ -8,12 +8,14 @@ import { createReadStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { openDb } from '../dist/store/db.js';
+import { BULK_CHECKPOINT_PAGES } from '../dist/store/checkpoints.js';
 import { createContext } from '../dist/services/context.js';
 import { insertLeads, newLead } from '../dist/services/leads.js';
 
 const [file, dbPath] = process.argv.slice(2);
 const started = performance.now();
 const ctx = createContext(openDb(dbPath));
+ctx.db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`); // as the bulk route writes (checkpoints.ts)
 const write = ctx.db.transaction((leads) => insertLeads(ctx, leads));
 let header;
 let batch = [];

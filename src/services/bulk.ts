@@ -1,5 +1,6 @@
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { issuesError, type BulkError, type BulkRequest, type BulkResponse, type BulkResult, type BulkSummary, type RecordOutcome } from '../schemas/bulk.js';
+import { checkpointForBulkWrites } from '../store/checkpoints.js';
 import { stmt } from '../store/rows.js';
 import { allRecordsNew } from './bulk-new-records.js';
 import { inOneSavepoint, inTransaction, type Ctx } from './context.js';
@@ -39,6 +40,7 @@ export type Matchable = { id?: string | undefined; external_id?: string | null |
 
 export function runBulk<R extends Matchable>(ctx: Ctx, target: BulkTarget<Omit<R, 'id'>>, request: BulkRequest<R>): BulkResponse {
   if (request.dry_run) return planBulk(ctx, target, request);
+  checkpointForBulkWrites(ctx.db); // an import's batches: large checkpoint steps while they come
   return writeBulk(ctx, target, request);
 }
 

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePrivateDir, preparePrivateDatabase } from '../private-files.js';
 import { IN_SEA, seaText, sqliteAddon } from '../sea.js';
+import { CHECKPOINT_PAGES } from './checkpoints.js';
 
 export type Db = Database.Database;
 
@@ -56,11 +57,8 @@ export function openDb(path: string | Buffer): Db {
   // it was the part of the sandbox's memory that grew with the data (issue #27). 4 MB: 15 MB less
   // at 1M leads, the import ~2 % slower (the pages come from the OS's file cache instead).
   db.pragma('cache_size = -4000');
-  // The commit that takes the write-ahead log past this many pages copies it into the file. At
-  // SQLite's 1,000 (4 MB) a bulk import copied the pages it keeps rewriting (index pages, the
-  // tables' last pages) again every few batches: 10,000 (up to ~40 MB of log) made a 1M-lead
-  // import 4 % faster (24.2 against 25.1 s, medians of 3 interleaved runs; issue #27).
-  db.pragma('wal_autocheckpoint = 10000');
+  // Small checkpoint steps, large ones while bulk writes come in (checkpoints.ts).
+  db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   migrate(db);
   return db;
 }
