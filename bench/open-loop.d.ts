@@ -5,6 +5,8 @@ export interface OpenLoopOptions {
   rate: number;
   seconds: number;
   connections?: number;
+  /** A request with no answer this long after it was sent fails (10 s by default, as autocannon's). */
+  timeoutMs?: number;
 }
 export function openLoop(options: OpenLoopOptions): Promise<{ latencies: number[]; failures: number }>;
 export function percentile(values: number[], p: number): number;

@@ -18,9 +18,10 @@ import { round } from './stats.js';
 
 /**
  * Sends `rate` requests a second for `seconds` to `url` and resolves with every latency (ms, in
- * schedule order) and the failures (non-2xx answers and network errors, each still timed).
+ * schedule order) and the failures (non-2xx answers, network errors and requests with no answer
+ * within `timeoutMs`, each still timed).
  */
-export function openLoop({ url, headers = {}, rate, seconds, connections = 10 }) {
+export function openLoop({ url, headers = {}, rate, seconds, connections = 10, timeoutMs = 10_000 }) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * seconds);
@@ -32,6 +33,7 @@ export function openLoop({ url, headers = {}, rate, seconds, connections = 10 })
   let failures = 0;
   return new Promise((resolve) => {
     const done = (k, ok) => {
+      if (latencies[k] !== undefined) return; // an answer that ends and then errors counts once
       latencies[k] = performance.now() - dueAt(k);
       if (!ok) failures++;
       if (++finished === total) {
@@ -46,6 +48,8 @@ export function openLoop({ url, headers = {}, rate, seconds, connections = 10 })
         response.on('error', () => done(k, false));
       });
       request.on('error', () => done(k, false));
+      // A server that never answers fails the request (timed at the limit) instead of hanging the bench.
+      request.setTimeout(timeoutMs, () => request.destroy(new Error('no answer')));
     };
     // Everything due by now goes out (a late timer sends what it owes at once, as a real clock
     // of arrivals would have), then a timer for the next one.

@@ -22,6 +22,7 @@ beforeAll(async () => {
       response.writeHead(503).end();
       return;
     }
+    if (request.url === '/hang') return; // never answered
     const nth = ++seen;
     const answer = () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     if (nth === STALLED_REQUEST) setTimeout(answer, STALL_MS);
@@ -52,6 +53,13 @@ describe('bench open-loop load generator', () => {
     expect(latencies).toHaveLength(20);
     expect(failures).toBe(20);
     expect(latencies.every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
+  });
+
+  it('fails a request with no answer within the timeout instead of waiting for it', async () => {
+    const { latencies, failures } = await openLoop({ url: `${base}/hang`, rate: 50, seconds: 0.1, connections: 5, timeoutMs: 200 });
+    expect(latencies).toHaveLength(5);
+    expect(failures).toBe(5);
+    expect(Math.min(...latencies)).toBeGreaterThanOrEqual(200 - 1);
   });
 
   it('takes the percentile as the smallest value with that share at or below it', () => {
