@@ -26,8 +26,8 @@ export function openLoop({ url, headers = {}, rate, seconds, connections = 10, t
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * seconds);
   const latencies = new Array(total);
+  let start = 0; // set when the first request is due
   const dueAt = (k) => start + (k * 1000) / rate;
-  let start = 0;
   let sent = 0;
   let finished = 0;
   let failures = 0;
