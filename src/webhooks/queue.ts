@@ -19,6 +19,7 @@ export interface DueAttempt {
 
 /** What came of an attempt: an HTTP status, or no answer at all (error set, statusCode null). */
 export interface AttemptOutcome {
+  /** When the attempt began, on the account's clock (a test clock may have moved since). */
   startedAt: number;
   statusCode: number | null;
   durationMs: number;
@@ -75,15 +76,17 @@ const succeeded = (code: number | null) => code !== null && code >= 200 && code 
  * leaves either the pending attempt (to be made again) or its settlement with its successor,
  * never a failed attempt with nothing after it. A 2xx ends the delivery; a 410 ends it and
  * disables the endpoint; otherwise the schedule (and Retry-After) decide, until 8 attempts.
+ * The retry is timed from the answer (start + duration), not from when this runs: a test clock
+ * advanced while the request was in flight must make that retry due, not push it further out.
  * Returns whether a retry was scheduled.
  */
 export function settleAttempt(ctx: Ctx, due: DueAttempt, outcome: AttemptOutcome, timeScale: number): boolean {
   return ctx.db.transaction(() => {
-    const now = ctx.clock();
+    const answeredAt = outcome.startedAt + outcome.durationMs;
     const ok = succeeded(outcome.statusCode);
     let error = outcome.error ?? (ok ? null : `The endpoint answered HTTP ${outcome.statusCode}.`);
     const delay = ok || outcome.statusCode === 410 ? null : retryDelayMs(due.attempt, timeScale, outcome.retryAfterMs);
-    const nextAt = delay === null ? null : new Date(now + delay).toISOString();
+    const nextAt = delay === null ? null : new Date(answeredAt + delay).toISOString();
     if (outcome.statusCode === 410) error = 'The endpoint answered 410 Gone: it is now disabled and gets no more deliveries.';
     else if (!ok && nextAt === null) error = `${error} Gave up after ${MAX_ATTEMPTS} attempts.`;
     const updated = stmt(

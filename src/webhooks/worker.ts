@@ -94,9 +94,11 @@ export class WebhookWorker {
 
   private run(due: DueAttempt): void {
     let settled = Promise.resolve(false);
+    // postSigned times the attempt in real time; the account's clock may run ahead of it.
+    const clockOffset = this.ctx.clock() - Date.now();
     const onStatus = (result: AttemptOutcome) => {
       if (this.stopping && result.statusCode === null) return; // aborted by stop(): stays pending
-      settled = this.settleSoon(due, result);
+      settled = this.settleSoon(due, { ...result, startedAt: result.startedAt + clockOffset });
     };
     const post = { url: due.url, id: due.eventId, body: due.body, secrets: due.secrets };
     // Leaves the in-flight set only once its outcome is committed, so no pump can pick it again.
@@ -106,7 +108,7 @@ export class WebhookWorker {
         this.inFlight.delete(due.id);
         if (this.stopping) return;
         if (this.backlogged && this.inFlight.size <= this.concurrency / 2) this.pump();
-        else if (retryScheduled) this.armTimer(); // the retry may be due before the timer
+        else if (retryScheduled) this.pump(); // the retry may be due already (a test clock moved), or before the timer
       });
     this.inFlight.set(due.id, done);
   }

@@ -177,18 +177,24 @@ describe('test clocks', () => {
 describe('test clocks: retries and retention', () => {
   it('webhook retries that fall due go out when the clock passes them (the 5-minute retry, in no time)', async () => {
     const account = await newAccount({ plan: 'pro', seed: null });
-    const receiver = await startReceiver(({ n }) => (n <= 2 ? 500 : 200));
+    let answerSecond!: (status: number) => void;
+    const secondAnswer = new Promise<number>((resolve) => (answerSecond = resolve));
+    const receiver = await startReceiver(({ n }) => (n === 1 ? 500 : n === 2 ? secondAnswer : 200));
     try {
       await account.api.post('/v1/webhook_endpoints', { url: receiver.url, enabled_events: ['lead.created'] });
       await account.api.post('/v1/leads', { first_name: 'Retried' });
       await receiver.waitFor('the first attempt', () => receiver.received.length === 1);
       await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '1m' }); // past the 5 s retry
       await receiver.waitFor('the second attempt', () => receiver.received.length === 2);
-      await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '10m' }); // past the 5 min retry
+      // The clock moves while the second attempt waits for its answer: its 5-minute retry is
+      // timed from the attempt, so it falls due now rather than 5 minutes after the move.
+      await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '10m' });
+      answerSecond(500);
       await receiver.waitFor('the third attempt', () => receiver.received.length === 3);
       expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 200]);
       expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1); // one event, one webhook-id
     } finally {
+      answerSecond(500);
       await receiver.close();
     }
   });

@@ -18,9 +18,11 @@ export type Answer = number | { status: number; headers?: Record<string, string>
  * A webhook receiver for tests: a real node:http server on 127.0.0.1 and a free port, recording
  * every request (raw body and headers, for signature checks) and answering what `answer` says
  * (200 by default; status 0 for a request it let hang). `answer` gets the request number (1-based) and the count of earlier requests
- * with the same webhook-id, so "fail N times, then succeed" is one line.
+ * with the same webhook-id, so "fail N times, then succeed" is one line. It may return a promise:
+ * the request is recorded on arrival and answered when the promise settles (status 0 until then),
+ * so a test can act while the sender waits.
  */
-export async function startReceiver(answer: (r: { n: number; id: string; body: string; seen: number }) => Answer = () => 200) {
+export async function startReceiver(answer: (r: { n: number; id: string; body: string; seen: number }) => Answer | Promise<Answer> = () => 200) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,15 +31,18 @@ export async function startReceiver(answer: (r: { n: number; id: string; body: s
       const body = Buffer.concat(chunks).toString('utf8');
       const id = String(req.headers['webhook-id'] ?? '');
       const seen = received.filter((r) => r.id === id).length;
-      const reply = answer({ n: received.length + 1, id, body, seen });
-      if (reply === 'hang') {
-        received.push({ n: received.length + 1, id, headers: req.headers, body, status: 0, at: Date.now() });
-        return;
-      }
-      const { status, headers } = typeof reply === 'number' ? { status: reply, headers: {} } : reply;
-      received.push({ n: received.length + 1, id, headers: req.headers, body, status, at: Date.now() });
-      res.writeHead(status, { 'content-type': 'text/plain', ...headers });
-      res.end('ok');
+      const entry: Received = { n: received.length + 1, id, headers: req.headers, body, status: 0, at: Date.now() };
+      const reply = answer({ n: entry.n, id, body, seen });
+      received.push(entry);
+      const send = (reply: Answer) => {
+        if (reply === 'hang') return;
+        const { status, headers } = typeof reply === 'number' ? { status: reply, headers: {} } : reply;
+        entry.status = status;
+        res.writeHead(status, { 'content-type': 'text/plain', ...headers });
+        res.end('ok');
+      };
+      if (reply instanceof Promise) void reply.then(send);
+      else send(reply);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
