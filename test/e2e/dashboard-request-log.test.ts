@@ -32,6 +32,19 @@ describe('the request log', () => {
     expect((await entry(again.headers.get('x-request-id'))).idempotent_replayed).toBe(true);
   });
 
+  it('keeps a body as it was sent, not as validation made it (no defaults added, nothing dropped, no outcome wrappers)', async () => {
+    const sent = { mode: 'create', records: [{ first_name: '  Spaced  ', email: 'Bulk@Example.COM' }, { first_name: 42 }] };
+    const bulk = await api.post('/v1/leads/bulk', sent);
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.summary).toMatchObject({ created: 1, failed: 1 });
+    expect((await entry(bulk.headers.get('x-request-id'))).request_body).toEqual(sent);
+    // Validation adds the defaults (status, tags, custom fields…); the log keeps what came.
+    const single = await api.post('/v1/leads', { first_name: 'Defaults' });
+    expect(single.status).toBe(201);
+    expect(single.body).toMatchObject({ status: 'new', tags: [] });
+    expect((await entry(single.headers.get('x-request-id'))).request_body).toEqual({ first_name: 'Defaults' });
+  });
+
   it('keeps no bodies for reads, records the account’s failures, and no one else’s (401 without a known key)', async () => {
     const read = await api.get('/v1/leads?limit=2');
     const logged = await entry(read.headers.get('x-request-id'));
