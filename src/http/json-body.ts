@@ -18,11 +18,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The start of a body that was not JSON (or nested too deep), for the request log. */
     refusedBody?: string;
-    /**
-     * The body as parsed, before validation replaced `body` with its output (defaults added, unknown
-     * members dropped, a bulk call's records wrapped in their outcome): the request log shows this.
-     */
-    sentBody?: unknown;
   }
 }
 
@@ -43,9 +38,8 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
       return refuse(new ApiError('invalid_request', `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels; no request of this API needs more than a few.`));
     }
-    let parsed: unknown;
     try {
-      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {
       const forbidden = /prototype/i.test((error as Error).message);
       refuse(
@@ -54,11 +48,7 @@ export function registerJsonBody(app: FastifyInstance): void {
           forbidden ? 'The body uses a forbidden key (__proto__ or constructor.prototype).' : `The body is not valid JSON: ${(error as Error).message}.`,
         ),
       );
-      return;
     }
-    // Validation makes a new value and leaves this one as it is (zod never changes its input).
-    request.sentBody = parsed;
-    done(null, parsed);
   });
 }
 
@@ -95,5 +85,4 @@ function closingQuote(text: string, open: number): number {
 }
 
 /** For the request log: the body as parsed, or the start of the text the parser refused. */
-/** What the request log keeps of a request's body: as it was sent, or the start of one that was refused. */
-export const bodyForLog = (request: FastifyRequest): unknown => request.sentBody ?? request.body ?? request.refusedBody;
+export const bodyForLog = (request: FastifyRequest): unknown => request.body ?? request.refusedBody;

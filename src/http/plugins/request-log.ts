@@ -9,6 +9,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** A write's response body, kept by onSend for the request log. */
     loggedResponse?: unknown;
+    /**
+     * A write's request body as the log keeps it (redacted, cut), made before validation replaces
+     * `body` with its output (defaults added, a bulk call's records wrapped in their outcome).
+     */
+    loggedRequestBody?: string | null;
   }
 }
 
@@ -20,6 +25,16 @@ const isLogged = (request: FastifyRequest) => surfaceOf(request) === 'api';
  * writes with both bodies (redacted, 64 KB at most). A failure to log never fails the request.
  */
 export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter: () => RequestLogWriter): void {
+  // The body as sent, copied before validation replaces it; a copy (cut at 64 KB) rather than the
+  // parsed tree kept until the response, which would hold a bulk body through its whole write.
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      if (WRITES.has(request.method) && isLogged(request) && request.ownAccount) request.loggedRequestBody = logBody(request.body);
+    } catch {
+      // never fails the request: onResponse tries again from what is left, inside its own catch
+    }
+    done();
+  });
   app.addHook('onSend', async (request, _reply, payload) => {
     if (WRITES.has(request.method) && isLogged(request) && typeof payload === 'string') request.loggedResponse = payload;
     return payload;
@@ -42,7 +57,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
         key_id: request.principal?.subject ?? null,
         idempotency_key: typeof key === 'string' ? key.slice(0, 300) : null,
         idempotent_replayed: reply.getHeader('idempotent-replayed') === 'true',
-        request_body: write ? logBody(bodyForLog(request)) : null,
+        request_body: write ? (request.loggedRequestBody !== undefined ? request.loggedRequestBody : logBody(bodyForLog(request))) : null,
         response_body: write ? logBody(request.loggedResponse) : null,
         created_at: new Date(ctx.clock()).toISOString(),
       });
