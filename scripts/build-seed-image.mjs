@@ -3,13 +3,15 @@
 // Made by the compiled seed() itself, into a database with every migration applied.
 import { writeFileSync } from 'node:fs';
 import { createContext, inTransaction } from '../dist/services/context.js';
-import { SEED_IMAGE_BASE_URL, SEED_IMAGE_FILE } from '../dist/sandbox/seed-image.js';
+import { markWholeFileImage, SEED_IMAGE_BASE_URL, SEED_IMAGE_FILE } from '../dist/sandbox/seed-image.js';
 import { seed } from '../dist/sandbox/seed.js';
 import { openDb } from '../dist/store/db.js';
 
 const db = openDb(':memory:');
 const ctx = createContext(db, () => SEED_IMAGE_BASE_URL); // links rewritten on copy
 inTransaction(ctx, () => seed(ctx, 1));
+// Marked in its header when a new sandbox may take it as its whole file (only seed rows in it).
+if (!markWholeFileImage(db)) console.warn('build-seed-image: the seed wrote rows outside its tables; new sandboxes will copy the rows instead of the file.');
 const image = db.serialize();
 db.close();
 writeFileSync(new URL(`../dist/sandbox/${SEED_IMAGE_FILE}`, import.meta.url), image);

@@ -74,19 +74,39 @@ function onlySeedRows(image: Db): boolean {
 }
 
 /**
- * A new sandbox file made in one step: the image written as the file, when it was made for exactly
- * the migrations this build has (else false, nothing written: the caller migrates and seeds). Opening
- * an empty file, migrating it and copying the image's rows was ~20 ms of a cold start (issue #27).
+ * The mark of an image that may be written whole as a new file: FNV-1a of this build's migration
+ * names, as a signed 32-bit integer (what SQLite's user_version holds), never 0 (no mark).
+ */
+export function wholeFileMark(names: readonly string[] = migrationNames()): number {
+  let hash = 0x811c9dc5;
+  const text = names.join(',');
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0 || 1;
+}
+
+/**
+ * For the build (scripts/build-seed-image.mjs): marks an image that may be written whole, in its
+ * header (user_version), when it was made for this build's migrations and holds only seed rows; an
+ * image that does not qualify is left unmarked, and a fresh sandbox copies its rows instead. So a
+ * start reads 4 bytes of the header instead of opening the image to ask (~3.5 ms of each start).
+ */
+export function markWholeFileImage(image: Db): boolean {
+  const fits = migrationsOf(image) === migrationNames().join(',') && onlySeedRows(image);
+  image.pragma(`user_version = ${fits ? wholeFileMark() : 0}`);
+  return fits;
+}
+
+/** The image's mark, from its header (big-endian at byte 60 of a file that starts "SQLite format 3"). */
+const markOf = (bytes: Buffer): number => (bytes.length >= 100 && bytes.toString('latin1', 0, 16) === 'SQLite format 3\0' ? bytes.readInt32BE(60) : 0);
+
+/**
+ * A new sandbox file made in one step: the image written as the file, when the build marked it for
+ * exactly the migrations this build has (else false, nothing written: the caller migrates and seeds).
+ * Opening an empty file, migrating it and copying the image's rows was ~20 ms of a cold start (issue #27).
  * Call only for a path that does not exist yet; then openDb, then adoptSeedImageFile.
  */
 export function writeSeedImageFile(path: string, bytes: Buffer | undefined = readImage()): boolean {
-  if (!bytes) return false;
-  const image = openImage(bytes);
-  try {
-    if (migrationsOf(image) !== migrationNames().join(',') || !onlySeedRows(image)) return false;
-  } finally {
-    image.close();
-  }
+  if (!bytes || markOf(bytes) !== wholeFileMark()) return false;
   makePrivateDir(dirname(path));
   let fd: number;
   try {
@@ -113,6 +133,7 @@ export function writeSeedImageFile(path: string, bytes: Buffer | undefined = rea
 export function adoptSeedImageFile(db: Db): void {
   const marks = META_KEYS.map(() => '?').join(', ');
   db.transaction(() => {
+    db.pragma('user_version = 0'); // the image's mark is the build's, not this file's
     stmt(db, `DELETE FROM meta WHERE key NOT IN (${marks})`).run(...META_KEYS);
     stmt(db, 'UPDATE schema_migrations SET applied_at = ?').run(new Date().toISOString());
   })();

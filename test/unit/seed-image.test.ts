@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_TABLES } from '../../src/sandbox/fill.js';
-import { adoptSeedImageFile, copySeedImage, renewSeedImageLinks, SEED_IMAGE_BASE_URL, writeSeedImageFile } from '../../src/sandbox/seed-image.js';
+import { adoptSeedImageFile, copySeedImage, markWholeFileImage, renewSeedImageLinks, SEED_IMAGE_BASE_URL, wholeFileMark, writeSeedImageFile } from '../../src/sandbox/seed-image.js';
 import { seed } from '../../src/sandbox/seed.js';
 import { createContext, inTransaction, type Ctx } from '../../src/services/context.js';
 import { migrationNames, openDb } from '../../src/store/db.js';
@@ -135,17 +135,26 @@ describe('the seed image as a new file', () => {
   });
 
   it('writes nothing for other migrations, and never over a file that exists', () => {
+    // An image the build made for other migrations carries their mark (and its schema_migrations
+    // says so too: the build marks only what matches the migrations it has).
     const other = openDb(image);
     other.exec('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
+    expect(markWholeFileImage(other)).toBe(false);
+    expect(other.pragma('user_version', { simple: true })).toBe(0);
+    const unmarked = other.serialize();
+    other.pragma(`user_version = ${wholeFileMark(migrationNames().slice(0, -1))}`);
     const stale = other.serialize();
     other.close();
     const path = join(dir, 'stale.db');
-    expect(writeSeedImageFile(path, stale)).toBe(false);
-    expect(existsSync(path)).toBe(false);
-    expect(writeSeedImageFile(path, undefined)).toBe(false);
-    // Rows where the row copy would not take them from (say, a seeded webhook secret): not the whole file.
+    for (const bytes of [stale, unmarked, undefined, Buffer.from('not a database at all, but long enough to have a header '.repeat(4))]) {
+      expect(writeSeedImageFile(path, bytes)).toBe(false);
+      expect(existsSync(path)).toBe(false);
+    }
+    // Rows where the row copy would not take them from (say, a seeded webhook secret): the build
+    // leaves such an image unmarked, and it is not written whole.
     const withSecret = openDb(image);
     withSecret.exec("CREATE TABLE seeded_secrets (value TEXT); INSERT INTO seeded_secrets VALUES ('whsec_same_for_everyone')");
+    expect(markWholeFileImage(withSecret)).toBe(false);
     const secretImage = withSecret.serialize();
     withSecret.close();
     expect(writeSeedImageFile(path, secretImage)).toBe(false);
@@ -153,5 +162,16 @@ describe('the seed image as a new file', () => {
     writeFileSync(path, 'made meanwhile');
     expect(writeSeedImageFile(path, image)).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('made meanwhile');
+  });
+
+  it('the build marked its image for this build, and a sandbox file made from it does not keep the mark', () => {
+    expect(image.readInt32BE(60)).toBe(wholeFileMark());
+    expect(wholeFileMark()).not.toBe(wholeFileMark(migrationNames().slice(0, -1)));
+    const path = join(dir, 'marked.db');
+    expect(writeSeedImageFile(path, image)).toBe(true);
+    const db = openDb(path);
+    adoptSeedImageFile(db);
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    db.close();
   });
 });
