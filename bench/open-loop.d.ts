@@ -9,7 +9,6 @@ export interface OpenLoopOptions {
   timeoutMs?: number;
 }
 export function openLoop(options: OpenLoopOptions): Promise<{ latencies: number[]; failures: number }>;
-export function percentile(values: number[], p: number): number;
 export function measureOpenLoop(
   name: string,
   request: { url: string; headers?: Record<string, string> },

@@ -14,7 +14,7 @@
 import http from 'node:http';
 import { WARMUP_SECONDS } from './load.js';
 import { cpuMs } from './processes.js';
-import { round } from './stats.js';
+import { percentile, round } from './stats.js';
 
 /**
  * Sends `rate` requests a second for `seconds` to `url` and resolves with every latency (ms, in
@@ -61,12 +61,6 @@ export function openLoop({ url, headers = {}, rate, seconds, connections = 10, t
     start = performance.now();
     tick();
   });
-}
-
-/** The p-th percentile (0–100) of a list of numbers: the smallest value with p % of them at or below it. */
-export function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /**

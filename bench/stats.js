@@ -8,6 +8,12 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The p-th percentile (0–100) of a list of numbers: the smallest value with p % of them at or below it. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
 /**
  * One row from the rows of several rounds of the same case: the median of each figure, counts
  * summed. Medians, because on a shared machine one round can be hit by unrelated work.

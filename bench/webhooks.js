@@ -11,7 +11,7 @@ import { Pool } from 'undici';
 import { WARMUP_SECONDS } from './load.js';
 import { cpuMs } from './processes.js';
 import { UNLIMITED, startSandbox } from './servers.js';
-import { round } from './stats.js';
+import { percentile, round } from './stats.js';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const WRITERS = 16; // concurrent API writers
@@ -19,10 +19,6 @@ const PACE_PER_S = 1000;
 const PACE_BATCH = 50;
 const TARGET_PER_S = 1000;
 const TARGET_P99_MS = 100;
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** A receiver answering 204 at once; records receipt time and the event's commit time per webhook-id. */
 async function startReceiver() {

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLoop, percentile } from '../../bench/open-loop.js';
+import { openLoop } from '../../bench/open-loop.js';
+import { percentile } from '../../bench/stats.js';
 
 /**
  * The bench's open-loop load generator (bench/open-loop.js, issue #27's p99 at 300 req/s offered)

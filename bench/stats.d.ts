@@ -1,0 +1,5 @@
+// Types of stats.js for the TypeScript tests that use it (the bench itself is plain ESM).
+export const round: (n: number, digits?: number) => number;
+export function median(values: number[]): number;
+export function percentile(values: number[], p: number): number;
+export function medianRow(rows: Record<string, unknown>[]): Record<string, unknown>;
