@@ -21,8 +21,7 @@ export function isSmallTree(value: unknown, depth: number, namesOk: (names: stri
     for (const item of value) if (!isSmallTree(item, depth - 1, namesOk)) return false;
     return true;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false; // a Date's toJSON would change its text
+  if (!isPlainObject(value)) return false; // a Date's toJSON would change its text
   const object = value as Record<string, unknown>;
   const names = Object.keys(object);
   if (!namesOk(names)) return false;
@@ -61,8 +60,7 @@ function inNameOrderDeep(value: unknown, depth: number): unknown {
     }
     return copy ?? value;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return value;
+  if (!isPlainObject(value)) return value;
   return withMembersInNameOrder(value as Record<string, unknown>, (_name, member) => inNameOrderDeep(member, depth - 1));
 }
 
@@ -85,6 +83,12 @@ function withMembersInNameOrder(object: Record<string, unknown>, order: (name: s
     if (copy !== undefined) copy[name] = ordered;
   }
   return copy ?? object;
+}
+
+/** An object as JSON.parse makes them (or Object.create(null)), not a Date, Map or class instance. */
+function isPlainObject(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Whether names are in the order Array.prototype.sort puts them (UTF-16 code units). */
