@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
 import { RateLimiter } from '../domain/rate-limit.js';
+import { routeHeadAsGet } from './head-as-get.js';
 import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';
 import { registerAuth } from './plugins/auth.js';
@@ -74,6 +75,8 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    exposeHeadRoutes: false, // HEAD is routed to the GET route instead (head-as-get.ts)
+    rewriteUrl: routeHeadAsGet,
     ...(serverFactory ? { serverFactory } : {}),
     // The compilers are set below; without factories of our own, Fastify would load its defaults
     // (Ajv and fast-json-stringify, ~100 ms of every sandbox start) only to never use them.

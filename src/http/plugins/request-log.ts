@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../services/context.js';
+import { askedMethod } from '../head-as-get.js';
 import { bodyForLog } from '../json-body.js';
 import { routedPath, surfaceOf } from '../route-surface.js';
 import { logBody, type RequestLogWriter } from '../../services/request-log.js';
@@ -49,7 +50,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
     try {
       currentWriter().record({
         id: String(request.id),
-        method: request.method,
+        method: askedMethod(request.raw),
         path: path.slice(0, 2000),
         query: query ? redactQuery(query).slice(0, 10_000) : null, // redacted before the cut, so no secret is cut out of recognition
         status: reply.statusCode,
