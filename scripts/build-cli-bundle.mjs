@@ -58,9 +58,19 @@ const PATCHES = [
   { file: /node_modules\/zod\/v4\/locales\/index\.js$/, whole: 'export { default as en } from "./en.js";\n' },
   // Fastify checks each plugin's `fastify` version range with three functions of semver, but takes
   // the whole package (its index loads every range and comparison helper): ~1 ms of every start.
+  // And the one range a plugin of the sandbox declares, `5.x`, is answered without semver when
+  // Fastify's version is a release: an X-range of one major is met by every release of that major
+  // (semver: `5.x` := >=5.0.0 <6.0.0-0). semver parses the range with its large regular
+  // expressions, compiled on first use: 2-5 ms of every sandbox start (stamped, issue #27).
   {
     file: /node_modules\/fastify\/lib\/plugin-utils\.js$/,
-    replace: [["const semver = require('semver')", "const semver = { gt: require('semver/functions/gt'), coerce: require('semver/functions/coerce'), satisfies: require('semver/functions/satisfies') }"]],
+    replace: [
+      ["const semver = require('semver')", "const semver = { gt: require('semver/functions/gt'), coerce: require('semver/functions/coerce'), satisfies: require('semver/functions/satisfies') }"],
+      [
+        '  const requiredVersion = meta.fastify\n',
+        "  const requiredVersion = meta.fastify\n  if (/^\\d+\\.\\d+\\.\\d+$/.test(this.version) && /^\\d+\\.x$/.test(requiredVersion) && requiredVersion.split('.')[0] === this.version.split('.')[0]) return\n",
+      ],
+    ],
   },
   // @fastify/swagger loads the YAML writer (for /documentation/yaml, which crm does not serve) and
   // the $ref resolver (used when the OpenAPI document is built, on its first request) as it
