@@ -22,6 +22,9 @@ const IdempotencyHeaders = z.looseObject({
     .describe('Makes the write safe to retry: the same key and request replay the stored response for 24 h (1..255 visible ASCII).'),
 });
 
+/** The errors every write can answer for its Idempotency-Key, documented once for all of them. */
+const IDEMPOTENCY_ERRORS: Record<string, unknown> = errorResponses('idempotency_key_in_use', 'idempotency_key_reused', 'invalid_request');
+
 /**
  * Where a key lives. The /v1 writes of an account share its keys (API.md §4). The sandbox controls
  * (/_sandbox/*, the default account's admin key) have keys of their own, kept in the same table
@@ -46,8 +49,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
     const methods = [route.method].flat();
     if (SCOPES[surfaceOfPattern(route.url)] === undefined || !methods.some((m) => WRITES.has(m)) || !route.schema) return;
     route.schema.headers ??= IdempotencyHeaders;
-    const documented = errorResponses('idempotency_key_in_use', 'idempotency_key_reused', 'invalid_request');
-    route.schema.response = mergeErrorResponses(documented, (route.schema.response ?? {}) as Record<string, unknown>);
+    route.schema.response = mergeErrorResponses(IDEMPOTENCY_ERRORS, (route.schema.response ?? {}) as Record<string, unknown>);
   });
 
   app.addHook('preValidation', async (request, reply) => {
