@@ -3,6 +3,7 @@ import type { Ctx } from '../services/context.js';
 import { eventJson, eventsAfter } from '../services/event-log.js';
 import { onOutbox } from '../services/outbox-signal.js';
 import { credentialCheck } from './credential.js';
+import { askedMethod } from './head-as-get.js';
 
 const HEARTBEAT_MS = 15_000;
 /** The outbox signal wakes event followers at once; this poll is only a safety net. */
@@ -95,6 +96,9 @@ export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest
       every(HEARTBEAT_MS, () => ': heartbeat\n\n');
       open.add(end);
       req.raw.once('close', close);
+      // A HEAD gets the stream's headers and no content (RFC 9110 §9.3.2): it ends here, and the
+      // route finds it closed. (Without this, a HEAD held its connection open, sending nothing.)
+      if (askedMethod(req.raw) === 'HEAD') end();
       return {
         stillAuthorized,
         write,

@@ -27,8 +27,11 @@ interface RawResponse {
   after: string;
 }
 
-/** One request on its own connection (Connection: close), everything the server sent read back. */
-function raw(method: string, path: string, key: string | null = sandbox.apiKey): Promise<RawResponse> {
+/**
+ * One request on its own connection (Connection: close), everything the server sent read back.
+ * `then`: a GET of that path follows on the same connection (keep-alive), and closes it.
+ */
+function raw(method: string, path: string, key: string | null = sandbox.apiKey, { then }: { then?: string } = {}): Promise<RawResponse> {
   const { hostname, port } = new URL(sandbox.baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -43,7 +46,9 @@ function raw(method: string, path: string, key: string | null = sandbox.apiKey):
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, after: received.slice(split + 4) });
     });
     const auth = key === null ? '' : `Authorization: Bearer ${key}\r\n`;
-    socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${auth}Connection: close\r\n\r\n`);
+    const host = `Host: ${hostname}:${port}\r\n`;
+    if (then === undefined) socket.write(`${method} ${path} HTTP/1.1\r\n${host}${auth}Connection: close\r\n\r\n`);
+    else socket.write(`${method} ${path} HTTP/1.1\r\n${host}${auth}\r\nGET ${then} HTTP/1.1\r\n${host}${auth}Connection: close\r\n\r\n`);
   });
 }
 
@@ -84,6 +89,17 @@ describe('HEAD is answered as the GET of the same path, without content', () => 
     expect(head.headers.get('allow')).toBe(get.headers.get('allow'));
     expect(head.headers.get('allow')).toBe('POST');
     expect(head.after).toBe('');
+  });
+
+  it('an event stream answers its headers and ends: the next request on the connection is answered', async () => {
+    for (const path of ['/v1/events/stream', '/v1/usage/stream']) {
+      // Two requests on one connection: the second's answer can only come once the stream's has ended.
+      const head = await raw('HEAD', path, sandbox.apiKey, { then: '/v1/leads?limit=1' });
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get('content-type'), path).toBe('text/event-stream; charset=utf-8');
+      expect(head.after.startsWith('HTTP/1.1 200 OK\r\n'), path).toBe(true); // no byte of the stream before it
+      expect(head.after, path).toContain('ada@example.com');
+    }
   });
 
   it('the request log records the method the client sent', async () => {
