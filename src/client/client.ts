@@ -58,6 +58,12 @@ export class CrmClient {
 
   /** The request and the response's headers too (sync reads `Idempotent-Replayed`). */
   async exchange<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
+    const { bytes, headers } = await this.send(method, path, opts);
+    return { body: (bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined) as T, headers };
+  }
+
+  /** A successful answer's body as the bytes the server sent; failures, retries and pacing as for every request. */
+  private async send(method: string, path: string, opts: RequestOptions): Promise<{ bytes: Buffer; headers: Headers }> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'crm-cli' };
@@ -69,7 +75,7 @@ export class CrmClient {
     for (let attempt = 0; ; attempt++) {
       let status: number;
       let responseHeaders: Headers;
-      let text: string;
+      let bytes: Buffer;
       try {
         await this.pacer.acquire();
         const response = await request(url, {
@@ -83,7 +89,8 @@ export class CrmClient {
         status = response.statusCode;
         responseHeaders = response.headers;
         this.pacer.observe(responseHeaders);
-        text = await response.body.text();
+        // An ArrayBuffer of the body's own: the export hands it to its render thread as it is.
+        bytes = Buffer.from(await response.body.arrayBuffer());
       } catch (cause) {
         const decision = this.options.retryRefused === false && isConnectionRefused(cause) ? { retry: false as const } : decideRetry({ networkError: true }, attempt, this.policy);
         if (!decision.retry) throw new CrmNetworkError(this.baseUrl, cause);
@@ -91,7 +98,8 @@ export class CrmClient {
         await sleep(decision.delayMs);
         continue;
       }
-      if (status < 400) return { body: (text ? JSON.parse(text) : undefined) as T, headers: responseHeaders };
+      if (status < 400) return { bytes, headers: responseHeaders };
+      const text = bytes.toString('utf8');
       const problem = parseProblem(text);
       if (status === 429 && problem.code === 'rate_limited') this.pacer.slowDown();
       const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);
@@ -121,6 +129,22 @@ export class CrmClient {
     } while (cursor);
   }
 
+  /**
+   * Every page of a list as the bytes of its JSON, for a reader that parses them elsewhere (the
+   * export's render thread, sync/render-thread.ts). The next page is asked for with the cursor
+   * read from the body's end, where the sandbox writes it (`…,"next_cursor":"…"}`); from a server
+   * that writes it elsewhere, the page is parsed here to find it.
+   */
+  async *pageBodies(path: string, query: RequestOptions['query'] = {}, startCursor?: string): AsyncGenerator<{ bytes: Buffer; next_cursor: string | null }> {
+    let cursor = startCursor;
+    do {
+      const { bytes } = await this.send('GET', path, { query: { ...query, cursor } });
+      const next_cursor = trailingCursor(bytes) ?? ((JSON.parse(bytes.toString('utf8')) as { next_cursor?: string | null }).next_cursor ?? null);
+      yield { bytes, next_cursor };
+      cursor = next_cursor ?? undefined;
+    } while (cursor);
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
@@ -133,4 +157,18 @@ function parseProblem(text: string): { code?: string; detail?: string; request_i
   } catch {
     return {};
   }
+}
+
+/**
+ * The next_cursor of a list page when it is the last member of the page's object: a JSON string
+ * (escapes and all) or null right before the final `}`. In valid JSON that member can only be the
+ * top-level object's (a nested object would close before it). undefined when the body does not end
+ * so. Its last 4 KB read as Latin-1: a cursor is ASCII, and no byte of a UTF-8 sequence is a quote.
+ */
+const TRAILING_CURSOR = /"next_cursor":(null|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
+
+export function trailingCursor(body: Buffer): string | null | undefined {
+  const match = TRAILING_CURSOR.exec(body.toString('latin1', Math.max(0, body.length - 4096)));
+  if (!match || /[^\x20-\x7e]/.test(match[1]!)) return undefined; // not there, or not ASCII: the page is parsed
+  return JSON.parse(match[1]!) as string | null;
 }

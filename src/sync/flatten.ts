@@ -1,17 +1,7 @@
-import { fitsCustomCell, tagsToCell, type CustomValue } from './cells.js';
+import { fitsCustomCell } from './cells.js';
 import { CATALOGUES, targetOf, type SyncResource, type Target } from './columns.js';
 import { SyncUsageError } from './errors.js';
-
-/**
- * Records as CSV rows for export: nested fields flattened into the same columns the import reads
- * (address.city, contact.email, custom.<key>), so that an export imports back as all unchanged.
- */
-type Exported = Record<string, unknown> & {
-  tags?: string[];
-  custom_fields?: Record<string, CustomValue>;
-  address?: Record<string, string | null>;
-  contacts?: { is_primary: boolean; [field: string]: unknown }[];
-};
+import { recordRow, type Exported } from './record-row.js';
 
 /**
  * The columns of an export: --fields as given, or every column with a custom.<key> column for each
@@ -34,43 +24,13 @@ export function exportColumns(resource: SyncResource, firstPage: Exported[], fie
   return [...catalogue.columns.slice(0, at), ...[...keys].map((k) => `custom.${k}`), ...catalogue.columns.slice(at)];
 }
 
-/** Compiles the columns once into one function that turns a record into its row. */
+/** Compiles the columns once into one function that turns a record into its row (record-row.ts). */
 export function rowMaker(resource: SyncResource, columns: string[]): (record: Exported) => string[] {
+  return recordRow(exportTargets(resource, columns));
+}
+
+/** What each export column holds: plain data, so that the export's render thread gets it as it is. */
+export function exportTargets(resource: SyncResource, columns: string[]): Target[] {
   const catalogue = CATALOGUES[resource];
-  const targets = columns.map((c) => targetOf(catalogue, c)!);
-  const inColumns = new Set(targets.flatMap((t) => (t.kind === 'custom' ? [t.key] : [])));
-  const getters = targets.map((target) => getter(target, inColumns));
-  return (record) => getters.map((get) => get(record));
+  return columns.map((c) => targetOf(catalogue, c)!);
 }
-
-function getter(target: Target, inColumns: Set<string>): (record: Exported) => string {
-  switch (target.kind) {
-    case 'id':
-      return (r) => text(r.id);
-    case 'field':
-      return (r) => text(r[target.field]);
-    case 'readonly':
-      return (r) => text(r[target.field]);
-    case 'ignored':
-      return () => '';
-    case 'tags':
-      return (r) => tagsToCell(r.tags ?? []);
-    case 'custom':
-      return (r) => {
-        const value = r.custom_fields?.[target.key];
-        return fitsCustomCell(value) ? String(value) : '';
-      };
-    case 'custom_json':
-      return (r) => {
-        const rest = Object.entries(r.custom_fields ?? {}).filter(([key, value]) => !inColumns.has(key) || !fitsCustomCell(value));
-        return rest.length ? JSON.stringify(Object.fromEntries(rest)) : '';
-      };
-    case 'address':
-      return (r) => text(r.address?.[target.field]);
-    case 'contact':
-      return (r) => text(r.contacts?.find((c) => c.is_primary)?.[target.field]);
-  }
-}
-
-const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
-

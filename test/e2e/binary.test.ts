@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/sandbox.js';
+import { writeLeadsCsv } from '../helpers/sync.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -139,5 +140,17 @@ describe('the single binary, run from a folder outside the repository', () => {
       // An empty cell is no value (null) in the API.
       expect(data[0]).toMatchObject({ first_name: row['First Name'] || null, company: row.Company || null });
     }
+  });
+
+  it('exports over several pages with sync export (rendered on its main thread: the binary has no render-worker file beside it)', async () => {
+    await writeLeadsCsv(join(dir.path, 'many.csv'), 1500, { externalIds: true, prefix: 'bin' });
+    const auth = { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey };
+    expect(run(['sync', 'import', 'leads', './many.csv'], auth).code).toBe(0);
+    const { code, stdout, stderr } = run(['sync', 'export', 'leads', '--out', './export.csv', '--json'], auth);
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    const rows = parse(readFileSync(join(dir.path, 'export.csv')), { columns: true }) as Record<string, string>[];
+    expect(JSON.parse(stdout)).toMatchObject({ rows: rows.length });
+    expect(rows.filter((r) => r.external_id!.startsWith('bin-'))).toHaveLength(1500);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
   });
 });

@@ -42,10 +42,13 @@ const pages = [
   { data: [lead(3, { last_name: 'Zoë €', custom_fields: {} })], next_cursor: null },
 ];
 
+/** A page as CrmClient.pageBodies yields it: the bytes of its JSON and the cursor read from them. */
+const body = (page: { next_cursor: string | null }) => ({ bytes: Buffer.from(JSON.stringify(page)), next_cursor: page.next_cursor });
+
 function stubClient(): CrmClient {
   return {
-    async *pages(_path: string, _query: unknown, startCursor?: string) {
-      for (const page of startCursor === 'c1' ? pages.slice(1) : pages) yield page;
+    async *pageBodies(_path: string, _query: unknown, startCursor?: string) {
+      for (const page of startCursor === 'c1' ? pages.slice(1) : pages) yield body(page);
     },
   } as unknown as CrmClient;
 }
@@ -68,10 +71,10 @@ describe('exportCsv', () => {
     // The second page fails once: the first run stops after page one, with its state saved.
     let failures = 1;
     const client = {
-      async *pages(_path: string, _query: unknown, startCursor?: string) {
-        if (startCursor !== 'c1') yield hostile[0]!;
+      async *pageBodies(_path: string, _query: unknown, startCursor?: string) {
+        if (startCursor !== 'c1') yield body(hostile[0]!);
         if (failures-- > 0) throw new Error('down');
-        yield hostile[1]!;
+        yield body(hostile[1]!);
       },
     } as unknown as CrmClient;
     const firstNames = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')[2]);

@@ -1,0 +1,20 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { pageRenderer, type ListPage, type RenderSpec } from './export-render.js';
+
+/**
+ * The export's render thread (render-thread.ts): each message is a page's JSON as bytes, handed
+ * over (transferred, not copied); the answer is what it adds to the file, as UTF-8 bytes handed
+ * back the same way, or the error that stopped it.
+ */
+const render = pageRenderer(workerData as RenderSpec);
+const encoder = new TextEncoder();
+
+parentPort!.on('message', ({ id, body }: { id: number; body: ArrayBuffer }) => {
+  try {
+    const page = render(JSON.parse(Buffer.from(body).toString('utf8')) as ListPage);
+    const output = encoder.encode(page.output as string);
+    parentPort!.postMessage({ id, page: { ...page, output } }, [output.buffer]);
+  } catch (error) {
+    parentPort!.postMessage({ id, error: (error as Error).message });
+  }
+});
