@@ -59,6 +59,17 @@ describe('listenEarly', () => {
     await holder.close();
   });
 
+  it('binds the address it was given and no other: 127.0.0.2, loopback too, is refused', async () => {
+    const early = await listenEarly(0, '127.0.0.1');
+    const address = early.server.address() as AddressInfo;
+    expect(address).toMatchObject({ address: '127.0.0.1', family: 'IPv4' });
+    early.factory((_request, response) => response.end('ok'), {});
+    early.serve();
+    expect((await get(address.port, '/')).body).toBe('ok');
+    await expect(get(address.port, '/', '127.0.0.2')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await early.close();
+  });
+
   it('listens on every address localhost has here (127.0.0.1 and ::1 where both bind), one port, one app', async () => {
     // The addresses this machine can bind, found independently of the code under test.
     const bindable: string[] = [];
