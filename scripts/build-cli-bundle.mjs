@@ -46,6 +46,10 @@ const importMetaUrl = {
  * replaces, so an update of the dependency that moves it fails the build instead of doing nothing.
  */
 const lazy = (name, id) => `const ${name} = new Proxy({}, { get: (_, key) => require('${id}')[key] })`;
+// node:assert takes ~4 ms to load (its diff and error-message modules), and find-my-way calls it
+// for every route it adds: only an assertion that fails loads it, and throws Node's own error.
+const lazyAssert = (id) => [`const assert = require('${id}')`, `const assert = (value, message) => { if (!value) require('node:assert')(value, message) }`];
+const ASSERT = lazyAssert('node:assert');
 const PATCHES = [
   {
     file: /node_modules\/fastify\/lib\/server\.js$/,
@@ -65,6 +69,7 @@ const PATCHES = [
   {
     file: /node_modules\/fastify\/lib\/plugin-utils\.js$/,
     replace: [
+      ASSERT,
       ["const semver = require('semver')", "const semver = { gt: require('semver/functions/gt'), coerce: require('semver/functions/coerce'), satisfies: require('semver/functions/satisfies') }"],
       [
         '  const requiredVersion = meta.fastify\n',
@@ -72,6 +77,15 @@ const PATCHES = [
       ],
     ],
   },
+  { file: /node_modules\/find-my-way\/(index|lib\/constrainer|lib\/strategies\/accept-(host|version))\.js$/, replace: [ASSERT] },
+  // pino (Fastify's logger) loads node:worker_threads (~2 ms) and node:assert for its transports,
+  // which run a destination on a worker thread; the sandbox logs to stderr, on its own thread.
+  { file: /node_modules\/pino\/lib\/tools\.js$/, replace: [["const { isMainThread } = require('worker_threads')", ''], ['if (!opts.sync && isMainThread) {', "if (!opts.sync && require('worker_threads').isMainThread) {"]] },
+  {
+    file: /node_modules\/thread-stream\/index\.js$/,
+    replace: [lazyAssert('assert'), ["const { Worker } = require('worker_threads')", "function Worker (...args) { return new (require('worker_threads').Worker)(...args) }"]],
+  },
+  { file: /node_modules\/sonic-boom\/index\.js$/, replace: [lazyAssert('assert')] },
   // @fastify/swagger loads the YAML writer (for /documentation/yaml, which crm does not serve) and
   // the $ref resolver (used when the OpenAPI document is built, on its first request) as it
   // registers: ~1.5 ms of every sandbox start.
