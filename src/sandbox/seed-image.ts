@@ -116,7 +116,12 @@ export function writeSeedImageFile(path: string, bytes: Buffer | undefined = rea
   }
   let written = false;
   try {
-    writeSync(fd, bytes);
+    // The header says WAL (bytes 18 and 19: 2) where the image says rollback journal (1): openDb's
+    // switch to WAL then finds it made instead of rewriting the header (~1 ms of every fresh start).
+    const header = Buffer.from(bytes.subarray(0, 100));
+    header[18] = header[19] = 2;
+    writeSync(fd, header);
+    writeSync(fd, bytes, 100);
     written = true;
   } finally {
     closeSync(fd);

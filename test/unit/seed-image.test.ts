@@ -98,6 +98,9 @@ describe('the seed image as a new file', () => {
     const path = join(dir, 'new', 'sandbox.db');
     expect(writeSeedImageFile(path, image)).toBe(true);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    const written = readFileSync(path);
+    expect([written[18], written[19]]).toEqual([2, 2]); // in WAL mode from its first byte; the rest is the image
+    expect(Buffer.compare(written.subarray(100), image.subarray(100))).toBe(0);
     const db = openDb(path);
     adoptSeedImageFile(db);
     const ctx = createContext(db, () => BASE);
