@@ -39,7 +39,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   } catch (error) {
     const { code, syscall, path } = error as NodeJS.ErrnoException;
     if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is in use. Pick another with --port, or --port 0 for a free one.`);
-    if (code === 'EACCES' && syscall === 'listen') throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
+    if (code === 'EACCES' && (syscall === 'listen' || syscall === 'bind')) throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
     if ((error as Error).name === 'FixtureError') throw new CliError(`Could not load fixtures: ${(error as Error).message}`);
     // The database's folder and file are made (0700, 0600) before SQLite opens them: their errors are the file system's.
     if (code === 'SQLITE_CANTOPEN' || (path && code && ['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS'].includes(code))) {

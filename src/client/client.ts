@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { CrmApiError, CrmNetworkError, isConnectionRefused } from './errors.js';
 import { Pacer } from './pacer.js';
+import { utf8Text } from './utf8.js';
 import { DEFAULT_RETRY, decideRetry, type RetryPolicy } from './retry.js';
 
 export interface ClientOptions {
@@ -59,7 +60,8 @@ export class CrmClient {
   /** The request and the response's headers too (sync reads `Idempotent-Replayed`). */
   async exchange<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
     const { bytes, headers } = await this.send(method, path, opts);
-    return { body: (bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined) as T, headers };
+    const text = utf8Text(bytes);
+    return { body: (text ? JSON.parse(text) : undefined) as T, headers };
   }
 
   /** A successful answer's body as the bytes the server sent; failures, retries and pacing as for every request. */
@@ -99,7 +101,7 @@ export class CrmClient {
         continue;
       }
       if (status < 400) return { bytes, headers: responseHeaders };
-      const text = bytes.toString('utf8');
+      const text = utf8Text(bytes);
       const problem = parseProblem(text);
       if (status === 429 && problem.code === 'rate_limited') this.pacer.slowDown();
       const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);
@@ -139,7 +141,7 @@ export class CrmClient {
     let cursor = startCursor;
     do {
       const { bytes } = await this.send('GET', path, { query: { ...query, cursor } });
-      const next_cursor = trailingCursor(bytes) ?? ((JSON.parse(bytes.toString('utf8')) as { next_cursor?: string | null }).next_cursor ?? null);
+      const next_cursor = trailingCursor(bytes) ?? ((JSON.parse(utf8Text(bytes)) as { next_cursor?: string | null }).next_cursor ?? null);
       yield { bytes, next_cursor };
       cursor = next_cursor ?? undefined;
     } while (cursor);

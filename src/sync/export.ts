@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, readFileSync, truncateSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CrmClient } from '../client/client.js';
+import { utf8Text } from '../client/utf8.js';
 import { openPrivate, writePrivateFile } from '../private-files.js';
 import type { SyncResource } from './columns.js';
 import { UTF8_BOM, csvLine } from './csv-line.js';
@@ -80,7 +81,7 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   let next = pages.next();
   let current = await next;
   // The first page is parsed here, for the columns (its custom fields) and rendered here too.
-  let first = current.done ? undefined : (JSON.parse(current.value.bytes.toString('utf8')) as ListPage);
+  let first = current.done ? undefined : (JSON.parse(utf8Text(current.value.bytes)) as ListPage);
   const columns = state?.columns ?? exportColumns(options.resource, first?.data ?? [], options.fields);
   const jsonl = options.format === 'jsonl';
   // A resumed file goes on as it was started: one file, one rule for its cells, or it does not import back the same.

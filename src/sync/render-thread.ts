@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { utf8Text } from '../client/utf8.js';
 import { pageRenderer, type ListPage, type RenderedPage, type RenderSpec } from './export-render.js';
 
 /**
@@ -40,7 +41,7 @@ export interface Renderer {
 export function startRenderer(spec: RenderSpec, workerFile: URL | undefined = renderWorkerFile()): Renderer {
   if (workerFile && existsSync(fileURLToPath(workerFile))) return new RenderThread(spec, workerFile);
   const render = pageRenderer(spec);
-  return { render: async (body) => render(JSON.parse(body.toString('utf8')) as ListPage), threaded: false, close: async () => {} };
+  return { render: async (body) => render(JSON.parse(utf8Text(body)) as ListPage), threaded: false, close: async () => {} };
 }
 
 type Answer = { id: number; page: RenderedPage } | { id: number; error: string };

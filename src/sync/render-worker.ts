@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { utf8Text } from '../client/utf8.js';
 import { pageRenderer, type ListPage, type RenderSpec } from './export-render.js';
 
 /**
@@ -11,7 +12,7 @@ const encoder = new TextEncoder();
 
 parentPort!.on('message', ({ id, body }: { id: number; body: ArrayBuffer }) => {
   try {
-    const page = render(JSON.parse(Buffer.from(body).toString('utf8')) as ListPage);
+    const page = render(JSON.parse(utf8Text(new Uint8Array(body))) as ListPage);
     const output = encoder.encode(page.output as string);
     parentPort!.postMessage({ id, page: { ...page, output } }, [output.buffer]);
   } catch (error) {

@@ -61,6 +61,20 @@ describe('the export render thread', () => {
     await expect(renderer.render(bytesOf(page(0, null)))).rejects.toThrow('The export is over.');
   });
 
+  it('reads a page that starts with a UTF-8 byte-order mark, as a JSON client does', async () => {
+    const p = page(0, null);
+    const withBom = Buffer.from(new TextEncoder().encode(`\uFEFF${JSON.stringify(p)}`).buffer);
+    expect([withBom[0], withBom[1], withBom[2]]).toEqual([0xef, 0xbb, 0xbf]);
+    for (const renderer of [startRenderer(spec('csv'), WORKER), startRenderer(spec('csv'), new URL('./no-such-worker.js', import.meta.url))]) {
+      try {
+        const rendered = await renderer.render(Buffer.from(withBom)); // a copy each: the thread takes its bytes
+        expect(Buffer.from(rendered.output).toString('utf8')).toBe(pageRenderer(spec('csv'))(p).output);
+      } finally {
+        await renderer.close();
+      }
+    }
+  });
+
   it('renders on the main thread, the same way, when the compiled worker is not there', async () => {
     const renderer = startRenderer(spec('csv'), new URL('./no-such-worker.js', import.meta.url));
     expect(renderer.threaded).toBe(false);
