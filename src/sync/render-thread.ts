@@ -1,17 +1,16 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { utf8Text } from '../client/utf8.js';
 import { pageRenderer, type ListPage, type RenderedPage, type RenderSpec } from './export-render.js';
 
 /**
- * The render thread's script, compiled beside this module (dist/sync/). None when run from the
- * sources, or in the single binary, whose bundle has no import.meta.url (nor files beside it).
+ * The render thread's script, compiled beside this module (dist/sync/): not there when run from the
+ * sources, and none in the single binary, whose bundle has no import.meta.url (nor files beside it).
  */
 function renderWorkerFile(): URL | undefined {
   try {
-    const file = new URL('./render-worker.js', import.meta.url);
-    return existsSync(fileURLToPath(file)) ? file : undefined;
+    return new URL('./render-worker.js', import.meta.url);
   } catch {
     return undefined;
   }
@@ -36,7 +35,8 @@ export interface Renderer {
  * The main thread keeps the network, the file and the resume state. A page's bytes go to the
  * thread and its CSV comes back transferred, not copied, so that neither becomes a large string
  * on the main thread (V8 keeps strings over ~128 KB in its large-object space, which only a full
- * collection empties; the main thread's CPU 830 → 560 ms over 200k leads).
+ * collection empties; the main thread's CPU 830 → 560 ms over 200k leads). The cost is a second V8
+ * heap: a 1M-lead export peaks at 165–199 MB instead of ~130 (docs/benchmarks.md, ninth round).
  */
 export function startRenderer(spec: RenderSpec, workerFile: URL | undefined = renderWorkerFile()): Renderer {
   if (workerFile && existsSync(fileURLToPath(workerFile))) return new RenderThread(spec, workerFile);
@@ -54,6 +54,8 @@ class RenderThread implements Renderer {
   private failure: Error | undefined;
 
   constructor(spec: RenderSpec, workerFile: URL) {
+    // node:worker_threads loads here (~2 ms), not with the module: an export of one page never needs it.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     this.worker = withYoungGeneration(() => new Worker(workerFile, { workerData: spec, name: 'crm export render' }));
     this.worker.on('message', (answer: Answer) => {
       const waiter = this.waiting.get(answer.id);
@@ -102,6 +104,6 @@ function withYoungGeneration(start: () => Worker): Worker {
   setFlagsFromString('--min-semi-space-size=4');
   const worker = start();
   const restore = () => setFlagsFromString('--min-semi-space-size=0');
-  worker.once('online', restore).once('error', restore);
+  worker.once('online', restore).once('error', restore).once('exit', restore); // whichever comes first
   return worker;
 }
