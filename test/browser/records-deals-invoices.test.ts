@@ -137,7 +137,8 @@ describe('invoices', () => {
     expect((await suite.api.get(`/v1/invoices/${id}`)).body.status).toBe('open');
     await page.getByRole('button', { name: 'Void' }).click();
     await dialog.getByRole('button', { name: 'Void invoice' }).click();
-    await page.locator('.page-header').getByText('Void', { exact: true }).waitFor();
+    // The status badge, in the title: the header's actions have a Void button, which matched at once.
+    await page.locator('.page-header .title').getByText('Void', { exact: true }).waitFor();
     expect((await suite.api.get(`/v1/invoices/${id}`)).body.status).toBe('void');
     expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
     await page.context().close();
