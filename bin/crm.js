@@ -102,14 +102,11 @@ function loadBundle(file) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (cacheFile) {
-    process.once('exit', () => {
-      // Made again when missing or refused, and after a long run (a sandbox, a sync: their exit is
-      // not waited for) when it has grown: a first run that did little must not be all it keeps.
-      const refresh = !cachedData || script.cachedDataRejected || process.uptime() > 2;
-      if (!refresh) return;
+    const usable = () => cachedData && !script.cachedDataRejected;
+    const write = () => {
       try {
         const data = script.createCachedData();
-        if (cachedData && !script.cachedDataRejected && data.length <= cachedData.length) return;
+        if (usable() && data.length <= cachedData.length) return;
         const partial = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(partial, data, { mode: 0o600 });
         renameSync(partial, cacheFile);
@@ -121,6 +118,20 @@ function loadBundle(file) {
       } catch {
         // a cache is an optimisation: a full disk or a read-only home never fails a command
       }
+    };
+    // A command whose start is what counts (`crm sandbox start`: src/code-cache.ts) says when that
+    // start is over, and its cache is made then, holding what a start runs and no more: V8 reads a
+    // cache whole on every start, and one grown over a long sandbox run (every route it served) was
+    // ~0.4 MB larger and ~6 ms slower to start from (docs/benchmarks.md, issue #27).
+    let startOver = false;
+    process.once('crm:code-cache-checkpoint', () => {
+      startOver = true;
+      if (!usable()) write();
+    });
+    process.once('exit', () => {
+      // Other commands: made again at exit when missing or refused, and after a long run (a sync:
+      // its exit is not waited for) when it has grown: a first run that did little must not be all it keeps.
+      if (!startOver && (!usable() || process.uptime() > 2)) write();
     });
   }
   const bundle = new module.Module(file);

@@ -21,14 +21,26 @@ export function limitHeapGrowth(): void {
   // node:v8 loads here, not with the module: its loading is 2 ms of a start (the sandbox's is ~130 ms).
   const { setFlagsFromString } = process.getBuiltinModule('node:v8');
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  const changed = LIMITS.filter(({ unlessGiven }) => !unlessGiven.test(given));
+  changed = LIMITS.filter(({ unlessGiven }) => !unlessGiven.test(given));
   for (const { set } of changed) setFlagsFromString(set);
   // V8 stamps a code cache with a hash of its flags and refuses one made under others: bin/crm.js
-  // writes the next start's cache as this process exits, so the defaults go back first (prepended,
+  // may write the next start's cache as this process exits, so the defaults go back first (prepended,
   // to run before bin/crm.js's listener). Without it every start compiled anew: +50 ms.
   process.prependListener('exit', () => {
     for (const { restore } of changed) setFlagsFromString(restore);
   });
+}
+
+/** Runs `write` under V8's defaults (a code cache made in it is one the next start accepts), then sets the limits again. */
+export function withDefaultHeapFlags(write: () => void): void {
+  if (!changed.length) return write();
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+  for (const { restore } of changed) setFlagsFromString(restore);
+  try {
+    write();
+  } finally {
+    for (const { set } of changed) setFlagsFromString(set);
+  }
 }
 
 /** Each flag set unless the command line has one like it, and V8's default it goes back to at exit. */
@@ -36,3 +48,6 @@ const LIMITS = [
   { set: '--semi-space-growth-factor=1', unlessGiven: /semi-space/, restore: '--semi-space-growth-factor=2' },
   { set: '--heap-growing-percent=50', unlessGiven: /heap-growing-percent/, restore: '--heap-growing-percent=0' },
 ];
+
+/** The limits limitHeapGrowth() set in this process. */
+let changed: typeof LIMITS = [];

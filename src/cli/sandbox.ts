@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
 import type { GlobalOptions } from './api.js';
+import { codeCacheCheckpoint } from '../code-cache.js';
 import { limitHeapGrowth } from '../heap-limits.js';
 import { recordSandbox, recordStop } from './credentials.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
@@ -47,6 +48,9 @@ export async function startCommand(options: StartOptions): Promise<void> {
     }
     throw error;
   }
+
+  // The start is over once the first response has gone: the code cache of a start is made then.
+  sandbox.app.server.once('request', (_request, response) => response.once('close', codeCacheCheckpoint));
 
   // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
   const cwd = process.cwd();

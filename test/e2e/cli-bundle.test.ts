@@ -116,6 +116,42 @@ describe('the bundled CLI', () => {
     expect(readdirSync(shared)).toEqual([]);
   });
 
+  it("makes a sandbox's code cache when its first response has gone, and does not grow it over a long run", async () => {
+    const caches = join(pkg, 'sandbox-code-cache');
+    const sandbox = run(['sandbox', 'start', '--port', '0', '--json', '--db', join(pkg, 'cache-data', 'crm.db')], { CRM_CODE_CACHE_DIR: caches });
+    const cacheFiles = () => readdirSync(caches).filter((name) => name.endsWith('-sandbox-start.v8'));
+    let made = Buffer.alloc(0);
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: sandbox.child.stdout }).once('line', resolve);
+        sandbox.child.once('exit', (code) => reject(new Error(`exited ${code}: ${sandbox.err()}`)));
+      });
+      const { base_url: base, api_key: key } = JSON.parse(line) as { base_url: string; api_key: string };
+      expect(cacheFiles()).toEqual([]); // ready, but no request served yet
+      const headers = { authorization: `Bearer ${key}` };
+      expect((await fetch(`${base}/v1/deals?limit=5`, { headers })).status).toBe(200);
+      // Written while the sandbox runs (before, only at its exit), right after that response.
+      await expect.poll(cacheFiles, { timeout: 5000 }).toHaveLength(1);
+      made = readFileSync(join(caches, cacheFiles()[0]!));
+      // Routes the start never ran, then a run longer than the 2 s after which other commands' caches grow.
+      for (const path of ['/v1/leads', '/v1/clients', '/v1/invoices', '/v1/events', '/v1/openapi.json']) {
+        expect((await fetch(`${base}${path}`, { headers })).status).toBe(200);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+    } finally {
+      sandbox.child.kill('SIGTERM');
+      expect(await sandbox.done).toBe(0);
+    }
+    expect(cacheFiles()).toHaveLength(1);
+    const kept = readFileSync(join(caches, cacheFiles()[0]!));
+    expect(kept.length).toBeGreaterThan(100_000);
+    expect(kept.equals(made)).toBe(true); // not made again at exit with all the run compiled
+    const again = run(['sandbox', 'start', '--port', '0', '--json', '--db', join(pkg, 'cache-data', 'crm.db')], { CRM_CODE_CACHE_DIR: caches });
+    again.child.stdout.once('data', () => again.child.kill('SIGTERM'));
+    expect(await again.done).toBe(0); // started from that cache
+    expect(readFileSync(join(caches, cacheFiles()[0]!)).equals(kept)).toBe(true);
+  });
+
   it('in a checkout, is not used when tsc has emitted since it was built (a tsc alone never runs stale code)', async () => {
     // A checkout has src/ and tsc's dist/.tsbuildinfo; the bundle counts only if built after it.
     mkdirSync(join(pkg, 'src'));
