@@ -77,6 +77,9 @@ export function finishDocument(doc: Json, facts: RouteFacts): Json {
   markPerRecordItems(doc);
   addIntegerFormats(doc);
   pruneUnusedSchemas(doc);
+  // In name order: the resource schemas are built when first used (schemas/lazy.ts), so the order
+  // zod registered them in depends on the requests a sandbox served before; the document must not.
+  doc.components.schemas = Object.fromEntries(Object.entries<Json>(doc.components.schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return doc;
 }
 

@@ -1,60 +1,75 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { PLANS } from '../accounts/plans.js';
 import { Time } from './common.js';
 
 /** Accounts, their plans, clocks and snapshots (API.md §12). */
 const Limit = z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable();
 
-export const AccountSummary = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    plan: z.enum(PLANS),
-    trial_ends_at: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .meta({ id: 'AccountSummary' });
+export const AccountSummary = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      plan: z.enum(PLANS),
+      trial_ends_at: z.string().nullable(),
+      created_at: z.string(),
+    })
+    .meta({ id: 'AccountSummary' }),
+);
 
-export const Account = AccountSummary.extend({
-  limits: z.object({
-    rate_limit: Limit,
-    quota: Limit,
-    webhook_endpoints: z.number().int().nullable().describe('null: no limit'),
-    bulk_records: z.number().int().describe('Records per bulk call'),
-  }),
-}).meta({ id: 'Account' });
+export const Account = lazySchema(() =>
+  AccountSummary.unwrap().extend({
+    limits: z.object({
+      rate_limit: Limit,
+      quota: Limit,
+      webhook_endpoints: z.number().int().nullable().describe('null: no limit'),
+      bulk_records: z.number().int().describe('Records per bulk call'),
+    }),
+  }).meta({ id: 'Account' }),
+);
 
-export const AccountCreate = z
-  .strictObject({
-    name: z.string().min(1).max(100),
-    plan: z.enum(PLANS).optional().describe('free by default'),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional().describe('As --seed (1 by default); null for an empty account'),
-    fixtures: z.string().min(1).max(4096).optional().describe("A fixtures file on the sandbox's machine, loaded after the seed"),
-  })
-  .meta({ id: 'AccountCreate', examples: [{ name: 'ci-worker-1', plan: 'pro' }] });
+export const AccountCreate = lazySchema(() =>
+  z
+    .strictObject({
+      name: z.string().min(1).max(100),
+      plan: z.enum(PLANS).optional().describe('free by default'),
+      seed: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional().describe('As --seed (1 by default); null for an empty account'),
+      fixtures: z.string().min(1).max(4096).optional().describe("A fixtures file on the sandbox's machine, loaded after the seed"),
+    })
+    .meta({ id: 'AccountCreate', examples: [{ name: 'ci-worker-1', plan: 'pro' }] }),
+);
 
-export const AccountWithKey = AccountSummary.extend({ api_key: z.string().describe("The account's admin key, shown once") }).meta({ id: 'AccountWithKey' });
+export const AccountWithKey = lazySchema(() =>
+  AccountSummary.unwrap().extend({ api_key: z.string().describe("The account's admin key, shown once") }).meta({ id: 'AccountWithKey' }),
+);
 
-export const AccountList = z.object({ data: z.array(AccountSummary) }).meta({ id: 'AccountList' });
+export const AccountList = lazySchema(() => z.object({ data: z.array(AccountSummary.unwrap()) }).meta({ id: 'AccountList' }));
 
-export const Clock = z
-  .object({ account_id: z.string(), now: z.string(), offset_seconds: z.number().int().describe('How far ahead of real time') })
-  .meta({ id: 'Clock' });
+export const Clock = lazySchema(() =>
+  z
+    .object({ account_id: z.string(), now: z.string(), offset_seconds: z.number().int().describe('How far ahead of real time') })
+    .meta({ id: 'Clock' }),
+);
 
-export const ClockMove = z
-  .strictObject({
-    advance: z.string().max(40).optional().describe('A duration: 7d, 36h, 90m, 30s, or combined (1d12h)'),
-    to: Time.optional().describe('An RFC 3339 time, not before the clock'),
-  })
-  .meta({ id: 'ClockMove', examples: [{ advance: '7d' }] });
+export const ClockMove = lazySchema(() =>
+  z
+    .strictObject({
+      advance: z.string().max(40).optional().describe('A duration: 7d, 36h, 90m, 30s, or combined (1d12h)'),
+      to: Time.optional().describe('An RFC 3339 time, not before the clock'),
+    })
+    .meta({ id: 'ClockMove', examples: [{ advance: '7d' }] }),
+);
 
-export const SnapshotCreate = z.strictObject({ name: z.string().min(1).max(64) }).meta({ id: 'SnapshotCreate', examples: [{ name: 'seeded' }] });
-export const Snapshot = z.object({ name: z.string(), account_id: z.string(), created_at: z.string() }).meta({ id: 'Snapshot' });
-export const SnapshotDeleted = z.object({ name: z.string(), deleted: z.literal(true) }).meta({ id: 'SnapshotDeleted' });
-export const SnapshotList = z.object({ data: z.array(Snapshot) }).meta({ id: 'SnapshotList' });
-export const SnapshotRestored = z
-  .object({ name: z.string(), account_id: z.string(), restored: z.literal(true), took_ms: z.number() })
-  .meta({ id: 'SnapshotRestored' });
+export const SnapshotCreate = lazySchema(() => z.strictObject({ name: z.string().min(1).max(64) }).meta({ id: 'SnapshotCreate', examples: [{ name: 'seeded' }] }));
+export const Snapshot = lazySchema(() => z.object({ name: z.string(), account_id: z.string(), created_at: z.string() }).meta({ id: 'Snapshot' }));
+export const SnapshotDeleted = lazySchema(() => z.object({ name: z.string(), deleted: z.literal(true) }).meta({ id: 'SnapshotDeleted' }));
+export const SnapshotList = lazySchema(() => z.object({ data: z.array(Snapshot.unwrap()) }).meta({ id: 'SnapshotList' }));
+export const SnapshotRestored = lazySchema(() =>
+  z
+    .object({ name: z.string(), account_id: z.string(), restored: z.literal(true), took_ms: z.number() })
+    .meta({ id: 'SnapshotRestored' }),
+);
 
-export const AccountParams = z.object({ id: z.string().max(100) });
-export const SnapshotParams = z.object({ id: z.string().max(100), name: z.string().max(100) });
+export const AccountParams = lazySchema(() => z.object({ id: z.string().max(100) }));
+export const SnapshotParams = lazySchema(() => z.object({ id: z.string().max(100), name: z.string().max(100) }));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import { ClientCreate } from './client.js';
 import { DealCreate } from './deal.js';
@@ -25,9 +26,9 @@ const RecordId = z
  * A bulk record is the resource's create body plus an optional `id`, so that an export (which has
  * ids, and records without external_id) imports back onto the same records.
  */
-export const LeadBulkRecord = LeadCreate.safeExtend({ id: RecordId }).meta({ id: 'LeadBulkRecord' });
-export const ClientBulkRecord = ClientCreate.safeExtend({ id: RecordId }).meta({ id: 'ClientBulkRecord' });
-export const DealBulkRecord = DealCreate.safeExtend({ id: RecordId }).meta({ id: 'DealBulkRecord' });
+export const LeadBulkRecord = lazySchema(() => LeadCreate.unwrap().safeExtend({ id: RecordId }).meta({ id: 'LeadBulkRecord' }));
+export const ClientBulkRecord = lazySchema(() => ClientCreate.unwrap().safeExtend({ id: RecordId }).meta({ id: 'ClientBulkRecord' }));
+export const DealBulkRecord = lazySchema(() => DealCreate.unwrap().safeExtend({ id: RecordId }).meta({ id: 'DealBulkRecord' }));
 export type LeadBulkRecord = z.output<typeof LeadBulkRecord>;
 export type ClientBulkRecord = z.output<typeof ClientBulkRecord>;
 export type DealBulkRecord = z.output<typeof DealBulkRecord>;
@@ -63,10 +64,10 @@ function bulkRequest<T extends z.ZodType, M extends readonly [string, ...string[
   });
 }
 
-export const LeadBulkRequest = bulkRequest(LeadBulkRecord, ['external_id', 'email'] as const);
-export const ClientBulkRequest = bulkRequest(ClientBulkRecord, ['external_id', 'email'] as const);
+export const LeadBulkRequest = lazySchema(() => bulkRequest(LeadBulkRecord.unwrap(), ['external_id', 'email'] as const));
+export const ClientBulkRequest = lazySchema(() => bulkRequest(ClientBulkRecord.unwrap(), ['external_id', 'email'] as const));
 /** Deals have no email, so they match on external_id only. */
-export const DealBulkRequest = bulkRequest(DealBulkRecord, ['external_id'] as const);
+export const DealBulkRequest = lazySchema(() => bulkRequest(DealBulkRecord.unwrap(), ['external_id'] as const));
 
 export interface BulkRequest<R> {
   mode: BulkMode;
@@ -75,31 +76,37 @@ export interface BulkRequest<R> {
   dry_run?: boolean;
 }
 
-export const BulkError = z.object({
-  code: z.string().describe('An API.md §5 error code, e.g. validation_failed or conflict'),
-  message: z.string(),
-  path: z.string().optional().describe('The field at fault, dotted (contacts.0.email)'),
-});
+export const BulkError = lazySchema(() =>
+  z.object({
+    code: z.string().describe('An API.md §5 error code, e.g. validation_failed or conflict'),
+    message: z.string(),
+    path: z.string().optional().describe('The field at fault, dotted (contacts.0.email)'),
+  }),
+);
 
-export const BulkResult = z.object({
-  index: z.number().int().describe('Position of the record in the request'),
-  status: z.enum(BULK_STATUSES),
-  id: z.string().optional(),
-  error: BulkError.optional(),
-  changes: z
-    .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
-    .optional()
-    .describe('Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value'),
-});
+export const BulkResult = lazySchema(() =>
+  z.object({
+    index: z.number().int().describe('Position of the record in the request'),
+    status: z.enum(BULK_STATUSES),
+    id: z.string().optional(),
+    error: BulkError.unwrap().optional(),
+    changes: z
+      .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
+      .optional()
+      .describe('Dry run, status updated: each changed field (dotted, e.g. address.city) with its old and new value'),
+  }),
+);
 
-export const BulkSummary = z.object({
-  created: z.number().int(),
-  updated: z.number().int(),
-  unchanged: z.number().int(),
-  failed: z.number().int(),
-});
+export const BulkSummary = lazySchema(() =>
+  z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    failed: z.number().int(),
+  }),
+);
 
-export const BulkResponse = z.object({ results: z.array(BulkResult), summary: BulkSummary }).meta({ id: 'BulkResponse' });
+export const BulkResponse = lazySchema(() => z.object({ results: z.array(BulkResult.unwrap()), summary: BulkSummary.unwrap() }).meta({ id: 'BulkResponse' }));
 
 export type BulkError = z.infer<typeof BulkError>;
 export type BulkResult = z.infer<typeof BulkResult>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Phone, ShortText, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import { lazySchema } from './lazy.js';
 
 /**
  * ISO 3166-1 alpha-2: the 249 assigned codes, and XK (Kosovo), accepted as it is in practice. A
@@ -24,82 +25,93 @@ const COUNTRIES: ReadonlySet<string> = new Set(
 );
 const isCountry = (code: string) => COUNTRIES.has(code);
 
-export const Address = z
-  .strictObject({
-    line1: z.string().max(200).nullable().optional(),
-    line2: z.string().max(200).nullable().optional(),
-    city: z.string().max(100).nullable().optional(),
-    region: z.string().max(100).nullable().optional(),
-    postal_code: z.string().max(20).nullable().optional(),
-    country: z
-      .string()
-      .max(100) // a bound for the document (OWASP API4); isCountry says what is wrong with a long one
-      .refine(isCountry, { message: 'Expected an ISO 3166-1 alpha-2 country code such as DE or US.' })
-      .nullable()
-      .optional(),
-  })
-  .meta({ id: 'Address' });
+export const Address = lazySchema(() =>
+  z
+    .strictObject({
+      line1: z.string().max(200).nullable().optional(),
+      line2: z.string().max(200).nullable().optional(),
+      city: z.string().max(100).nullable().optional(),
+      region: z.string().max(100).nullable().optional(),
+      postal_code: z.string().max(20).nullable().optional(),
+      country: z
+        .string()
+        .max(100) // a bound for the document (OWASP API4); isCountry says what is wrong with a long one
+        .refine(isCountry, { message: 'Expected an ISO 3166-1 alpha-2 country code such as DE or US.' })
+        .nullable()
+        .optional(),
+    })
+    .meta({ id: 'Address' }),
+);
 
-const contactFields = {
+const contactFields = () => ({
   first_name: ShortText.nullable().optional(),
   last_name: ShortText.nullable().optional(),
   email: Email.nullable().optional(),
   phone: Phone.nullable().optional(),
   role: ShortText.nullable().optional(),
   is_primary: z.boolean().optional(),
-};
+});
 
-export const ContactCreate = z
-  .strictObject(contactFields)
-  .refine((c) => c.first_name || c.last_name || c.email, {
-    message: 'A contact person needs at least one of first_name, last_name or email.',
-    path: ['first_name'],
-  })
-  .meta({ id: 'ContactCreate' });
+export const ContactCreate = lazySchema(() =>
+  z
+    .strictObject(contactFields())
+    .refine((c) => c.first_name || c.last_name || c.email, {
+      message: 'A contact person needs at least one of first_name, last_name or email.',
+      path: ['first_name'],
+    })
+    .meta({ id: 'ContactCreate' }),
+);
 
-export const ContactUpdate = z.strictObject(contactFields).meta({ id: 'ContactUpdate' });
+export const ContactUpdate = lazySchema(() => z.strictObject(contactFields()).meta({ id: 'ContactUpdate' }));
 
-export const Contact = z
-  .object({
-    id: z.string(),
-    client_id: z.string(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    role: z.string().nullable(),
-    is_primary: z.boolean(),
-    ...recordFields,
-  })
-  .meta({ id: 'Contact' });
+export const Contact = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      client_id: z.string(),
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      role: z.string().nullable(),
+      is_primary: z.boolean(),
+      ...recordFields,
+    })
+    .meta({ id: 'Contact' }),
+);
 
 export const CLIENT_KINDS = ['company', 'person'] as const;
 
-const clientFields = {
+const clientFields = () => ({
   name: z.string().min(1).max(200),
   kind: z.enum(CLIENT_KINDS).optional(),
   email: Email.nullable().optional(),
   phone: Phone.nullable().optional(),
   website: z.string().max(2048).nullable().optional(),
-  address: Address.nullable().optional(),
+  address: Address.unwrap().nullable().optional(),
   ...syncFields,
-};
+});
 
-export const ClientCreate = z
-  .strictObject({
-    ...clientFields,
-    contacts: z.array(ContactCreate).max(50).optional().describe('Contact persons created with the client'),
-  })
-  .meta({
-    id: 'ClientCreate',
-    examples: [{ name: 'Acme GmbH', kind: 'company', email: 'billing@acme.example', address: { city: 'Berlin', country: 'DE' }, contacts: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@acme.example', is_primary: true }] }],
-  });
+export const ClientCreate = lazySchema(() =>
+  z
+    .strictObject({
+      ...clientFields(),
+      contacts: z.array(ContactCreate.unwrap()).max(50).optional().describe('Contact persons created with the client'),
+    })
+    .meta({
+      id: 'ClientCreate',
+      examples: [{ name: 'Acme GmbH', kind: 'company', email: 'billing@acme.example', address: { city: 'Berlin', country: 'DE' }, contacts: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@acme.example', is_primary: true }] }],
+    }),
+);
 
-export const ClientUpdate = z
-  .strictObject({ ...clientFields, name: clientFields.name.optional() })
-  .meta({ id: 'ClientUpdate', description: 'Contact persons are changed through /v1/clients/{id}/contacts.' });
+export const ClientUpdate = lazySchema(() => {
+  const fields = clientFields();
+  return z
+    .strictObject({ ...fields, name: fields.name.optional() })
+    .meta({ id: 'ClientUpdate', description: 'Contact persons are changed through /v1/clients/{id}/contacts.' });
+});
 
-const AddressOut = z.object({
+const addressOut = () => z.object({
   line1: z.string().nullable(),
   line2: z.string().nullable(),
   city: z.string().nullable(),
@@ -108,36 +120,42 @@ const AddressOut = z.object({
   country: z.string().nullable(),
 });
 
-export const Client = z
-  .object({
-    id: z.string(),
-    external_id: z.string().nullable(),
-    name: z.string(),
-    kind: z.enum(CLIENT_KINDS),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    website: z.string().nullable(),
-    address: AddressOut,
-    tags: z.array(z.string()),
-    custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    contacts: z.array(Contact),
-    ...recordFields,
-  })
-  .meta({ id: 'Client' });
+export const Client = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      external_id: z.string().nullable(),
+      name: z.string(),
+      kind: z.enum(CLIENT_KINDS),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      website: z.string().nullable(),
+      address: addressOut(),
+      tags: z.array(z.string()),
+      custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      contacts: z.array(Contact.unwrap()),
+      ...recordFields,
+    })
+    .meta({ id: 'Client' }),
+);
 
-export const ClientListQuery = z.strictObject({
-  ...listQueryFields,
-  ...listSortFields(['name'], 'name'),
-  ...searchField("name, email, website and the contact persons' names and emails"),
-  ...syncFilterFields,
-});
+export const ClientListQuery = lazySchema(() =>
+  z.strictObject({
+    ...listQueryFields,
+    ...listSortFields(['name'], 'name'),
+    ...searchField("name, email, website and the contact persons' names and emails"),
+    ...syncFilterFields,
+  }),
+);
 
-export const ClientList = listEnvelope(Client).meta({ id: 'ClientList' });
-export const ContactList = listEnvelope(Contact).meta({ id: 'ContactList' });
-export const ContactListQuery = z.strictObject({
-  limit: listQueryFields.limit,
-  cursor: listQueryFields.cursor,
-});
+export const ClientList = lazySchema(() => listEnvelope(Client.unwrap()).meta({ id: 'ClientList' }));
+export const ContactList = lazySchema(() => listEnvelope(Contact.unwrap()).meta({ id: 'ContactList' }));
+export const ContactListQuery = lazySchema(() =>
+  z.strictObject({
+    limit: listQueryFields.limit,
+    cursor: listQueryFields.cursor,
+  }),
+);
 
 export type Client = z.infer<typeof Client>;
 export type ClientCreate = z.infer<typeof ClientCreate>;
@@ -147,4 +165,4 @@ export type ClientSort = ClientListQuery['sort'];
 export type Contact = z.infer<typeof Contact>;
 export type ContactCreate = z.infer<typeof ContactCreate>;
 export type ContactUpdate = z.infer<typeof ContactUpdate>;
-export type Address = z.infer<typeof AddressOut>;
+export type Address = z.infer<ReturnType<typeof addressOut>>;

@@ -1,79 +1,93 @@
 import { z } from 'zod';
 import { STAGES } from '../domain/pipeline.js';
 import { Currency, DateOnly, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import { lazySchema } from './lazy.js';
 
-export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
+export const Stage = lazySchema(() => z.enum(STAGES).meta({ id: 'Stage' }));
 
-const dealFields = {
+const dealFields = () => ({
   title: z.string().min(1).max(200),
   value: MoneyAmount,
   currency: Currency,
-  stage: Stage,
+  stage: Stage.unwrap(),
   win_probability: z.number().min(0).max(1).optional().describe("Defaults to the stage's probability"),
   client_id: z.string().max(100).nullable().optional(),
   expected_close_date: DateOnly.nullable().optional(),
   lost_reason: z.string().max(500).nullable().optional(),
   ...syncFields,
-};
+});
 
-export const DealCreate = z.strictObject(dealFields).meta({ id: 'DealCreate', examples: [{ title: 'Pilot', value: 1200.5, currency: 'EUR', stage: 'proposal' }] });
+export const DealCreate = lazySchema(() =>
+  z.strictObject(dealFields()).meta({ id: 'DealCreate', examples: [{ title: 'Pilot', value: 1200.5, currency: 'EUR', stage: 'proposal' }] }),
+);
 
-export const DealUpdate = z
-  .strictObject({
-    ...dealFields,
-    title: dealFields.title.optional(),
-    value: dealFields.value.optional(),
-    currency: dealFields.currency.optional(),
-    stage: dealFields.stage.optional(),
-  })
-  .meta({ id: 'DealUpdate' });
+export const DealUpdate = lazySchema(() => {
+  const fields = dealFields();
+  return z
+    .strictObject({
+      ...fields,
+      title: fields.title.optional(),
+      value: fields.value.optional(),
+      currency: fields.currency.optional(),
+      stage: fields.stage.optional(),
+    })
+    .meta({ id: 'DealUpdate' });
+});
 
-export const Deal = z
-  .object({
-    id: z.string(),
-    external_id: z.string().nullable(),
-    title: z.string(),
-    value: z.number(),
-    currency: z.string(),
-    stage: Stage,
-    win_probability: z.number(),
-    client_id: z.string().nullable(),
-    expected_close_date: z.string().nullable(),
-    won_at: z.string().nullable(),
-    lost_at: z.string().nullable(),
-    lost_reason: z.string().nullable(),
-    tags: z.array(z.string()),
-    custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    ...recordFields,
-  })
-  .meta({ id: 'Deal' });
+export const Deal = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      external_id: z.string().nullable(),
+      title: z.string(),
+      value: z.number(),
+      currency: z.string(),
+      stage: Stage.unwrap(),
+      win_probability: z.number(),
+      client_id: z.string().nullable(),
+      expected_close_date: z.string().nullable(),
+      won_at: z.string().nullable(),
+      lost_at: z.string().nullable(),
+      lost_reason: z.string().nullable(),
+      tags: z.array(z.string()),
+      custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      ...recordFields,
+    })
+    .meta({ id: 'Deal' }),
+);
 
-export const DealLose = z.strictObject({ reason: z.string().max(500).optional() }).meta({ id: 'DealLose' });
+export const DealLose = lazySchema(() => z.strictObject({ reason: z.string().max(500).optional() }).meta({ id: 'DealLose' }));
 // Any stage is accepted here so that reopening into won or lost is refused by the pipeline
 // rules as 409 invalid_transition (API.md §2), not as a schema error.
-export const DealReopen = z
-  .strictObject({ stage: Stage })
-  .meta({ id: 'DealReopen', description: 'stage must be an open stage (lead_in, qualified, proposal, negotiation); won or lost is 409 invalid_transition.' });
+export const DealReopen = lazySchema(() =>
+  z
+    .strictObject({ stage: Stage.unwrap() })
+    .meta({ id: 'DealReopen', description: 'stage must be an open stage (lead_in, qualified, proposal, negotiation); won or lost is 409 invalid_transition.' }),
+);
 
-export const DealListQuery = z.strictObject({
+export const DealListQuery = lazySchema(() =>
+  z.strictObject({
   ...listQueryFields,
   ...listSortFields(['title', 'value', 'expected_close_date'], "title, value (the amount as it reads, whatever the currency) or expected_close_date"),
   ...searchField("title and the client's name"),
   external_id: syncFilterFields.external_id,
   tag: syncFilterFields.tag,
-  stage: Stage.optional(),
+  stage: Stage.unwrap().optional(),
   client_id: z.string().max(100).optional(),
-});
+  }),
+);
 
-export const DealList = listEnvelope(Deal).meta({ id: 'DealList' });
+export const DealList = lazySchema(() => listEnvelope(Deal.unwrap()).meta({ id: 'DealList' }));
 
-export const Pipeline = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    stages: z.array(z.object({ id: Stage, name: z.string(), position: z.number().int(), win_probability: z.number(), closed: z.boolean() })),
-  })
-  .meta({ id: 'Pipeline' });
+export const Pipeline = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      stages: z.array(z.object({ id: Stage.unwrap(), name: z.string(), position: z.number().int(), win_probability: z.number(), closed: z.boolean() })),
+    })
+    .meta({ id: 'Pipeline' }),
+);
 
 export type Deal = z.infer<typeof Deal>;
 export type DealCreate = z.infer<typeof DealCreate>;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { Currency as CurrencyCode, Email, LongText, Phone, ShortText, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import { lazySchema } from './lazy.js';
 
 export const LEAD_SOURCES = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'] as const;
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified', 'converted'] as const;
 
-const leadFields = {
+const leadFields = () => ({
   first_name: ShortText.nullable().optional(),
   last_name: ShortText.nullable().optional(),
   email: Email.nullable().optional(),
@@ -15,22 +16,24 @@ const leadFields = {
   status: z.enum(LEAD_STATUSES).optional(),
   notes: LongText.nullable().optional(),
   ...syncFields,
-};
+});
 
 const NAMING_FIELDS = ['first_name', 'last_name', 'email', 'company'] as const;
 
-export const LeadCreate = z
-  .strictObject(leadFields)
-  .refine((l) => NAMING_FIELDS.some((f) => l[f]), {
-    message: 'A lead needs at least one of first_name, last_name, email or company.',
-    path: ['first_name'],
-  })
-  .meta({ id: 'LeadCreate', examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd', source: 'web' }] });
+export const LeadCreate = lazySchema(() =>
+  z
+    .strictObject(leadFields())
+    .refine((l) => NAMING_FIELDS.some((f) => l[f]), {
+      message: 'A lead needs at least one of first_name, last_name, email or company.',
+      path: ['first_name'],
+    })
+    .meta({ id: 'LeadCreate', examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd', source: 'web' }] }),
+);
 
-export const LeadUpdate = z.strictObject(leadFields).meta({ id: 'LeadUpdate' });
+export const LeadUpdate = lazySchema(() => z.strictObject(leadFields()).meta({ id: 'LeadUpdate' }));
 
-export const Lead = z
-  .object({
+export const Lead = lazySchema(() =>
+  z.object({
     id: z.string(),
     external_id: z.string().nullable(),
     first_name: z.string().nullable(),
@@ -46,19 +49,21 @@ export const Lead = z
     custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
     converted_client_id: z.string().nullable(),
     ...recordFields,
-  })
-  .meta({ id: 'Lead' });
+  }).meta({ id: 'Lead' }),
+);
 
-export const LeadListQuery = z.strictObject({
-  ...listQueryFields,
-  ...listSortFields(['name', 'company', 'email'], 'name (first then last name), company or email'),
-  ...searchField('first and last name, email, company and phone'),
-  ...syncFilterFields,
-  status: z.enum(LEAD_STATUSES).optional(),
-  source: z.enum(LEAD_SOURCES).optional(),
-});
+export const LeadListQuery = lazySchema(() =>
+  z.strictObject({
+    ...listQueryFields,
+    ...listSortFields(['name', 'company', 'email'], 'name (first then last name), company or email'),
+    ...searchField('first and last name, email, company and phone'),
+    ...syncFilterFields,
+    status: z.enum(LEAD_STATUSES).optional(),
+    source: z.enum(LEAD_SOURCES).optional(),
+  }),
+);
 
-export const LeadList = listEnvelope(Lead).meta({ id: 'LeadList' });
+export const LeadList = lazySchema(() => listEnvelope(Lead.unwrap()).meta({ id: 'LeadList' }));
 
 export type Lead = z.infer<typeof Lead>;
 export type LeadCreate = z.infer<typeof LeadCreate>;
@@ -67,32 +72,34 @@ export type LeadListQuery = z.infer<typeof LeadListQuery>;
 export type LeadSort = LeadListQuery['sort'];
 
 /** POST /v1/leads/{id}/convert: the client is made from the lead; fields given here override. */
-export const LeadConvert = z
-  .strictObject({
-    client_id: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Convert into this existing client instead of making one (as Salesforce lets a lead join an existing account); `client` must then be absent'),
-    client: z
-      .strictObject({
-        name: z.string().min(1).max(200).optional(),
-        kind: z.enum(['company', 'person']).optional(),
-        external_id: z.string().min(1).max(255).optional(),
-      })
-      .optional(),
-    deal: z
-      .strictObject({
-        title: z.string().min(1).max(200).optional(),
-        value: z.number().nonnegative().max(1e13),
-        currency: CurrencyCode,
-        stage: z.enum(['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost']).optional(),
-      })
-      .optional()
-      .describe('Also create a deal for the new client'),
-  })
-  .refine((c) => !(c.client_id && c.client), { message: 'Give client_id (an existing client) or client (a new one), not both.', path: ['client_id'] })
-  .meta({ id: 'LeadConvert' });
+export const LeadConvert = lazySchema(() =>
+  z
+    .strictObject({
+      client_id: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('Convert into this existing client instead of making one (as Salesforce lets a lead join an existing account); `client` must then be absent'),
+      client: z
+        .strictObject({
+          name: z.string().min(1).max(200).optional(),
+          kind: z.enum(['company', 'person']).optional(),
+          external_id: z.string().min(1).max(255).optional(),
+        })
+        .optional(),
+      deal: z
+        .strictObject({
+          title: z.string().min(1).max(200).optional(),
+          value: z.number().nonnegative().max(1e13),
+          currency: CurrencyCode,
+          stage: z.enum(['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost']).optional(),
+        })
+        .optional()
+        .describe('Also create a deal for the new client'),
+    })
+    .refine((c) => !(c.client_id && c.client), { message: 'Give client_id (an existing client) or client (a new one), not both.', path: ['client_id'] })
+    .meta({ id: 'LeadConvert' }),
+);
 
 export type LeadConvert = z.infer<typeof LeadConvert>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { SCOPES } from './api-key.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -22,58 +23,68 @@ export function redirectUriProblem(value: string): string | undefined {
   return 'A redirect URI must use https (or http on localhost).';
 }
 
-export const RedirectUri = z
-  .string()
-  .max(2000)
-  .superRefine((value, ctx) => {
-    const problem = redirectUriProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .describe('Absolute https URL (http only for localhost and 127.0.0.1), no fragment; matched exactly');
+export const RedirectUri = lazySchema(() =>
+  z
+    .string()
+    .max(2000)
+    .superRefine((value, ctx) => {
+      const problem = redirectUriProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('Absolute https URL (http only for localhost and 127.0.0.1), no fragment; matched exactly'),
+);
 
 /** Third-party apps name the scopes they need: `*` is for the account's own keys only. */
-export const OAuthScope = z.enum(SCOPES);
+export const OAuthScope = lazySchema(() => z.enum(SCOPES));
 
-export const OAuthAppCreate = z
-  .strictObject({
-    name: z.string().min(1).max(100),
-    redirect_uris: z.array(RedirectUri).min(1).max(10),
-    scopes: z.array(OAuthScope).min(1).max(SCOPES.length).describe('The most this app may ask for'),
-  })
-  .meta({ id: 'OAuthAppCreate' });
+export const OAuthAppCreate = lazySchema(() =>
+  z
+    .strictObject({
+      name: z.string().min(1).max(100),
+      redirect_uris: z.array(RedirectUri.unwrap()).min(1).max(10),
+      scopes: z.array(OAuthScope.unwrap()).min(1).max(SCOPES.length).describe('The most this app may ask for'),
+    })
+    .meta({ id: 'OAuthAppCreate' }),
+);
 
-export const OAuthApp = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    client_id: z.string(),
-    redirect_uris: z.array(z.string()),
-    scopes: z.array(z.string()),
-    created_at: z.string(),
-  })
-  .meta({ id: 'OAuthApp' });
+export const OAuthApp = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      client_id: z.string(),
+      redirect_uris: z.array(z.string()),
+      scopes: z.array(z.string()),
+      created_at: z.string(),
+    })
+    .meta({ id: 'OAuthApp' }),
+);
 
-export const OAuthAppWithSecret = OAuthApp.extend({ client_secret: z.string().describe('Shown once, at creation') }).meta({
-  id: 'OAuthAppWithSecret',
-});
+export const OAuthAppWithSecret = lazySchema(() =>
+  OAuthApp.unwrap().extend({ client_secret: z.string().describe('Shown once, at creation') }).meta({
+    id: 'OAuthAppWithSecret',
+  }),
+);
 
 /** RFC 8414 authorization server metadata, as the sandbox publishes it. */
-export const AuthorizationServerMetadata = z
-  .object({
-    issuer: z.string(),
-    authorization_endpoint: z.string(),
-    token_endpoint: z.string(),
-    revocation_endpoint: z.string(),
-    scopes_supported: z.array(z.string()),
-    response_types_supported: z.array(z.string()),
-    response_modes_supported: z.array(z.string()),
-    grant_types_supported: z.array(z.string()),
-    token_endpoint_auth_methods_supported: z.array(z.string()),
-    revocation_endpoint_auth_methods_supported: z.array(z.string()),
-    code_challenge_methods_supported: z.array(z.string()),
-    authorization_response_iss_parameter_supported: z.boolean(),
-  })
-  .meta({ id: 'AuthorizationServerMetadata' });
+export const AuthorizationServerMetadata = lazySchema(() =>
+  z
+    .object({
+      issuer: z.string(),
+      authorization_endpoint: z.string(),
+      token_endpoint: z.string(),
+      revocation_endpoint: z.string(),
+      scopes_supported: z.array(z.string()),
+      response_types_supported: z.array(z.string()),
+      response_modes_supported: z.array(z.string()),
+      grant_types_supported: z.array(z.string()),
+      token_endpoint_auth_methods_supported: z.array(z.string()),
+      revocation_endpoint_auth_methods_supported: z.array(z.string()),
+      code_challenge_methods_supported: z.array(z.string()),
+      authorization_response_iss_parameter_supported: z.boolean(),
+    })
+    .meta({ id: 'AuthorizationServerMetadata' }),
+);
 
 export type OAuthApp = z.infer<typeof OAuthApp>;
 export type OAuthAppCreate = z.infer<typeof OAuthAppCreate>;

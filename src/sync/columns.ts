@@ -53,15 +53,15 @@ function plainFields(shape: Record<string, z.ZodType>, skip: string[]): [string,
 function build(resource: SyncResource): Catalogue {
   const entries: [string, Target][] = [['id', { kind: 'id' }]];
   if (resource === 'leads') {
-    const shape = LeadCreate.shape as unknown as Record<string, z.ZodType>;
+    const shape = LeadCreate.unwrap().shape as unknown as Record<string, z.ZodType>;
     entries.push(['external_id', { kind: 'field', field: 'external_id', nullable: true }]);
     entries.push(...plainFields(shape, ['external_id', 'tags', 'custom_fields']));
   } else {
-    const shape = ClientCreate.shape as unknown as Record<string, z.ZodType>;
+    const shape = ClientCreate.unwrap().shape as unknown as Record<string, z.ZodType>;
     entries.push(['external_id', { kind: 'field', field: 'external_id', nullable: true }]);
     entries.push(...plainFields(shape, ['external_id', 'tags', 'custom_fields', 'address', 'contacts']));
-    for (const field of Object.keys(Address.shape)) entries.push([`address.${field}`, { kind: 'address', field }]);
-    for (const field of Object.keys(ContactCreate.shape)) {
+    for (const field of Object.keys(Address.unwrap().shape)) entries.push([`address.${field}`, { kind: 'address', field }]);
+    for (const field of Object.keys(ContactCreate.unwrap().shape)) {
       if (field !== 'is_primary') entries.push([`contact.${field}`, { kind: 'contact', field }]);
     }
   }

@@ -8,10 +8,11 @@ import type { z } from 'zod';
  */
 export const valueKey = (value: string): string => value.toLowerCase().replace(/[\s_-]+/g, '');
 
-/** The allowed values of an enum field (through optional, nullable and default), or undefined for any other field. */
+/** The allowed values of an enum field (through optional, nullable, default and lazy), or undefined for any other field. */
 export function enumValues(schema: z.ZodType): readonly string[] | undefined {
-  let current = schema as unknown as { def: { type: string; innerType?: unknown; entries?: Record<string, string> } };
-  while (current.def.innerType) current = current.def.innerType as typeof current;
+  type Node = { def: { type: string; innerType?: unknown; entries?: Record<string, string> }; unwrap?: () => Node };
+  let current = schema as unknown as Node;
+  while (current.def.innerType || current.def.type === 'lazy') current = current.def.type === 'lazy' ? current.unwrap!() : (current.def.innerType as Node);
   return current.def.type === 'enum' && current.def.entries ? Object.values(current.def.entries) : undefined;
 }
 

@@ -15,13 +15,18 @@ import { RESOURCES } from '../../web/src/records/resources/index.js';
  * so this is what keeps the two from drifting.
  */
 type Shape = Record<string, z.ZodType>;
-const shapeOf = (schema: z.ZodType): Shape => ((schema as any).def.shape ?? (schema as any).def.in?.def.shape ?? (schema as any).def.schema?.def.shape) as Shape;
+/** The object a schema is, through the lazy wrapper the resource schemas have (schemas/lazy.ts). */
+const built = (schema: any): any => (schema?.def?.type === 'lazy' ? schema.unwrap() : schema);
+const shapeOf = (lazy: z.ZodType): Shape => {
+  const schema = built(lazy);
+  return (schema.def.shape ?? schema.def.in?.def.shape ?? schema.def.schema?.def.shape) as Shape;
+};
 
 /** The schema at a dotted path, through optional/nullable wrappers. */
 function at(schema: z.ZodType, key: string): z.ZodType | undefined {
-  let current: any = schema;
+  let current: any = built(schema);
   for (const part of key.split('.')) {
-    while (current?.def && ['optional', 'nullable', 'default', 'pipe'].includes(current.def.type)) current = current.def.innerType ?? current.def.in;
+    while (current?.def && ['optional', 'nullable', 'default', 'pipe', 'lazy'].includes(current.def.type)) current = current.def.type === 'lazy' ? current.unwrap() : (current.def.innerType ?? current.def.in);
     const shape = current?.def?.shape ?? current?.def?.schema?.def?.shape;
     current = shape?.[part];
     if (!current) return undefined;
@@ -31,7 +36,7 @@ function at(schema: z.ZodType, key: string): z.ZodType | undefined {
 
 function enumValues(schema: z.ZodType | undefined): string[] | undefined {
   let current: any = schema;
-  while (current?.def && ['optional', 'nullable', 'default'].includes(current.def.type)) current = current.def.innerType;
+  while (current?.def && ['optional', 'nullable', 'default', 'lazy'].includes(current.def.type)) current = current.def.type === 'lazy' ? current.unwrap() : current.def.innerType;
   return current?.def?.type === 'enum' ? Object.values(current.def.entries) : undefined;
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { IdParams } from '../../schemas/common.js';
 import { Client } from '../../schemas/client.js';
 import { Deal } from '../../schemas/deal.js';
+import { lazySchema } from '../../schemas/lazy.js';
 import { Lead, LeadConvert, LeadCreate, LeadList, LeadListQuery, LeadUpdate } from '../../schemas/lead.js';
 import type { Ctx } from '../../services/context.js';
 import { convertLead } from '../../services/conversion.js';
@@ -13,7 +14,7 @@ import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { crudRoutes } from './crud.js';
 
-const Conversion = z.object({ lead: Lead, client: Client, deal: Deal.nullable() }).meta({ id: 'LeadConversion' });
+const Conversion = lazySchema(() => z.object({ lead: Lead.unwrap(), client: Client.unwrap(), deal: Deal.unwrap().nullable() }).meta({ id: 'LeadConversion' }));
 
 export function leadRoutes(app: FastifyInstance, ctx: Ctx): void {
   crudRoutes(app, ctx, {

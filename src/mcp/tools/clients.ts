@@ -15,8 +15,8 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     description:
       'Finds clients by words in their name, email, website or their contact persons’ names and emails (`q`, prefix match), or lists them all, oldest first (order=desc: newest first; sort by name or updated_at); results carry their contact persons.',
     kind: 'read',
-    input: ClientListQuery,
-    output: pageOf(Client),
+    input: ClientListQuery.unwrap(),
+    output: pageOf(Client.unwrap()),
     run: (q) => api.call('GET', '/v1/clients', { query: q }),
   });
   defineTool(server, {
@@ -25,7 +25,7 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     description: 'Gets one client with its contact persons.',
     kind: 'read',
     input: ClientId,
-    output: Client,
+    output: Client.unwrap(),
     run: ({ id }) => api.call('GET', `/v1/clients/${pathId(id)}`),
   });
   defineTool(server, {
@@ -33,8 +33,8 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     title: 'Create a client',
     description: 'Creates a client (a company by default, or a person), optionally with contact persons (at most one primary).',
     kind: 'create',
-    input: ClientCreate,
-    output: Client,
+    input: ClientCreate.unwrap(),
+    output: Client.unwrap(),
     run: ({ idempotency_key, ...body }: Keyed) => api.call('POST', '/v1/clients', { body, idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
@@ -42,8 +42,8 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     title: 'Update a client',
     description: 'Changes the given fields of a client; the address is merged field by field. Contact persons have their own tools.',
     kind: 'update',
-    input: z.object({ ...ClientId.shape, ...ClientUpdate.shape }),
-    output: Client,
+    input: z.object({ ...ClientId.shape, ...ClientUpdate.unwrap().shape }),
+    output: Client.unwrap(),
     run: ({ id, idempotency_key, ...body }: { id: string } & Keyed) => api.call('PATCH', `/v1/clients/${pathId(id)}`, { body, idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
@@ -60,8 +60,8 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     title: 'Add a contact person',
     description: 'Adds a contact person to a client. Making it primary demotes the previous primary contact.',
     kind: 'create',
-    input: z.object({ client_id: ContactIds.shape.client_id, ...ContactCreate.shape }),
-    output: Contact,
+    input: z.object({ client_id: ContactIds.shape.client_id, ...ContactCreate.unwrap().shape }),
+    output: Contact.unwrap(),
     run: ({ client_id, idempotency_key, ...body }: { client_id: string } & Keyed) =>
       api.call('POST', `/v1/clients/${pathId(client_id)}/contacts`, { body, idempotencyKey: idempotency_key }),
   });
@@ -70,8 +70,8 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     title: 'Update a contact person',
     description: 'Changes the given fields of a contact person.',
     kind: 'update',
-    input: z.object({ ...ContactIds.shape, ...ContactUpdate.shape }),
-    output: Contact,
+    input: z.object({ ...ContactIds.shape, ...ContactUpdate.unwrap().shape }),
+    output: Contact.unwrap(),
     run: ({ client_id, contact_id, idempotency_key, ...body }: z.output<typeof ContactIds> & Keyed) =>
       api.call('PATCH', `/v1/clients/${pathId(client_id)}/contacts/${pathId(contact_id)}`, { body, idempotencyKey: idempotency_key }),
   });

@@ -14,7 +14,7 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     description: 'The sales pipeline: its stages in order with their default win probabilities (won and lost are closed stages).',
     kind: 'read',
     input: z.object({}),
-    output: z.object({ data: z.array(Pipeline), next_cursor: z.null() }),
+    output: z.object({ data: z.array(Pipeline.unwrap()), next_cursor: z.null() }),
     run: () => api.call('GET', '/v1/pipelines'),
   });
   defineTool(server, {
@@ -22,8 +22,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     title: 'List deals',
     description: 'Lists deals, oldest first (order=desc: newest first; sort by title, value, expected_close_date or updated_at), filtered by stage, client_id, tag or external_id, or found by words of the title or client name (q). Pass next_cursor as cursor for the next page.',
     kind: 'read',
-    input: DealListQuery,
-    output: pageOf(Deal),
+    input: DealListQuery.unwrap(),
+    output: pageOf(Deal.unwrap()),
     run: (q) => api.call('GET', '/v1/deals', { query: q }),
   });
   defineTool(server, {
@@ -32,7 +32,7 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     description: 'Gets one deal by id.',
     kind: 'read',
     input: DealId,
-    output: Deal,
+    output: Deal.unwrap(),
     run: ({ id }) => api.call('GET', `/v1/deals/${pathId(id)}`),
   });
   defineTool(server, {
@@ -40,8 +40,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     title: 'Create a deal',
     description: 'Creates a deal in a pipeline stage. value is in major units (19.99) with at most the currency’s decimals.',
     kind: 'create',
-    input: DealCreate,
-    output: Deal,
+    input: DealCreate.unwrap(),
+    output: Deal.unwrap(),
     run: ({ idempotency_key, ...body }: Keyed) => api.call('POST', '/v1/deals', { body, idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
@@ -49,8 +49,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     title: 'Update a deal',
     description: 'Changes the given fields of a deal. Moving an open deal to another open stage works here; closed deals move only through reopen_deal.',
     kind: 'update',
-    input: z.object({ ...DealId.shape, ...DealUpdate.shape }),
-    output: Deal,
+    input: z.object({ ...DealId.shape, ...DealUpdate.unwrap().shape }),
+    output: Deal.unwrap(),
     run: ({ id, idempotency_key, ...body }: { id: string } & Keyed) => api.call('PATCH', `/v1/deals/${pathId(id)}`, { body, idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
@@ -58,8 +58,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     title: 'Move a deal to a stage',
     description: 'Moves an open deal to another stage (its win probability follows the stage). Use win_deal / lose_deal to close it, reopen_deal for closed deals.',
     kind: 'update',
-    input: z.object({ ...DealId.shape, stage: Stage }),
-    output: Deal,
+    input: z.object({ ...DealId.shape, stage: Stage.unwrap() }),
+    output: Deal.unwrap(),
     run: ({ id, stage, idempotency_key }: { id: string; stage: string } & Keyed) =>
       api.call('PATCH', `/v1/deals/${pathId(id)}`, { body: { stage }, idempotencyKey: idempotency_key }),
   });
@@ -69,7 +69,7 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     description: 'Marks an open deal won (sets won_at; emits deal.won once).',
     kind: 'update',
     input: DealId,
-    output: Deal,
+    output: Deal.unwrap(),
     run: ({ id, idempotency_key }: { id: string } & Keyed) => api.call('POST', `/v1/deals/${pathId(id)}/win`, { idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
@@ -78,7 +78,7 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     description: 'Marks an open deal lost, with an optional reason.',
     kind: 'update',
     input: z.object({ ...DealId.shape, reason: z.string().max(500).optional() }),
-    output: Deal,
+    output: Deal.unwrap(),
     run: ({ id, reason, idempotency_key }: { id: string; reason?: string } & Keyed) =>
       api.call('POST', `/v1/deals/${pathId(id)}/lose`, { body: reason === undefined ? {} : { reason }, idempotencyKey: idempotency_key }),
   });
@@ -87,8 +87,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     title: 'Reopen a deal',
     description: 'Reopens a won or lost deal into an open stage (lead_in, qualified, proposal or negotiation).',
     kind: 'update',
-    input: z.object({ ...DealId.shape, stage: Stage }),
-    output: Deal,
+    input: z.object({ ...DealId.shape, stage: Stage.unwrap() }),
+    output: Deal.unwrap(),
     run: ({ id, stage, idempotency_key }: { id: string; stage: string } & Keyed) =>
       api.call('POST', `/v1/deals/${pathId(id)}/reopen`, { body: { stage }, idempotencyKey: idempotency_key }),
   });

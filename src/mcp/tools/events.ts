@@ -16,7 +16,7 @@ export function eventTools(server: McpServer, api: McpBackend): void {
       limit: z.number().int().min(1).max(1000).optional(),
       cursor: z.string().optional(),
     }),
-    output: pageOf(Event),
+    output: pageOf(Event.unwrap()),
     run: (q) => api.call('GET', '/v1/events', { query: q }),
   });
   defineTool(server, {
@@ -25,7 +25,7 @@ export function eventTools(server: McpServer, api: McpBackend): void {
     description: 'Gets one event with the object as it was after the change, and the changed fields’ previous values.',
     kind: 'read',
     input: z.object({ id: z.string().describe('The event id (evt_…)') }),
-    output: Event,
+    output: Event.unwrap(),
     run: ({ id }) => api.call('GET', `/v1/events/${pathId(id)}`),
   });
 }

@@ -13,8 +13,8 @@ export function invoiceTools(server: McpServer, api: McpBackend): void {
     title: 'List invoices',
     description: 'Lists invoices, oldest first (order=desc: newest first; sort by total, due_date or updated_at), filtered by status (draft, open, paid, void) or client_id, or found by number, recipient email or client name (q).',
     kind: 'read',
-    input: InvoiceListQuery,
-    output: pageOf(Invoice),
+    input: InvoiceListQuery.unwrap(),
+    output: pageOf(Invoice.unwrap()),
     run: (q) => api.call('GET', '/v1/invoices', { query: q }),
   });
   defineTool(server, {
@@ -23,7 +23,7 @@ export function invoiceTools(server: McpServer, api: McpBackend): void {
     description: 'Gets one invoice with its lines, total, status and payment link.',
     kind: 'read',
     input: InvoiceId,
-    output: Invoice,
+    output: Invoice.unwrap(),
     run: ({ id }) => api.call('GET', `/v1/invoices/${pathId(id)}`),
   });
   defineTool(server, {
@@ -32,8 +32,8 @@ export function invoiceTools(server: McpServer, api: McpBackend): void {
     description:
       'Creates an invoice for a client and, unless send is false, sends it at once: it gets a payment link and is mailed to the recipient (the client’s email by default).',
     kind: 'create',
-    input: InvoiceCreate,
-    output: Invoice,
+    input: InvoiceCreate.unwrap(),
+    output: Invoice.unwrap(),
     run: ({ idempotency_key, ...body }: Keyed) => api.call('POST', '/v1/invoices', { body, idempotencyKey: idempotency_key }),
   });
   const actions = [
@@ -48,7 +48,7 @@ export function invoiceTools(server: McpServer, api: McpBackend): void {
       description,
       kind,
       input: InvoiceId,
-      output: Invoice,
+      output: Invoice.unwrap(),
       run: ({ id, idempotency_key }: { id: string } & Keyed) => api.call('POST', `/v1/invoices/${pathId(id)}/${action}`, { idempotencyKey: idempotency_key }),
     });
   }

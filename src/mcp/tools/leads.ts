@@ -14,8 +14,8 @@ export function leadTools(server: McpServer, api: McpBackend): void {
     title: 'List leads',
     description: 'Lists leads, oldest first (order=desc: newest first; sort by name, company, email or updated_at), filtered by status, source, email, tag or external_id, or found by words of the name, email or company (q). Pass next_cursor as cursor for the next page.',
     kind: 'read',
-    input: LeadListQuery,
-    output: pageOf(Lead),
+    input: LeadListQuery.unwrap(),
+    output: pageOf(Lead.unwrap()),
     run: (q) => api.call('GET', '/v1/leads', { query: q }),
   });
   defineTool(server, {
@@ -24,7 +24,7 @@ export function leadTools(server: McpServer, api: McpBackend): void {
     description: 'Gets one lead by id.',
     kind: 'read',
     input: Id,
-    output: Lead,
+    output: Lead.unwrap(),
     run: ({ id }) => api.call('GET', `/v1/leads/${pathId(id)}`),
   });
   defineTool(server, {
@@ -32,8 +32,8 @@ export function leadTools(server: McpServer, api: McpBackend): void {
     title: 'Create a lead',
     description: 'Creates a lead. Needs at least one of first_name, last_name, email or company.',
     kind: 'create',
-    input: LeadCreate,
-    output: Lead,
+    input: LeadCreate.unwrap(),
+    output: Lead.unwrap(),
     run: ({ idempotency_key, ...body }: { idempotency_key?: string }) => api.call('POST', '/v1/leads', { body, idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
@@ -41,8 +41,8 @@ export function leadTools(server: McpServer, api: McpBackend): void {
     title: 'Update a lead',
     description: 'Changes the given fields of a lead; fields not given stay as they are, null clears one. Conversion is a separate tool.',
     kind: 'update',
-    input: z.object({ ...Id.shape, ...LeadUpdate.shape }),
-    output: Lead,
+    input: z.object({ ...Id.shape, ...LeadUpdate.unwrap().shape }),
+    output: Lead.unwrap(),
     run: ({ id, idempotency_key, ...body }: { id: string; idempotency_key?: string }) =>
       api.call('PATCH', `/v1/leads/${pathId(id)}`, { body, idempotencyKey: idempotency_key }),
   });
@@ -61,8 +61,8 @@ export function leadTools(server: McpServer, api: McpBackend): void {
     description:
       'Turns a lead into a client (a company with the lead as primary contact, or a person) and marks it converted; with `deal`, also opens a deal for the new client.',
     kind: 'create',
-    input: z.object({ ...Id.shape, ...LeadConvert.shape }),
-    output: z.object({ lead: Lead, client: Client, deal: Deal.nullable() }),
+    input: z.object({ ...Id.shape, ...LeadConvert.unwrap().shape }),
+    output: z.object({ lead: Lead.unwrap(), client: Client.unwrap(), deal: Deal.unwrap().nullable() }),
     run: ({ id, idempotency_key, ...body }: { id: string; idempotency_key?: string }) =>
       api.call('POST', `/v1/leads/${pathId(id)}/convert`, { body, idempotencyKey: idempotency_key }),
   });

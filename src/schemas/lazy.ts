@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * A resource schema built the first time something uses it (a request it validates, the OpenAPI
+ * document, an MCP tool), not when its module loads: the resource schemas are ~1,100 zod objects,
+ * and building them was ~15 ms of every sandbox start, most of it for routes the first requests
+ * never reach (issue #27, docs/benchmarks.md).
+ *
+ * It is a real zod schema (`z.lazy`): it validates, infers its type and documents itself as the
+ * schema it builds. `.unwrap()` gives that schema, built once, for what only an object has
+ * (`.shape`, `.extend()`). zod's own `unwrap()` would call the builder again each time, so the
+ * builder is wrapped to build once: a second build would also register its id twice.
+ *
+ * Only the exported schemas are lazy: a builder uses the other schemas built (`Contact.unwrap()`),
+ * so what zod, the OpenAPI document and MCP clients see below the top is the plain schema (a lazy
+ * one inside another reads as `allOf: [{ $ref }]` in MCP's JSON Schema instead of a `$ref`).
+ */
+export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
+  let built: T | undefined;
+  const schema = z.lazy(() => (built ??= build()));
+  declared.push(schema);
+  return schema;
+}
+
+const declared: z.ZodLazy[] = [];
+
+/**
+ * Builds every lazy schema declared so far, in the order of their declarations: the OpenAPI
+ * document lists every named schema, also those no route has used yet.
+ */
+export function buildDeclaredSchemas(): void {
+  for (const schema of declared) schema.unwrap();
+}
