@@ -107,8 +107,9 @@ function boundSocket(port: number, host: string): object | null {
 async function otherLocalhostServers(main: Server, dispatch: RequestHandler): Promise<Server[]> {
   const { address, port } = main.address() as AddressInfo;
   const others: Server[] = [];
-  // node:dns/promises only here: a start on 127.0.0.1, the default, does not load it.
-  const { lookup } = await import('node:dns/promises');
+  // node:dns/promises only here: a start on 127.0.0.1, the default, does not load it. Not import():
+  // in the CLI's bundle that goes through vm's experimental loader, which Node warns about.
+  const { lookup } = process.getBuiltinModule('node:dns/promises');
   for (const other of await lookup('localhost', { all: true }).catch(() => [])) {
     if (other.address === address) continue;
     const server = createServer(dispatch);

@@ -43,7 +43,7 @@ const EXPECTED_TOOLS = [
 ];
 
 describe.each([
-  ['Streamable HTTP', async () => ({ client: await httpClient(), stderr: () => '' })],
+  ['Streamable HTTP', async () => ({ client: await httpClient(), stderr: () => sandbox.stderr() })],
   ['stdio', stdioClient],
 ])('MCP over %s', (_name, connect) => {
   let client: Client;
@@ -124,6 +124,12 @@ describe.each([
   it('writes nothing but the protocol to stdout', () => {
     // The SDK client parses every stdout line as JSON-RPC and fails on anything else; stderr carries the rest.
     if (_name === 'stdio') expect(stderr()).toMatch(/MCP server on stdio/);
+  });
+
+  it("prints no warning of Node's on stderr (the sandbox's terminal, or the stdio server's)", () => {
+    // The bundle's dynamic import() of a package outside it went through vm's experimental loader,
+    // and Node said so on the first /mcp request: ExperimentalWarning: vm.USE_MAIN_CONTEXT_DEFAULT_LOADER.
+    expect(stderr()).not.toMatch(/Warning/);
   });
 });
 

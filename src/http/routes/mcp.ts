@@ -11,13 +11,13 @@ export function mcpRoutes(app: FastifyInstance): void {
   // ownOrigin: a web page (DNS rebinding, any other site) must not drive the tools (plugins/own-origin.ts).
   app.post('/mcp', { config: { scope: ANY_SCOPE, ownOrigin: true }, schema: { hide: true } }, async (request, reply) => {
     // Loaded on first use: the MCP SDK is big, and most sandbox runs never need it at start.
-    const [{ StreamableHTTPServerTransport }, { injectBackend }, { createMcpServer }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    const [{ statelessHttpTransport }, { injectBackend }, { createMcpServer }] = await Promise.all([
+      import('../../mcp/http-transport.js'),
       import('../../mcp/backend.js'),
       import('../../mcp/server.js'),
     ]);
     const server = createMcpServer(injectBackend(app, request.headers.authorization!), VERSION);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = statelessHttpTransport();
     reply.hijack();
     reply.raw.setHeader('x-request-id', String(request.id));
     reply.raw.once('close', () => {
