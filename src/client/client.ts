@@ -108,8 +108,12 @@ export class CrmClient {
       if (!decision.retry) {
         throw new CrmApiError(status, problem.code ?? `http_${status}`, problem.detail ?? text.slice(0, 200), problem.request_id, problem.errors, responseHeaders);
       }
-      this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs: decision.delayMs, reason: `${status} ${problem.code ?? ''}`.trim() });
-      await sleep(decision.delayMs);
+      // A rate limit's Retry-After is whole seconds, rounded up (1 for a window of a second, however
+      // little of it is left); the pacer may know the window ends sooner, and holds requests until then.
+      const held = this.pacer.heldUntilMs - Date.now();
+      const delayMs = status === 429 && problem.code === 'rate_limited' && held > 0 ? Math.min(decision.delayMs, held) : decision.delayMs;
+      this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs, reason: `${status} ${problem.code ?? ''}`.trim() });
+      await sleep(delayMs);
     }
   }
 

@@ -36,6 +36,33 @@ describe('Pacer', () => {
     expect(some.heldUntilMs).toBe(0);
   });
 
+  it('holds only until the window it saw begin has ended, when that is sooner than the rounded-up t', () => {
+    let now = 50_000;
+    const pacer = new Pacer(() => now);
+    const policy = { 'ratelimit-policy': '"burst";q=20;w=1, "daily";q=100000;w=86400' };
+    pacer.observe({ ...policy, ratelimit: '"burst";r=19;t=1' }); // the first answer of a window: it began no later than now
+    now += 250;
+    pacer.observe({ ...policy, ratelimit: '"burst";r=7;t=1' });
+    now += 150;
+    pacer.observe({ ...policy, ratelimit: '"burst";r=0;t=1' });
+    expect(pacer.heldUntilMs).toBe(51_000); // the window's end, not now + t (51,400)
+
+    // An answer of the previous window coming late (fewer remaining) does not move the start.
+    now += 100;
+    pacer.observe({ ...policy, ratelimit: '"burst";r=0;t=1' });
+    expect(pacer.heldUntilMs).toBe(51_000);
+
+    // A window it did not see begin (no answer with more remaining since): t, as before.
+    now = 53_000;
+    pacer.observe({ ...policy, ratelimit: '"burst";r=0;t=1' });
+    expect(pacer.heldUntilMs).toBe(54_000);
+    // X-RateLimit-* names no policy: t.
+    const legacy = new Pacer(() => now);
+    legacy.observe({ 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': '1' });
+    legacy.observe({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' });
+    expect(legacy.heldUntilMs).toBe(54_000);
+  });
+
   it('slows 5 % per 429, to no less than 70 % of the rate', () => {
     const pacer = new Pacer();
     pacer.observe({ 'ratelimit-policy': '"burst";q=10;w=1' });
