@@ -16,9 +16,8 @@ const FLOOR_SHARE = 0.7;
  *     w/q apart (at 95 % of that rate) by the shortest policy whose window is a minute or less;
  *     with no such policy (the sandbox's `--rate-limit 0`, or a server that sends none) there is
  *     no spacing at all.
- *   - The server counts windows that start at the first request after the last window ended, and
- *     counts a request when it is served, not when it was sent: a request held up behind a slow
- *     one can open a window late, and the next twenty then fit in less than a second. So each 429
+ *   - The server counts a request when it serves it, not when it was sent: requests held up behind
+ *     a slow one are counted together, and twenty can fall in one window. So each 429
  *     (rate_limited) the client meets slows it by 5 % more, down to 70 % of the rate.
  *   - `RateLimit: "burst";r=0;t=1` (or X-RateLimit-Remaining 0 with X-RateLimit-Reset) holds
  *     every request until the window resets, when that is within a minute. `t` is whole seconds,
