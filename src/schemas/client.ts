@@ -43,6 +43,7 @@ export const Address = lazySchema(() =>
     .meta({ id: 'Address' }),
 );
 
+// The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const contactFields = () => ({
   first_name: ShortText.nullable().optional(),
   last_name: ShortText.nullable().optional(),

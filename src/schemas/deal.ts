@@ -5,6 +5,7 @@ import { lazySchema } from './lazy.js';
 
 export const Stage = lazySchema(() => z.enum(STAGES).meta({ id: 'Stage' }));
 
+// The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const dealFields = () => ({
   title: z.string().min(1).max(200),
   value: MoneyAmount,

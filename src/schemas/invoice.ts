@@ -12,6 +12,7 @@ export const LineItemInput = lazySchema(() =>
   }),
 );
 
+// The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const editableFields = () => ({
   recipient_email: Email.nullable().optional().describe("Defaults to the client's email, else its primary contact's"),
   currency: Currency.optional().describe("Defaults to the deal's currency, else EUR"),

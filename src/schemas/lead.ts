@@ -5,6 +5,7 @@ import { lazySchema } from './lazy.js';
 export const LEAD_SOURCES = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'] as const;
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified', 'converted'] as const;
 
+// The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const leadFields = () => ({
   first_name: ShortText.nullable().optional(),
   last_name: ShortText.nullable().optional(),
