@@ -23,11 +23,13 @@ export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
 }
 
 const declared: z.ZodLazy[] = [];
+/** How many of `declared` buildDeclaredSchemas() has built: the document asks once for each route. */
+let builtUpTo = 0;
 
 /**
  * Builds every lazy schema declared so far, in the order of their declarations: the OpenAPI
  * document lists every named schema, also those no route has used yet.
  */
 export function buildDeclaredSchemas(): void {
-  for (const schema of declared) schema.unwrap();
+  for (; builtUpTo < declared.length; builtUpTo++) declared[builtUpTo]!.unwrap();
 }
