@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy.js';
+import { buildOnce, lazySchema } from './lazy.js';
 import { PLANS } from '../accounts/plans.js';
 import { Time } from './common.js';
 
 /** Accounts, their plans, clocks and snapshots (API.md §12). */
-const Limit = z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable();
+const Limit = buildOnce(() => z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable());
 
 export const AccountSummary = lazySchema(() =>
   z
@@ -21,8 +21,8 @@ export const AccountSummary = lazySchema(() =>
 export const Account = lazySchema(() =>
   AccountSummary.unwrap().extend({
     limits: z.object({
-      rate_limit: Limit,
-      quota: Limit,
+      rate_limit: Limit(),
+      quota: Limit(),
       webhook_endpoints: z.number().int().nullable().describe('null: no limit'),
       bulk_records: z.number().int().describe('Records per bulk call'),
     }),
@@ -56,7 +56,7 @@ export const ClockMove = lazySchema(() =>
   z
     .strictObject({
       advance: z.string().max(40).optional().describe('A duration: 7d, 36h, 90m, 30s, or combined (1d12h)'),
-      to: Time.optional().describe('An RFC 3339 time, not before the clock'),
+      to: Time().optional().describe('An RFC 3339 time, not before the clock'),
     })
     .meta({ id: 'ClockMove', examples: [{ advance: '7d' }] }),
 );

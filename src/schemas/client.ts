@@ -45,11 +45,11 @@ export const Address = lazySchema(() =>
 
 // The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const contactFields = () => ({
-  first_name: ShortText.nullable().optional(),
-  last_name: ShortText.nullable().optional(),
-  email: Email.nullable().optional(),
-  phone: Phone.nullable().optional(),
-  role: ShortText.nullable().optional(),
+  first_name: ShortText().nullable().optional(),
+  last_name: ShortText().nullable().optional(),
+  email: Email().nullable().optional(),
+  phone: Phone().nullable().optional(),
+  role: ShortText().nullable().optional(),
   is_primary: z.boolean().optional(),
 });
 
@@ -76,7 +76,7 @@ export const Contact = lazySchema(() =>
       phone: z.string().nullable(),
       role: z.string().nullable(),
       is_primary: z.boolean(),
-      ...recordFields,
+      ...recordFields(),
     })
     .meta({ id: 'Contact' }),
 );
@@ -86,11 +86,11 @@ export const CLIENT_KINDS = ['company', 'person'] as const;
 const clientFields = () => ({
   name: z.string().min(1).max(200),
   kind: z.enum(CLIENT_KINDS).optional(),
-  email: Email.nullable().optional(),
-  phone: Phone.nullable().optional(),
+  email: Email().nullable().optional(),
+  phone: Phone().nullable().optional(),
   website: z.string().max(2048).nullable().optional(),
   address: Address.unwrap().nullable().optional(),
-  ...syncFields,
+  ...syncFields(),
 });
 
 export const ClientCreate = lazySchema(() =>
@@ -135,17 +135,17 @@ export const Client = lazySchema(() =>
       tags: z.array(z.string()),
       custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
       contacts: z.array(Contact.unwrap()),
-      ...recordFields,
+      ...recordFields(),
     })
     .meta({ id: 'Client' }),
 );
 
 export const ClientListQuery = lazySchema(() =>
   z.strictObject({
-    ...listQueryFields,
+    ...listQueryFields(),
     ...listSortFields(['name'], 'name'),
     ...searchField("name, email, website and the contact persons' names and emails"),
-    ...syncFilterFields,
+    ...syncFilterFields(),
   }),
 );
 
@@ -153,8 +153,8 @@ export const ClientList = lazySchema(() => listEnvelope(Client.unwrap()).meta({ 
 export const ContactList = lazySchema(() => listEnvelope(Contact.unwrap()).meta({ id: 'ContactList' }));
 export const ContactListQuery = lazySchema(() =>
   z.strictObject({
-    limit: listQueryFields.limit,
-    cursor: listQueryFields.cursor,
+    limit: listQueryFields().limit,
+    cursor: listQueryFields().cursor,
   }),
 );
 

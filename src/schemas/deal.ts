@@ -8,14 +8,14 @@ export const Stage = lazySchema(() => z.enum(STAGES).meta({ id: 'Stage' }));
 // The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const dealFields = () => ({
   title: z.string().min(1).max(200),
-  value: MoneyAmount,
-  currency: Currency,
+  value: MoneyAmount(),
+  currency: Currency(),
   stage: Stage.unwrap(),
   win_probability: z.number().min(0).max(1).optional().describe("Defaults to the stage's probability"),
   client_id: z.string().max(100).nullable().optional(),
-  expected_close_date: DateOnly.nullable().optional(),
+  expected_close_date: DateOnly().nullable().optional(),
   lost_reason: z.string().max(500).nullable().optional(),
-  ...syncFields,
+  ...syncFields(),
 });
 
 export const DealCreate = lazySchema(() =>
@@ -52,7 +52,7 @@ export const Deal = lazySchema(() =>
       lost_reason: z.string().nullable(),
       tags: z.array(z.string()),
       custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-      ...recordFields,
+      ...recordFields(),
     })
     .meta({ id: 'Deal' }),
 );
@@ -68,11 +68,11 @@ export const DealReopen = lazySchema(() =>
 
 export const DealListQuery = lazySchema(() =>
   z.strictObject({
-  ...listQueryFields,
+  ...listQueryFields(),
   ...listSortFields(['title', 'value', 'expected_close_date'], "title, value (the amount as it reads, whatever the currency) or expected_close_date"),
   ...searchField("title and the client's name"),
-  external_id: syncFilterFields.external_id,
-  tag: syncFilterFields.tag,
+  external_id: syncFilterFields().external_id,
+  tag: syncFilterFields().tag,
   stage: Stage.unwrap().optional(),
   client_id: z.string().max(100).optional(),
   }),

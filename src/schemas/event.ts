@@ -31,12 +31,12 @@ const TypeFilter = z
 
 export const EventListQuery = lazySchema(() =>
   z.strictObject({
-    limit: listQueryFields.limit,
-    cursor: listQueryFields.cursor,
+    limit: listQueryFields().limit,
+    cursor: listQueryFields().cursor,
     type: TypeFilter.optional(),
     object_id: z.string().max(100).optional().describe("Only the events about this record (its id): the record's history"),
-    created_after: listQueryFields.created_after,
-    order: LogOrder,
+    created_after: listQueryFields().created_after,
+    order: LogOrder(),
   }),
 );
 export type EventListQuery = z.infer<typeof EventListQuery>;

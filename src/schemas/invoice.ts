@@ -8,18 +8,18 @@ export const LineItemInput = lazySchema(() =>
   z.strictObject({
     description: z.string().min(1).max(500),
     quantity: z.number().positive().max(1e9),
-    unit_price: MoneyAmount,
+    unit_price: MoneyAmount(),
   }),
 );
 
 // The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const editableFields = () => ({
-  recipient_email: Email.nullable().optional().describe("Defaults to the client's email, else its primary contact's"),
-  currency: Currency.optional().describe("Defaults to the deal's currency, else EUR"),
+  recipient_email: Email().nullable().optional().describe("Defaults to the client's email, else its primary contact's"),
+  currency: Currency().optional().describe("Defaults to the deal's currency, else EUR"),
   line_items: z.array(LineItemInput.unwrap()).min(1).max(100),
-  due_date: DateOnly.nullable().optional(),
+  due_date: DateOnly().nullable().optional(),
   deal_id: z.string().max(100).nullable().optional(),
-  external_id: syncFields.external_id.describe("The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here"),
+  external_id: syncFields().external_id.describe("The invoice's id in another system (unique when set); `crm sync copy` puts the source invoice's id here"),
 });
 
 export const InvoiceCreate = lazySchema(() =>
@@ -65,19 +65,19 @@ export const Invoice = lazySchema(() =>
       paid_at: z.string().nullable(),
       voided_at: z.string().nullable(),
       overdue_at: z.string().nullable().describe('When it passed its due date while open (once, with invoice.overdue)'),
-      ...recordFields,
+      ...recordFields(),
     })
     .meta({ id: 'Invoice' }),
 );
 
 export const InvoiceListQuery = lazySchema(() =>
   z.strictObject({
-    ...listQueryFields,
+    ...listQueryFields(),
     ...listSortFields(['total', 'due_date'], 'total (the amount as it reads, whatever the currency) or due_date'),
     ...searchField("number (`42` finds INV-000042), recipient email and the client's name"),
     status: z.enum(INVOICE_STATUSES).optional(),
     client_id: z.string().max(100).optional(),
-    external_id: syncFilterFields.external_id,
+    external_id: syncFilterFields().external_id,
   }),
 );
 

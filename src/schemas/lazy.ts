@@ -22,6 +22,17 @@ export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   return schema;
 }
 
+/**
+ * A part of the resource schemas (common.ts's building blocks, a set of fields), built the first
+ * time it is called and the same object after: the schemas using it share one instance, as they
+ * did when it was a value. No z.lazy around it: a part is never a route's or a document's schema
+ * by itself, and what zod, the document, MCP and the CSV columns see inside a schema stays plain.
+ */
+export function buildOnce<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
 const declared: z.ZodLazy[] = [];
 /** How many of `declared` buildDeclaredSchemas() has built: the document asks once for each route. */
 let builtUpTo = 0;

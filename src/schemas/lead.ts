@@ -7,16 +7,16 @@ export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified', 'c
 
 // The fields' schemas, made inside each schema that uses them when it is built (lazy.ts).
 const leadFields = () => ({
-  first_name: ShortText.nullable().optional(),
-  last_name: ShortText.nullable().optional(),
-  email: Email.nullable().optional(),
-  phone: Phone.nullable().optional(),
-  company: ShortText.nullable().optional(),
-  title: ShortText.nullable().optional(),
+  first_name: ShortText().nullable().optional(),
+  last_name: ShortText().nullable().optional(),
+  email: Email().nullable().optional(),
+  phone: Phone().nullable().optional(),
+  company: ShortText().nullable().optional(),
+  title: ShortText().nullable().optional(),
   source: z.enum(LEAD_SOURCES).nullable().optional(),
   status: z.enum(LEAD_STATUSES).optional(),
-  notes: LongText.nullable().optional(),
-  ...syncFields,
+  notes: LongText().nullable().optional(),
+  ...syncFields(),
 });
 
 const NAMING_FIELDS = ['first_name', 'last_name', 'email', 'company'] as const;
@@ -49,16 +49,16 @@ export const Lead = lazySchema(() =>
     tags: z.array(z.string()),
     custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
     converted_client_id: z.string().nullable(),
-    ...recordFields,
+    ...recordFields(),
   }).meta({ id: 'Lead' }),
 );
 
 export const LeadListQuery = lazySchema(() =>
   z.strictObject({
-    ...listQueryFields,
+    ...listQueryFields(),
     ...listSortFields(['name', 'company', 'email'], 'name (first then last name), company or email'),
     ...searchField('first and last name, email, company and phone'),
-    ...syncFilterFields,
+    ...syncFilterFields(),
     status: z.enum(LEAD_STATUSES).optional(),
     source: z.enum(LEAD_SOURCES).optional(),
   }),
@@ -93,7 +93,7 @@ export const LeadConvert = lazySchema(() =>
         .strictObject({
           title: z.string().min(1).max(200).optional(),
           value: z.number().nonnegative().max(1e13),
-          currency: CurrencyCode,
+          currency: CurrencyCode(),
           stage: z.enum(['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost']).optional(),
         })
         .optional()

@@ -29,8 +29,8 @@ export const RequestLogList = lazySchema(() => listEnvelope(RequestLog.unwrap())
 
 export const RequestLogListQuery = lazySchema(() =>
   z.strictObject({
-    limit: listQueryFields.limit,
-    cursor: listQueryFields.cursor,
+    limit: listQueryFields().limit,
+    cursor: listQueryFields().cursor,
     // Decimal digits only, as PageSize reads them (Number() would also take '0x1f4' or ' 500').
     status: z
       .preprocess((v) => (typeof v === 'string' && /^[0-9]{3}$/.test(v) ? Number(v) : v), z.number({ error: 'Expected an HTTP status, 100..599.' }).int().min(100).max(599))
@@ -39,8 +39,8 @@ export const RequestLogListQuery = lazySchema(() =>
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']).optional(),
     path_prefix: z.string().min(1).max(2000).optional().describe('Only paths that start with this, e.g. /v1/leads'),
     key_id: z.string().max(100).optional().describe('Only requests made with this API key or token'),
-    created_after: Time.optional(),
-    order: LogOrder,
+    created_after: Time().optional(),
+    order: LogOrder(),
   }),
 );
 

@@ -1,29 +1,34 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy.js';
+import { buildOnce, lazySchema } from './lazy.js';
 import { Time, listEnvelope, listQueryFields } from './common.js';
 import { EVENT_TYPES } from './event.js';
 
-const WebhookUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2000)
-  .describe('Where deliveries are POSTed (http or https)');
+// Parts of the schemas below, built with the first of them (lazy.ts).
+const WebhookUrl = buildOnce(() =>
+  z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .describe('Where deliveries are POSTed (http or https)'),
+);
 
-const EnabledEvents = z
-  .array(z.enum(['*', ...EVENT_TYPES]))
-  .min(1)
-  .max(EVENT_TYPES.length)
-  .refine((list) => !list.includes('*') || list.length === 1, { message: '"*" stands alone: it already means every type.' })
-  .transform((list) => [...new Set(list)])
-  .describe('["*"] for every event type, or a list of types');
+const EnabledEvents = buildOnce(() =>
+  z
+    .array(z.enum(['*', ...EVENT_TYPES]))
+    .min(1)
+    .max(EVENT_TYPES.length)
+    .refine((list) => !list.includes('*') || list.length === 1, { message: '"*" stands alone: it already means every type.' })
+    .transform((list) => [...new Set(list)])
+    .describe('["*"] for every event type, or a list of types'),
+);
 
-const Description = z.string().max(500).nullable();
+const Description = buildOnce(() => z.string().max(500).nullable());
 
 export const WebhookEndpointCreate = lazySchema(() =>
   z
     .strictObject({
-      url: WebhookUrl,
-      enabled_events: EnabledEvents.default(['*']),
-      description: Description.optional(),
+      url: WebhookUrl(),
+      enabled_events: EnabledEvents().default(['*']),
+      description: Description().optional(),
     })
     .meta({ id: 'WebhookEndpointCreate', examples: [{ url: 'http://localhost:3000/webhooks', enabled_events: ['deal.won', 'invoice.paid'], description: 'Local receiver' }] }),
 );
@@ -31,9 +36,9 @@ export const WebhookEndpointCreate = lazySchema(() =>
 export const WebhookEndpointUpdate = lazySchema(() =>
   z
     .strictObject({
-      url: WebhookUrl.optional(),
-      enabled_events: EnabledEvents.optional(),
-      description: Description.optional(),
+      url: WebhookUrl().optional(),
+      enabled_events: EnabledEvents().optional(),
+      description: Description().optional(),
       status: z.enum(['enabled', 'disabled']).optional().describe('disabled: nothing is sent; pending deliveries wait until it is enabled again'),
     })
     .meta({ id: 'WebhookEndpointUpdate' }),
@@ -62,7 +67,7 @@ export const WebhookEndpointWithSecret = lazySchema(() =>
 );
 
 export const WebhookEndpointList = lazySchema(() => listEnvelope(WebhookEndpoint.unwrap()).meta({ id: 'WebhookEndpointList' }));
-export const WebhookEndpointListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor }));
+export const WebhookEndpointListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields().limit, cursor: listQueryFields().cursor }));
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
@@ -88,8 +93,8 @@ export const WebhookDelivery = lazySchema(() =>
 export const WebhookDeliveryList = lazySchema(() => listEnvelope(WebhookDelivery.unwrap()).meta({ id: 'WebhookDeliveryList' }));
 export const WebhookDeliveryListQuery = lazySchema(() =>
   z.strictObject({
-    limit: listQueryFields.limit,
-    cursor: listQueryFields.cursor,
+    limit: listQueryFields().limit,
+    cursor: listQueryFields().cursor,
     event_id: z.string().max(100).optional(),
     status: z.enum(DELIVERY_STATUSES).optional(),
   }),
@@ -98,7 +103,7 @@ export const WebhookDeliveryListQuery = lazySchema(() =>
 
 export const WebhookRecover = lazySchema(() =>
   z
-    .strictObject({ since: Time.describe('Re-queue deliveries that failed for good and were first tried at or after this time') })
+    .strictObject({ since: Time().describe('Re-queue deliveries that failed for good and were first tried at or after this time') })
     .meta({ id: 'WebhookRecover' }),
 );
 export const WebhookRecoverResult = lazySchema(() => z.object({ endpoint_id: z.string(), requeued: z.number().int() }).meta({ id: 'WebhookRecoverResult' }));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiKey, ApiKeyCreate, ApiKeyWithSecret } from '../../schemas/api-key.js';
 import { IdParams, listEnvelope, listQueryFields } from '../../schemas/common.js';
+import { lazySchema } from '../../schemas/lazy.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { requireLifetimeWithin, requireScopesToGrant } from '../../services/key-
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
-const KeyListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
+const KeyListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields().limit, cursor: listQueryFields().cursor }));
 
 /** Settings → API: keys are shown once, listed without secrets, revoked at once (API.md §3). */
 export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SCOPES } from '../../schemas/api-key.js';
 import { listEnvelope, listQueryFields } from '../../schemas/common.js';
 import { AuthorizationServerMetadata, OAuthApp, OAuthAppCreate, OAuthAppWithSecret } from '../../schemas/oauth.js';
+import { lazySchema } from '../../schemas/lazy.js';
 import type { Ctx } from '../../services/context.js';
 import { authenticateClient, createOAuthApp, deleteOAuthApp, listOAuthApps, OAuthError, type AppRecord } from '../../services/oauth-apps.js';
 import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
@@ -17,7 +18,7 @@ import { toApiError } from '../plugins/errors.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 import { IdParams } from '../../schemas/common.js';
 
-const AppListQuery = z.strictObject({ limit: listQueryFields.limit, cursor: listQueryFields.cursor });
+const AppListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields().limit, cursor: listQueryFields().cursor }));
 
 /** OAuth 2.0 for third-party apps (API.md §3): app registration under /v1, the protocol under /oauth. */
 export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
