@@ -50,7 +50,15 @@ export async function startCommand(options: StartOptions): Promise<void> {
   }
 
   // The start is over once the first response has gone: the code cache of a start is made then.
-  sandbox.app.server.once('request', (_request, response) => response.once('close', codeCacheCheckpoint));
+  // The heap limits for the long imports it may serve (heap-limits.ts) are set as the first request
+  // comes, in the turn after it: a GET is answered by then (loading node:v8 for them was ~3 ms of
+  // the first answer, issue #27), while a bulk body is still arriving, so an import that starts at
+  // once (a CI job) runs under them from its first batch (a second later, the young generation
+  // had grown to 64 MB and a 1M import peaked at 245 MB). No request, no allocations to limit.
+  sandbox.app.server.once('request', (_request, response) => {
+    response.once('close', codeCacheCheckpoint);
+    setImmediate(limitHeapGrowth);
+  });
 
   // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
   const cwd = process.cwd();
@@ -92,10 +100,6 @@ export async function startCommand(options: StartOptions): Promise<void> {
     );
   }
 
-  // For the long imports it may serve (heap-limits.ts): after the ready line, off the start's path, but
-  // before the first request (a CI job imports at once; a second later, the young generation had
-  // already grown to 64 MB and the 1M import peaked at 245 MB).
-  setImmediate(limitHeapGrowth);
   await stopped;
   if (!options.json) process.stderr.write(dim('sandbox stopped\n', process.stderr));
 }
