@@ -25,6 +25,15 @@ const isSecretField = memoize((name: string) => SECRET_FIELD.test(name), { maxEn
  */
 const SECRET_SHAPE = /crm_test_[0-9A-Za-z]{32}|crm_(?:at|rt|ac|cs)_[0-9A-Za-z]{43}|whsec_[A-Za-z0-9+/=]{20,}/g;
 
+/**
+ * Whether a text could hold a secret, by a field's name or by its shape: every name SECRET_FIELD
+ * matches contains one of these words, every SECRET_SHAPE starts with `crm_` or `whsec_`, and JSON
+ * may spell a letter as `\u0065`. When it cannot, redacting it, or the JSON it parses to, changes
+ * nothing; one native scan instead of parsing the text and copying it (test/unit/redact.test.ts).
+ */
+const SECRET_MATERIAL = /secret|token|password|authorization|api_key|code_verifier|crm_|whsec_|\\u/i;
+export const mayHoldSecrets = (text: string): boolean => SECRET_MATERIAL.test(text);
+
 /** A key pasted where it does not belong (a note, a description) is a secret all the same: its prefix stays, the rest goes. */
 export function redactText(text: string): string {
   if (!text.includes('crm_') && !text.includes('whsec_')) return text;

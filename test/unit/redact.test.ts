@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redact, redactedJson } from '../../src/services/redact.js';
+import { mayHoldSecrets, redact, redactedJson } from '../../src/services/redact.js';
+import { BODY_LIMIT, logBody } from '../../src/services/request-log.js';
 
 /** The request log's body writer must give exactly what copying, serialising and cutting gave. */
 const reference = (value: unknown, limit: number) => JSON.stringify(redact(value)).slice(0, limit);
@@ -41,5 +42,40 @@ describe('redactedJson', () => {
     // A bulk body far over the limit: the first 64 KB, as before, without serialising the rest.
     const records = Array.from({ length: 20_000 }, (_, i) => ({ first_name: `F${i}`, notes: 'x'.repeat(50), password: 'p' }));
     expect(redactedJson({ records }, 65_536)).toBe(reference({ records }, 65_536));
+  });
+});
+
+describe('logBody of a text (a response)', () => {
+  // What it gave before texts without secret material were kept as they are: parsed, redacted, written again, cut.
+  const slowPath = (text: string) => reference(JSON.parse(text), BODY_LIMIT);
+
+  it('is the redacted JSON it was, for any JSON.stringify text, with or without secrets', () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 8 }), (body) => {
+        const text = JSON.stringify(body);
+        expect(logBody(text)).toBe(slowPath(text));
+      }),
+      { numRuns: 3000, seed: 27 },
+    );
+  });
+
+  it('finds secret material in every name SECRET_FIELD redacts, however it is cased or spelled in JSON', () => {
+    const names = ['secret', 'Client_Secret', 'API_KEY', 'token', 'access_token', 'refresh_token', 'Authorization', 'password', 'previous_secret', 'login_token', 'code_verifier', 'signing_secret', 'x_TOKEN'];
+    for (const name of names) {
+      const text = JSON.stringify({ [name]: 'v' });
+      expect(mayHoldSecrets(text), name).toBe(true);
+      expect(logBody(text)).toBe(JSON.stringify({ [name]: '[redacted]' }));
+    }
+    // A name written with a JSON escape is the same name once parsed: still redacted.
+    expect(logBody('{"s\\u0065cret":"v"}')).toBe('{"secret":"[redacted]"}');
+    expect(logBody(`{"note":"crm_test_${'c'.repeat(32)}"}`)).toBe('{"note":"crm_test_[redacted]"}');
+  });
+
+  it('keeps a text with nothing to redact as it is, cut at 64 KB', () => {
+    const results = JSON.stringify({ results: Array.from({ length: 1000 }, (_, index) => ({ index, status: 'created', id: `lead_${index}` })) });
+    expect(logBody(results)).toBe(results);
+    const long = JSON.stringify({ results: Array.from({ length: 5000 }, (_, index) => ({ index, status: 'created', id: `lead_${index}` })) });
+    expect(logBody(long)).toBe(long.slice(0, BODY_LIMIT));
+    expect(logBody('not json, no secret')).toBe('not json, no secret');
   });
 });
