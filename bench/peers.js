@@ -21,9 +21,10 @@ import { median, medianRow, round } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const bin = (path) => join(ROOT, 'node_modules', path);
-// BENCH_STARTS sets the cold starts per peer (default 5); BENCH_PEERS_ONLY=start measures only the
-// cold starts (no load rounds), for working on the start path.
-const START_REPEAT = Number(process.env.BENCH_STARTS) > 0 ? Math.floor(Number(process.env.BENCH_STARTS)) : 5;
+// BENCH_STARTS sets the cold starts per peer (default 11: with 5, the median of a start moved by a
+// tenth between two runs on this 2-core machine); BENCH_PEERS_ONLY=start measures only the cold
+// starts (no load rounds), for working on the start path.
+const START_REPEAT = Number(process.env.BENCH_STARTS) > 0 ? Math.floor(Number(process.env.BENCH_STARTS)) : 11;
 const ONLY_START = process.env.BENCH_PEERS_ONLY === 'start';
 const LIST_TARGET = 1.2; // crm's list req/s over json-server's (issue #27)
 const START_TARGET = 1.0; // crm's cold start over json-server's
@@ -169,10 +170,11 @@ export async function run(ctx) {
     rounds.push(round);
   }
 
-  // Cold starts, alternating between the peers so a burst of other load hits all alike.
+  // Cold starts, alternating between the peers so a burst of other load hits all alike, in the
+  // opposite order every other round so that none always starts right after the same one.
   const starts = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }]));
   for (let i = 0; i < START_REPEAT; i++) {
-    for (const name of names) {
+    for (const name of i % 2 ? [...names].reverse() : names) {
       const dir = join(ctx.tmp, `start-${n++}`);
       mkdirSync(dir);
       const server = await startPeer(all[name], dir);
