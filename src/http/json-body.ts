@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The start of a body that was not JSON (or nested too deep), for the request log. */
     refusedBody?: string;
+    /** A parsed body's text as sent, until the request log has taken its copy (then undefined). */
+    bodyText?: string;
   }
 }
 
@@ -39,7 +41,9 @@ export function registerJsonBody(app: FastifyInstance): void {
       return refuse(new ApiError('invalid_request', `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels; no request of this API needs more than a few.`));
     }
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      const parsed: unknown = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      request.bodyText = text;
+      done(null, parsed);
     } catch (error) {
       const forbidden = /prototype/i.test((error as Error).message);
       refuse(

@@ -10,14 +10,22 @@ import { mayHoldSecrets, redactedJson, redactText } from './redact.js';
 export const KEEP = 10_000;
 export const BODY_LIMIT = 64 * 1024;
 
-/** A body as the log keeps it: redacted JSON text, cut at 64 KB; non-JSON text only redacted of known key shapes. */
-export function logBody(body: unknown): string | null {
+/**
+ * A body as the log keeps it: redacted JSON text, cut at 64 KB; non-JSON text only redacted of
+ * known key shapes. A parsed body may come with its `text` as sent.
+ */
+export function logBody(body: unknown, text?: string): string | null {
   if (body === undefined || body === null || body === '') return null;
+  // The text as it came, cut, when nothing in what is kept can be a secret: a write's response is
+  // the server's own JSON, and a bulk call's ~60 KB of results (and the first 64 KB of its ~300 KB
+  // body) were parsed or copied member by member for nothing (~2 ms a call). A secret cut in two at
+  // the end leaves at most its first characters, never enough to be one.
+  const sent = typeof body === 'string' ? body : text;
+  if (sent !== undefined) {
+    const kept = sent.slice(0, BODY_LIMIT);
+    if (!mayHoldSecrets(kept)) return kept.length < sent.length ? ownCopy(kept) : kept;
+  }
   if (typeof body !== 'string') return redactedJson(body, BODY_LIMIT);
-  // The text as it is when nothing in it can be a secret: a write's response is the server's own
-  // JSON (JSON.stringify's text, which parsing and writing again would give back), and a bulk
-  // call's ~60 KB of results were parsed and copied member by member for nothing (~2 ms a call).
-  if (!mayHoldSecrets(body)) return body.slice(0, BODY_LIMIT);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -26,6 +34,13 @@ export function logBody(body: unknown): string | null {
   }
   return redactedJson(parsed, BODY_LIMIT);
 }
+
+/**
+ * A string of its own with the same characters: V8 makes a slice of a long string a view that keeps
+ * all of it alive, and a bulk body's ~300 KB would stay in memory until the log is written (up to
+ * 500 requests later). UTF-16 both ways: any string, lone surrogates included, comes back the same.
+ */
+const ownCopy = (text: string): string => Buffer.from(text, 'utf16le').toString('utf16le');
 
 export interface RequestRecord {
   id: string;

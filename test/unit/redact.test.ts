@@ -71,6 +71,25 @@ describe('logBody of a text (a response)', () => {
     expect(logBody(`{"note":"crm_test_${'c'.repeat(32)}"}`)).toBe('{"note":"crm_test_[redacted]"}');
   });
 
+  it("keeps a request body's text as it was sent when nothing in it can be a secret, and redacts the parsed body when something can", () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 8 }), fc.integer({ min: 0, max: 4 }), (value, indent) => {
+        const sent = JSON.stringify(value, null, indent);
+        const body: unknown = JSON.parse(sent); // what the server's parser makes of it
+        const logged = logBody(body, sent)!;
+        // Either way, what is kept reads as the body redacted.
+        expect(JSON.parse(logged)).toEqual(JSON.parse(JSON.stringify(redact(body))));
+        expect(logged).toBe(mayHoldSecrets(sent) ? reference(body, BODY_LIMIT) : sent);
+      }),
+      { numRuns: 2000, seed: 31 },
+    );
+    const records = Array.from({ length: 3000 }, (_, i) => ({ email: `lead${i}@example.com`, notes: 'n'.repeat(40) }));
+    const sent = JSON.stringify({ mode: 'upsert', records });
+    expect(logBody({ mode: 'upsert', records }, sent)).toBe(sent.slice(0, BODY_LIMIT));
+    const withKey = JSON.stringify({ mode: 'upsert', records: [{ notes: `crm_test_${'d'.repeat(32)}` }, ...records] });
+    expect(logBody(JSON.parse(withKey), withKey)).toBe(reference(JSON.parse(withKey), BODY_LIMIT));
+  });
+
   it('keeps a text with nothing to redact as it is, cut at 64 KB', () => {
     const results = JSON.stringify({ results: Array.from({ length: 1000 }, (_, index) => ({ index, status: 'created', id: `lead_${index}` })) });
     expect(logBody(results)).toBe(results);

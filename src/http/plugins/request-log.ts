@@ -30,10 +30,11 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
   // parsed tree kept until the response, which would hold a bulk body through its whole write.
   app.addHook('preValidation', (request, _reply, done) => {
     try {
-      if (WRITES.has(request.method) && isLogged(request) && request.ownAccount) request.loggedRequestBody = logBody(request.body);
+      if (WRITES.has(request.method) && isLogged(request) && request.ownAccount) request.loggedRequestBody = logBody(request.body, request.bodyText);
     } catch {
       // never fails the request: onResponse tries again from what is left, inside its own catch
     }
+    request.bodyText = undefined; // a bulk body's text is ~300 KB: not kept through its write
     done();
   });
   app.addHook('onSend', async (request, _reply, payload) => {
