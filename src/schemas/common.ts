@@ -15,7 +15,6 @@ import { buildOnce } from './lazy.js';
  * every route's registration uses them.
  */
 
-export const Timestamp = buildOnce(() => z.iso.datetime({ offset: true }).max(64).describe('RFC 3339 time, returned in UTC with milliseconds'));
 export const DateOnly = buildOnce(() => z.iso.date().max(10).describe('YYYY-MM-DD'));
 export const Email = buildOnce(() => z.email().max(254));
 export const ExternalId = buildOnce(() => z.string().min(1).max(255).describe('Your id for this record in another system; unique per resource'));
