@@ -16,8 +16,7 @@ import { z } from 'zod';
  * one inside another reads as `allOf: [{ $ref }]` in MCP's JSON Schema instead of a `$ref`).
  */
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
-  let built: T | undefined;
-  const schema = z.lazy(() => (built ??= build()));
+  const schema = z.lazy(buildOnce(build));
   declared.push(schema);
   return schema;
 }
