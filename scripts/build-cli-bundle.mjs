@@ -127,6 +127,19 @@ const PATCHES = [
       ],
     ],
   },
+  {
+    // better-sqlite3's JavaScript is bundled (outside, Node's loader resolved, read and compiled its
+    // ~15 files on every start: ~5 ms, issue #27); its native addon stays in its package. The lookup
+    // finds the addon beside its own file (__dirname), which in the bundle is dist/: here it asks
+    // Node where the installed package is, the same folder it used to be beside.
+    file: /node_modules\/better-sqlite3\/lib\/binding\.js$/,
+    replace: [
+      ["const PREBUILD_PLATFORMS", "const packageDir = () => path.dirname(require.resolve('better-sqlite3/package.json'));\nconst PREBUILD_PLATFORMS"],
+      ["path.join(__dirname, '..', 'build', 'Debug',", "path.join(packageDir(), 'build', 'Debug',"],
+      ["path.join(__dirname, '..', 'build', 'Release',", "path.join(packageDir(), 'build', 'Release',"],
+      ["path.join(__dirname, '..', 'prebuilds',", "path.join(packageDir(), 'prebuilds',"],
+    ],
+  },
 ];
 const patchDependencies = {
   name: 'patch-dependencies',
@@ -152,10 +165,11 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   format: 'cjs',
-  // Left in node_modules (dependencies, so installed): the native addon, and two packages only
-  // loaded on demand — undici (the HTTP client of sync and the webhook worker, a quarter of the
-  // bundle) and the MCP SDK — which every start would otherwise read and hash for nothing.
-  external: ['better-sqlite3', 'undici', '@modelcontextprotocol/sdk'],
+  // Left in node_modules (dependencies, so installed): two packages only loaded on demand — undici
+  // (the HTTP client of sync and the webhook worker, a quarter of the bundle) and the MCP SDK —
+  // which every start would otherwise read and hash for nothing. better-sqlite3's native addon
+  // stays there too, found through its package.json at run time (PATCHES above); its JavaScript is bundled.
+  external: ['undici', '@modelcontextprotocol/sdk', 'better-sqlite3/package.json'],
   plugins: [importMetaUrl, patchDependencies],
   legalComments: 'none',
   // A third less to read and hash on every start; names are kept, so stack traces still say where.
