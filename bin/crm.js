@@ -2,16 +2,12 @@
 // The `crm` command: a thin shim over the compiled CLI (npm ci builds it through `prepare`).
 // It first refuses, in one line, a Node older than package.json's engines (API.md §10): the
 // dependencies need Node 22, and better-sqlite3 13 crashes on Node 20 instead of saying so.
-// This file must stay plain enough to run on any old Node.
-import module from 'node:module';
-
-// Built-ins through require, not `import ... from 'node:fs'`: an ES import of node:fs builds its
-// module namespace, which loads all of Node's fs streams (~10 ms of every start, issue #27).
-const require = module.createRequire(import.meta.url);
+// This file must stay plain enough to run on any old Node. It is CommonJS (bin/package.json): Node
+// starts an ES module entry through its ES module loader, ~2 ms more of every command (issue #27).
+const nodeModule = require('node:module');
 const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { fileURLToPath } = require('node:url');
 
-const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node; // ">=22.19"
+const engines = JSON.parse(readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).engines.node; // ">=22.19"
 const need = engines.replace(/^>=\s*/, '').split('.').map(Number);
 const have = process.versions.node.split('.').map(Number);
 if (olderThan(have, need)) {
@@ -30,7 +26,7 @@ function olderThan(have, need) {
 // V8's compiled code for our modules and the dependencies', kept on disk (Node's own cache in the
 // temporary folder, NODE_COMPILE_CACHE to move it, NODE_DISABLE_COMPILE_CACHE=1 to turn it off):
 // compiling ~600 modules was about a third of a sandbox's start (docs/benchmarks.md).
-module.enableCompileCache?.();
+nodeModule.enableCompileCache?.();
 
 // The CLI bundled into one file (scripts/build-cli-bundle.mjs, part of `npm run build`): ~650
 // modules in one read instead of a file-system walk each. In an installed package (no src/ beside
@@ -38,7 +34,7 @@ module.enableCompileCache?.();
 // emit (dist/.tsbuildinfo), so a `tsc` without the bundle step never runs stale code. (Not file
 // times of dist/cli/main.js: npm sets those when it unpacks, in no particular order.)
 function bundled() {
-  const at = (path) => new URL(path, import.meta.url);
+  const at = (path) => require('node:path').join(__dirname, path);
   try {
     const bundle = at('../dist/cli.bundle.cjs');
     const built = statSync(bundle).mtimeMs;
@@ -50,7 +46,7 @@ function bundled() {
 }
 const entry = process.env.CRM_NO_BUNDLE ? null : bundled();
 
-const load = entry ? new Promise((resolve) => resolve(loadBundle(fileURLToPath(entry)))) : import('../dist/cli/main.js');
+const load = entry ? new Promise((resolve) => resolve(loadBundle(entry))) : import('../dist/cli/main.js');
 load.then(
   async ({ main }) => {
     process.exitCode = await main(process.argv);
@@ -96,7 +92,7 @@ function loadBundle(file) {
       cachedData = undefined;
     }
   }
-  const script = new vm.Script(module.wrap(source), {
+  const script = new vm.Script(nodeModule.wrap(source), {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -134,10 +130,10 @@ function loadBundle(file) {
       if (!startOver && (!usable() || process.uptime() > 2)) write();
     });
   }
-  const bundle = new module.Module(file);
+  const bundle = new nodeModule.Module(file);
   bundle.filename = file;
-  bundle.paths = module.Module._nodeModulePaths(dirname(file));
-  script.runInThisContext()(bundle.exports, module.createRequire(file), bundle, file, dirname(file));
+  bundle.paths = nodeModule.Module._nodeModulePaths(dirname(file));
+  script.runInThisContext()(bundle.exports, nodeModule.createRequire(file), bundle, file, dirname(file));
   bundle.loaded = true;
   return bundle.exports;
 }

@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('the CLI package', () => {
   it('ships bin/, the built code and its assets, and nothing of the build or the tests', () => {
     const paths = pack.files.map((f) => f.path);
-    for (const needed of ['bin/crm.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/web/app.js', 'dist/web/docs/swagger-ui-bundle.js', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    for (const needed of ['bin/crm.js', 'bin/package.json', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/web/app.js', 'dist/web/docs/swagger-ui-bundle.js', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
       expect(paths, needed).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('dist/store/migrations/') && p.endsWith('.sql'))).toBe(true);
