@@ -9,8 +9,6 @@ import { generateWebhookSecret } from '../webhooks/sign.js';
  * handled (so a restart first forwards what it missed). `crm events resend|replay --forward-to`
  * sign with the same secret. The file holds a secret: it is written with mode 0600.
  */
-export const DEFAULT_STATE_FILE = '.crm/listen.json';
-
 export interface ListenState {
   secret: string;
   last_event_id: string | null;

@@ -1,10 +1,15 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { EVENT_TYPES, TRIGGERABLE_EVENT_TYPES, type EventType, type TriggerableEventType } from '../domain/event-types.js';
 import type { GlobalOptions } from './api.js';
-import { DEFAULT_STATE_FILE } from './listen-state.js';
 import { sinceArg } from './since.js';
 import { httpUrl, listOf } from './arg-parsers.js';
 import { examples } from './help.js';
+
+/**
+ * Where `crm listen` keeps its secret and position (listen-state.ts). Here, not there: that module
+ * loads node:crypto (~6 ms), and the definitions below are built for every command, --help too.
+ */
+const DEFAULT_STATE_FILE = '.crm/listen.json';
 
 /**
  * The commands around events (API.md §9): `crm webhooks …`, `crm events …`, `crm trigger`,
