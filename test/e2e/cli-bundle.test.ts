@@ -53,6 +53,20 @@ describe('the bundled CLI', () => {
     expect(bundled.out()).toBe(unbundled.stdout);
   });
 
+  it('answers --help without loading what only commands use: node:crypto, node:http, the SQLite addon', async () => {
+    // What the process loaded, written as it exits by a script Node runs first (--require).
+    const out = join(pkg, 'loaded.json');
+    const preload = join(pkg, 'record-loaded.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require('node:module')._cache) })));`);
+    const help = run(['--help'], { NODE_OPTIONS: `--require ${preload}` });
+    expect(await help.done).toBe(0);
+    expect(help.out()).toContain('sandbox');
+    const loaded = JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; files: string[] };
+    expect(loaded.builtins).toContain('NativeModule vm'); // the list is the real one: bin/crm.js runs the bundle through vm
+    for (const heavy of ['NativeModule crypto', 'NativeModule http', 'NativeModule internal/crypto/hash']) expect(loaded.builtins).not.toContain(heavy);
+    expect(loaded.files.filter((file) => file.endsWith('.node'))).toEqual([]);
+  });
+
   it('starts a seeded sandbox that serves the API, the dashboard and the API reference from the installed files', async () => {
     mkdirSync(join(pkg, 'data'), { recursive: true });
     const sandbox = run(['sandbox', 'start', '--port', '0', '--json', '--db', join(pkg, 'data', 'crm.db')]);
