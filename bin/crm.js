@@ -6,8 +6,9 @@
 // starts an ES module entry through its ES module loader, ~2 ms more of every command (issue #27).
 const nodeModule = require('node:module');
 const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
-const engines = JSON.parse(readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).engines.node; // ">=22.19"
+const engines = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).engines.node; // ">=22.19"
 const need = engines.replace(/^>=\s*/, '').split('.').map(Number);
 const have = process.versions.node.split('.').map(Number);
 if (olderThan(have, need)) {
@@ -34,7 +35,7 @@ nodeModule.enableCompileCache?.();
 // emit (dist/.tsbuildinfo), so a `tsc` without the bundle step never runs stale code. (Not file
 // times of dist/cli/main.js: npm sets those when it unpacks, in no particular order.)
 function bundled() {
-  const at = (path) => require('node:path').join(__dirname, path);
+  const at = (path) => join(__dirname, path);
   try {
     const bundle = at('../dist/cli.bundle.cjs');
     const built = statSync(bundle).mtimeMs;
@@ -74,7 +75,6 @@ load.then(
  */
 function loadBundle(file) {
   const vm = require('node:vm');
-  const { dirname, join } = require('node:path');
   // The build makes it all ASCII (scripts/build-cli-bundle.mjs): read as Latin-1 into a one-byte
   // string, ~20x faster than decoding UTF-8 (~6 ms); checked, since Latin-1 of anything else is wrong.
   const bytes = readFileSync(file);
@@ -171,7 +171,6 @@ function commandWords() {
 /** A folder for the code caches that only this user can write to, or null. */
 function codeCacheDir() {
   const { homedir, tmpdir } = require('node:os');
-  const { join } = require('node:path');
   const uid = process.getuid?.();
   const candidates = process.env.CRM_CODE_CACHE_DIR
     ? [process.env.CRM_CODE_CACHE_DIR]

@@ -58,7 +58,7 @@ describe('the bundled CLI', () => {
     const out = join(pkg, 'loaded.json');
     const preload = join(pkg, 'record-loaded.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require('node:module')._cache) })));`);
-    const help = run(['--help'], { NODE_OPTIONS: `--require ${preload}` });
+    const help = run(['--help'], { NODE_OPTIONS: `--require "${preload}"` });
     expect(await help.done).toBe(0);
     expect(help.out()).toContain('sandbox');
     const loaded = JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; files: string[] };
