@@ -9,7 +9,7 @@ import { memoize } from '../memo.js';
  */
 type ProblemResponse = { description: string; content: { 'application/problem+json': { schema: typeof Problem } } };
 
-// The same few lists of codes come back across ~150 routes: each is made once and shared. A route
+// The same few lists of codes come back across ~100 routes: each is made once and shared. A route
 // spreads the result into its own response object; the shared entries are frozen (Fastify and the
 // OpenAPI transforms only read them). Made anew per route, they were ~1 ms of every start (issue #27).
 const responsesFor = memoize(

@@ -129,7 +129,7 @@ export function registerErrorHandling(
 ): void {
   // Route patterns, collected as routes are added, to tell 405 (the path exists) from 404; made
   // into regular expressions at the first request that matches no route, not in every start's
-  // ~150 onRoute calls (~1 ms of it, issue #27). Routes cannot be added once the app is ready.
+  // ~100 onRoute calls (~1 ms of it, issue #27). Routes cannot be added once the app is ready.
   const routes: { url: string; method: string }[] = [];
   let patterns: { regex: RegExp; method: string }[] | undefined;
   app.addHook('onRoute', (route) => {
