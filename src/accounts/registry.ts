@@ -8,7 +8,7 @@ import { fill } from '../sandbox/fill.js';
 import { createApiKey } from '../services/api-keys.js';
 import { createContext } from '../services/context.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
-import { metaValue, openDb, type Db } from '../store/db.js';
+import { closeDb, metaValue, openDb, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { Account, type AccountRow } from './account.js';
 import { CredentialIndex } from './credential-index.js';
@@ -179,7 +179,7 @@ export class AccountRegistry {
       this.add(account);
       return { account, apiKey };
     } catch (error) {
-      db.close();
+      closeDb(db);
       if (!this.inMemory) this.removeFiles(id);
       throw error;
     }
@@ -197,7 +197,7 @@ export class AccountRegistry {
     account.requestLog.flush();
     const snapshots = stmt(this.options.db, 'SELECT file FROM account_snapshots WHERE account_id = ?').pluck().all(id) as string[];
     stmt(this.options.db, 'DELETE FROM accounts WHERE id = ?').run(id);
-    account.db.close();
+    closeDb(account.db);
     if (!this.inMemory) this.removeFiles(id);
     for (const file of snapshots) rmSync(file, { force: true });
   }
@@ -219,7 +219,7 @@ export class AccountRegistry {
     for (const account of this.list()) {
       account.meter.flush();
       account.requestLog.flush();
-      if (!account.isDefault) account.db.close();
+      if (!account.isDefault) closeDb(account.db);
     }
   }
 }

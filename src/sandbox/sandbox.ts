@@ -7,7 +7,7 @@ import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
 import type { Ctx } from '../services/context.js';
 import { runDue } from '../accounts/clock.js';
-import { openDb } from '../store/db.js';
+import { closeDb, openDb } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
@@ -164,12 +164,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // app.close() leaves a server it did not make open (serverFactory): closed here.
         await Promise.all([accounts.close(), app.close(), early.close()]);
         clearTimeout(grace);
-        db.close();
+        closeDb(db);
       },
     };
   } catch (error) {
     await early.close();
-    db.close();
+    closeDb(db);
     made.remove(); // e.g. a fixture that does not load
     throw error;
   }

@@ -1,3 +1,4 @@
+import { checkpointSoon, releaseCheckpoints } from './checkpoint-thread.js';
 import type { Db } from './db.js';
 
 /**
@@ -14,21 +15,37 @@ import type { Db } from './db.js';
  */
 export const CHECKPOINT_PAGES = 1_000;
 export const BULK_CHECKPOINT_PAGES = 10_000;
+/**
+ * With the checkpoint thread copying the log after every bulk commit, the server's own step is only
+ * the backstop for a log the thread did not get to restart (it restarts when a write begins after
+ * the thread has copied it all): 400 MB. A 1M-lead import peaked at 80–144 MB of log with it.
+ */
+export const BACKSTOP_CHECKPOINT_PAGES = 100_000;
 /** How long after the last bulk write the small steps come back: longer than the gap between an import's batches. */
 export const BULK_QUIET_MS = 2_000;
 
 const backToSmallSteps = new WeakMap<Db, NodeJS.Timeout>();
+/** The step set while bulk writes come in: the backstop with a checkpoint thread, else the large one. */
+const bulkSteps = new WeakMap<Db, number>();
 
-/** Called by every bulk write: large checkpoint steps from now until BULK_QUIET_MS after the last one. */
+/**
+ * Called by every bulk write, before it writes: large checkpoint steps from now until BULK_QUIET_MS
+ * after the last one, and the log copied on the checkpoint thread after the write commits
+ * (checkpoint-thread.ts), where there is one: the large steps are then only its backstop.
+ */
 export function checkpointForBulkWrites(db: Db): void {
+  const pages = checkpointSoon(db) ? BACKSTOP_CHECKPOINT_PAGES : BULK_CHECKPOINT_PAGES;
+  if (bulkSteps.get(db) !== pages) db.pragma(`wal_autocheckpoint = ${pages}`);
+  bulkSteps.set(db, pages);
   const timer = backToSmallSteps.get(db);
   if (timer) {
     timer.refresh();
     return;
   }
-  db.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
   const restore = setTimeout(() => {
     backToSmallSteps.delete(db);
+    bulkSteps.delete(db);
+    releaseCheckpoints(db, false);
     if (db.open) db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   }, BULK_QUIET_MS);
   restore.unref(); // never keeps a process up

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePrivateDir, preparePrivateDatabase } from '../private-files.js';
 import { IN_SEA, seaText, sqliteAddon } from '../sea.js';
+import { releaseCheckpoints } from './checkpoint-thread.js';
 import { CHECKPOINT_PAGES } from './checkpoints.js';
 
 export type Db = Database.Database;
@@ -61,6 +62,12 @@ export function openDb(path: string | Buffer): Db {
   db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   migrate(db);
   return db;
+}
+
+/** Closes a database openDb opened, once the checkpoint thread has let go of it (checkpoint-thread.ts). */
+export function closeDb(db: Db): void {
+  releaseCheckpoints(db, true);
+  db.close();
 }
 
 /** A database image (Database#serialize) opened in memory as it is, with no pragmas or migrations: to read. */
