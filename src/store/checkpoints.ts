@@ -18,7 +18,7 @@ export const BULK_CHECKPOINT_PAGES = 10_000;
 /**
  * With the checkpoint thread copying the log after every bulk commit, the server's own step is only
  * the backstop for a log the thread did not get to restart (it restarts when a write begins after
- * the thread has copied it all): 400 MB. A 1M-lead import peaked at 80–144 MB of log with it.
+ * the thread has copied it all): 400 MB. 1M-lead imports peaked at 79–144 MB of log with it.
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 100_000;
 /** How long after the last bulk write the small steps come back: longer than the gap between an import's batches. */
