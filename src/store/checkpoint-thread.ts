@@ -50,11 +50,13 @@ function startThread(): Worker | null {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(file, { name: 'crm checkpoints' });
   worker.unref(); // never keeps a process up
-  // A thread that fails leaves the checkpoints to the server's connection, as they were.
-  const fail = () => {
-    if (thread === worker) thread = null;
+  // A thread that fails leaves the checkpoints to the server's connection, as they were; said once.
+  const fail = (error?: Error) => {
+    if (thread !== worker) return;
+    thread = null;
+    if (error) process.emitWarning(`The checkpoint thread stopped (${error.message}); the server copies its write-ahead log itself.`);
   };
-  worker.on('error', fail).on('exit', fail);
+  worker.on('error', fail).on('exit', () => fail());
   return worker;
 }
 
