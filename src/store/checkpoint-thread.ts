@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
+import { existingWorkerScript } from '../worker-script.js';
 import type { Db } from './db.js';
 import { PENDING, RELEASED, type CheckpointMessage } from './checkpoint-messages.js';
 
@@ -14,17 +13,11 @@ import { PENDING, RELEASED, type CheckpointMessage } from './checkpoint-messages
  * log before that batch's write begins, SQLite starts the log again from its beginning, so it stays
  * a batch or two long. The server's own wal_autocheckpoint stays on as the backstop.
  *
- * The worker's script is compiled beside this module (dist/store/); run from the sources or in the
- * single binary (no files beside its bundle) there is none, and checkpoints stay on the server's
- * thread as before.
+ * The worker's script is compiled beside this module (dist/store/); where there is none (the
+ * sources, the single binary: worker-script.ts), checkpoints stay on the server's thread as before.
  */
 function checkpointWorkerFile(): string | undefined {
-  try {
-    const file = fileURLToPath(new URL('./checkpoint-worker.js', import.meta.url));
-    return existsSync(file) ? file : undefined;
-  } catch {
-    return undefined;
-  }
+  return existingWorkerScript(() => new URL('./checkpoint-worker.js', import.meta.url));
 }
 
 /** undefined: not started yet; null: none (no script, or the thread failed). */

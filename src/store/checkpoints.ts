@@ -25,8 +25,6 @@ export const BACKSTOP_CHECKPOINT_PAGES = 100_000;
 export const BULK_QUIET_MS = 2_000;
 
 const backToSmallSteps = new WeakMap<Db, NodeJS.Timeout>();
-/** The step set while bulk writes come in: the backstop with a checkpoint thread, else the large one. */
-const bulkSteps = new WeakMap<Db, number>();
 
 /**
  * Called by every bulk write, before it writes: large checkpoint steps from now until BULK_QUIET_MS
@@ -34,9 +32,8 @@ const bulkSteps = new WeakMap<Db, number>();
  * (checkpoint-thread.ts), where there is one: the large steps are then only its backstop.
  */
 export function checkpointForBulkWrites(db: Db): void {
-  const pages = checkpointSoon(db) ? BACKSTOP_CHECKPOINT_PAGES : BULK_CHECKPOINT_PAGES;
-  if (bulkSteps.get(db) !== pages) db.pragma(`wal_autocheckpoint = ${pages}`);
-  bulkSteps.set(db, pages);
+  // Set at every batch: the thread may have stopped since the last one (then the large steps again).
+  db.pragma(`wal_autocheckpoint = ${checkpointSoon(db) ? BACKSTOP_CHECKPOINT_PAGES : BULK_CHECKPOINT_PAGES}`);
   const timer = backToSmallSteps.get(db);
   if (timer) {
     timer.refresh();
@@ -44,7 +41,6 @@ export function checkpointForBulkWrites(db: Db): void {
   }
   const restore = setTimeout(() => {
     backToSmallSteps.delete(db);
-    bulkSteps.delete(db);
     releaseCheckpoints(db, false);
     if (db.open) db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   }, BULK_QUIET_MS);

@@ -1,20 +1,7 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { utf8Text } from '../client/utf8.js';
+import { existingWorkerScript } from '../worker-script.js';
 import { pageRenderer, type ListPage, type RenderedPage, type RenderSpec } from './export-render.js';
-
-/**
- * The render thread's script, compiled beside this module (dist/sync/): not there when run from the
- * sources, and none in the single binary, whose bundle has no import.meta.url (nor files beside it).
- */
-function renderWorkerFile(): URL | undefined {
-  try {
-    return new URL('./render-worker.js', import.meta.url);
-  } catch {
-    return undefined;
-  }
-}
 
 export interface Renderer {
   /**
@@ -38,8 +25,10 @@ export interface Renderer {
  * collection empties; the main thread's CPU 830 → 560 ms over 200k leads). The cost is a second V8
  * heap: a 1M-lead export peaks at 165–199 MB instead of ~130 (docs/benchmarks.md, ninth round).
  */
-export function startRenderer(spec: RenderSpec, workerFile: URL | undefined = renderWorkerFile()): Renderer {
-  if (workerFile && existsSync(fileURLToPath(workerFile))) return new RenderThread(spec, workerFile);
+export function startRenderer(spec: RenderSpec, workerFile?: URL): Renderer {
+  // The render thread's script is compiled beside this module (dist/sync/); tests name theirs.
+  const script = existingWorkerScript(() => workerFile ?? new URL('./render-worker.js', import.meta.url));
+  if (script) return new RenderThread(spec, script);
   const render = pageRenderer(spec);
   return { render: async (body) => render(JSON.parse(utf8Text(body)) as ListPage), threaded: false, close: async () => {} };
 }
@@ -53,7 +42,7 @@ class RenderThread implements Renderer {
   private nextId = 0;
   private failure: Error | undefined;
 
-  constructor(spec: RenderSpec, workerFile: URL) {
+  constructor(spec: RenderSpec, workerFile: string) {
     // node:worker_threads loads here (~2 ms), not with the module: an export of one page never needs it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     this.worker = withYoungGeneration(() => new Worker(workerFile, { workerData: spec, name: 'crm export render' }));
