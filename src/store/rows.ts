@@ -67,17 +67,21 @@ const insertCache = new WeakMap<Db, Map<string, { columns: string[]; statement: 
 // object, which made a bulk insert of leads about 25 % slower. The statement is kept per table
 // with its columns, and reused while the row has the same keys: building the SQL text and looking
 // it up cost about 5 % of a bulk import.
-export function insertRow(db: Db, table: string, row: Row): void {
+export function insertRow(db: Db, table: string, row: Row, verb: InsertVerb = 'INSERT'): void {
   const columns = Object.keys(row);
   let tables = insertCache.get(db);
   if (!tables) insertCache.set(db, (tables = new Map()));
-  let entry = tables.get(table);
+  const cacheKey = verb === 'INSERT' ? table : `${verb} ${table}`;
+  let entry = tables.get(cacheKey);
   if (!entry || !sameColumns(entry.columns, columns)) {
-    const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-    tables.set(table, (entry = { columns, statement: stmt(db, sql) }));
+    const sql = `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    tables.set(cacheKey, (entry = { columns, statement: stmt(db, sql) }));
   }
   entry.statement.run(...Object.values(row));
 }
+
+/** How rows are inserted: plainly, or skipping a row whose key is taken (`INSERT OR IGNORE`). */
+export type InsertVerb = 'INSERT' | 'INSERT OR IGNORE';
 
 const ROWS_PER_INSERT = 100;
 
@@ -85,11 +89,11 @@ const ROWS_PER_INSERT = 100;
  * Inserts rows that all have the same keys, a hundred per INSERT statement: one statement for many
  * rows saved about a fifth of the CPU of inserting a bulk batch's leads and events one by one.
  */
-export function insertRows(db: Db, table: string, rows: Row[]): void {
+export function insertRows(db: Db, table: string, rows: Row[], verb: InsertVerb = 'INSERT'): void {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
   const values = `(${columns.map(() => '?').join(', ')})`;
-  const many = stmt(db, `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(ROWS_PER_INSERT).fill(values).join(', ')}`);
+  const many = stmt(db, `${verb} INTO ${table} (${columns.join(', ')}) VALUES ${Array(ROWS_PER_INSERT).fill(values).join(', ')}`);
   let i = 0;
   // One parameter array a statement, filled by column name: no values array a row to spread.
   const params: unknown[] = new Array(ROWS_PER_INSERT * columns.length);
@@ -101,7 +105,7 @@ export function insertRows(db: Db, table: string, rows: Row[]): void {
     }
     many.run(params);
   }
-  for (; i < rows.length; i++) insertRow(db, table, rows[i]!);
+  for (; i < rows.length; i++) insertRow(db, table, rows[i]!, verb);
 }
 
 function sameColumns(a: string[], b: string[]): boolean {

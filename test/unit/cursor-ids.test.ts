@@ -68,6 +68,18 @@ describe('ids', () => {
     expect([...made].sort()).toEqual(made);
   });
 
+  it('draw new system randomness each millisecond, keeping head-room in the high half', () => {
+    let now = 1_800_000_000_000;
+    const ids = new IdGenerator(() => now++);
+    // 2,000 ids: several refills of the random pool (4 KB, 10 bytes an id).
+    const randomParts = Array.from({ length: 2000 }, () => ids.next('req').slice(14));
+    expect(new Set(randomParts).size).toBe(randomParts.length);
+    // The high half is 39 bits: its first base32 digit is below 16, so a carry never reaches the time.
+    expect(randomParts.every((part) => '0123456789ABCDEF'.includes(part[0]!))).toBe(true);
+    // and not stuck at 0: 39 random bits fill the other digits.
+    expect(new Set(randomParts.map((part) => part[0])).size).toBeGreaterThan(8);
+  });
+
   it('are the same for the same clock and random source', () => {
     const make = () => new IdGenerator(() => 1_800_000_000_000, () => 42n).next('cli');
     expect(make()).toBe(make());
