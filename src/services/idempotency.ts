@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { isSmallTree, isSorted } from '../json-tree.js';
 import { stmt } from '../store/rows.js';
@@ -42,18 +42,21 @@ export function canonicalJson(value: unknown): string {
 /**
  * SHA-256 (hex) of canonicalJson(value), hashed in pieces of ~16 KB as they are made: a bulk body's
  * canonical text whole is a ~150 KB string a batch, a large object only a full collection frees.
+ * A smaller body is hashed at once (crypto.hash): a Hash object a request was ~8 µs of a create's.
  */
 export function canonicalJsonDigest(value: unknown): string {
-  const hash = createHash('sha256');
+  let hasher: ReturnType<typeof createHash> | undefined;
   let pending = '';
   writeCanonical(value, (piece) => {
     pending += piece;
     if (pending.length < 16_384) return;
-    hash.update(pending);
+    (hasher ??= createHash('sha256')).update(pending);
     pending = '';
   });
-  return hash.update(pending).digest('hex');
+  return hasher ? hasher.update(pending).digest('hex') : sha256Hex(pending);
 }
+
+const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
 // Plain loops, names sorted only when they are not already: the map/filter/join version was 9 % of
 // the server's CPU in an import (a fingerprint per batch of 500 records), this one half of that.
@@ -97,8 +100,8 @@ function quotedName(name: string): string {
 
 /** A request as the idempotency record knows it: method, routed path and the body's canonical JSON (none: ''). */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  const bodyHash = body === undefined ? createHash('sha256').update('').digest('hex') : canonicalJsonDigest(body);
-  return createHash('sha256').update(`${method}\n${path}\n${bodyHash}`).digest('hex');
+  const bodyHash = body === undefined ? sha256Hex('') : canonicalJsonDigest(body);
+  return sha256Hex(`${method}\n${path}\n${bodyHash}`);
 }
 
 /** The header's value: 1..255 visible ASCII, bare or as a structured-field string ("…"). */
