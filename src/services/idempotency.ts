@@ -42,7 +42,7 @@ export function canonicalJson(value: unknown): string {
 /**
  * SHA-256 (hex) of canonicalJson(value), hashed in pieces of ~16 KB as they are made: a bulk body's
  * canonical text whole is a ~150 KB string a batch, a large object only a full collection frees.
- * A smaller body is hashed at once (crypto.hash): a Hash object a request was ~8 µs of a create's.
+ * A smaller body is hashed at once (crypto.hash), which takes half the time of a Hash object for it.
  */
 export function canonicalJsonDigest(value: unknown): string {
   let hasher: ReturnType<typeof createHash> | undefined;
