@@ -5,18 +5,11 @@ import { writeFileSync } from 'node:fs';
 import { createContext, inTransaction } from '../dist/services/context.js';
 import { markWholeFileImage, SEED_IMAGE_BASE_URL, SEED_IMAGE_FILE } from '../dist/sandbox/seed-image.js';
 import { seed } from '../dist/sandbox/seed.js';
-import { purgeExpiredEvents } from '../dist/services/event-log.js';
 import { openDb } from '../dist/store/db.js';
 
 const db = openDb(':memory:');
 const ctx = createContext(db, () => SEED_IMAGE_BASE_URL); // links rewritten on copy
 inTransaction(ctx, () => seed(ctx, 1));
-// The seed's dates are fixed (early 2026): the events past their 30 days' retention at this build
-// would be purged by the first due() of every start and of every account made from the image;
-// gone here, the image is what that due() leaves, and smaller (VACUUM keeps the rowids, which the
-// search rows are keyed by: test/unit/seed-image.test.ts compares them).
-purgeExpiredEvents(ctx);
-db.exec('VACUUM');
 // Marked in its header when a new sandbox may take it as its whole file (only seed rows in it).
 if (!markWholeFileImage(db)) console.warn('build-seed-image: the seed wrote rows outside its tables; new sandboxes will copy the rows instead of the file.');
 const image = db.serialize();
