@@ -255,7 +255,11 @@ describe('deliveries', () => {
       const eventId = JSON.parse(r.received[0]!.body).id;
       expect(JSON.parse(r.received[0]!.body).data.object.id).toBe(made.id);
       await r.waitFor('the recovered delivery', () => r.successes(eventId) === 1);
-      const after = (await fastApi.get(`/v1/webhook_endpoints/${id}/deliveries`)).body.data;
+      // The receiver answers before the sandbox records the answer: wait for the record.
+      const after = await eventually('the recovered delivery to be recorded', async () => {
+        const rows = (await fastApi.get(`/v1/webhook_endpoints/${id}/deliveries`)).body.data;
+        return rows.at(-1).attempt === 1 && rows.at(-1).status !== 'pending' ? rows : undefined;
+      });
       expect(after.at(-1)).toMatchObject({ attempt: 1, status: 'succeeded' });
     } finally {
       await fast.stop();
