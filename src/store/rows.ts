@@ -71,7 +71,7 @@ export function insertRow(db: Db, table: string, row: Row, verb: InsertVerb = 'I
   const columns = Object.keys(row);
   let tables = insertCache.get(db);
   if (!tables) insertCache.set(db, (tables = new Map()));
-  const cacheKey = verb === 'INSERT' ? table : `${verb} ${table}`;
+  const cacheKey = `${verb} ${table}`;
   let entry = tables.get(cacheKey);
   if (!entry || !sameColumns(entry.columns, columns)) {
     const sql = `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
