@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
+import { parserFor } from '../schemas/compiled.js';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
 import { RateLimiter } from '../domain/rate-limit.js';
@@ -93,10 +94,14 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   registerJsonBody(app);
 
   // zod validates every request part; query and path problems are 400, body problems 422.
-  app.setValidatorCompiler(({ schema, httpPart }) => (data) => {
-    // Fastify hands a missing body to the validator as null; zod's optional() (e.g. POST /lose) means undefined.
-    const result = (schema as z.ZodType).safeParse(httpPart === 'body' && data === null ? undefined : data);
-    return result.success ? { value: result.data } : { error: validationError(result.error, httpPart) };
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    // The schema's parsing twin if it has one (schemas/compiled.ts), looked up at the first request, not at the start.
+    let parser: z.ZodType | undefined;
+    return (data) => {
+      // Fastify hands a missing body to the validator as null; zod's optional() (e.g. POST /lose) means undefined.
+      const result = (parser ??= parserFor(schema as z.ZodType)).safeParse(httpPart === 'body' && data === null ? undefined : data);
+      return result.success ? { value: result.data } : { error: validationError(result.error, httpPart) };
+    };
   });
   // Responses are serialised as they are: the OpenAPI document describes them, and the test
   // suite checks every response it sees against that document instead of paying for it per request.
