@@ -101,7 +101,7 @@ describe('compiled record schemas', () => {
   for (const [name, lazy, valid, broken] of [
     ['lead', LeadBulkRecord, leads[0], leads[4]],
     ['client', ClientBulkRecord, clients[0], clients[3]],
-  ] as const) {
+  ] as [string, z.ZodLazy<z.ZodType>, unknown, unknown][]) {
     it(`checks a valid ${name} in generated code, and a refused one again by the interpreted schema for its issues`, () => {
       const counter = countInterpreted(lazy.unwrap());
       const compiled = compiledSchema(lazy);
