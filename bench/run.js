@@ -47,11 +47,19 @@ async function main(argv) {
   onExit(() => rmSync(tmp, { recursive: true, force: true }));
   const ctx = { tmp, duration: positive('BENCH_DURATION', 10), rounds: positive('BENCH_ROUNDS', 1, true) };
 
+  // A benchmark that fails (a missing Chromium, a peer that does not start) is reported as failed
+  // and the run goes on: a full run is ~20 minutes, and one failure late in it must not lose the rest.
   const results = [];
+  const failures = [];
   for (const name of names) {
     process.stderr.write(`bench: running ${name}...\n`);
-    const { run } = await BENCHMARKS[name]();
-    results.push({ name, ...(await run(ctx)) });
+    try {
+      const { run } = await BENCHMARKS[name]();
+      results.push({ name, ...(await run(ctx)) });
+    } catch (error) {
+      process.stderr.write(`bench: ${name} failed: ${error.stack ?? error}\n`);
+      failures.push(name);
+    }
   }
 
   const cpus = os.cpus();
@@ -67,6 +75,7 @@ async function main(argv) {
     warmup_s: WARMUP_SECONDS,
     connections: CONNECTIONS,
   });
+  if (failures.length) throw new Error(`${failures.join(', ')} failed (above); the figures of the others are reported`);
 }
 
 main(process.argv.slice(2)).then(
