@@ -55,6 +55,10 @@ export interface AppOptions {
   serverFactory?: FastifyServerOptions['serverFactory'];
 }
 
+/** How many times a request part's schema is parsed by zod's interpreter before zod compiles its objects' fast paths. */
+const INTERPRETED_PARSES = 20;
+const INTERPRETED = { jitless: true } as const;
+
 function unusedCompilerFactory(): never {
   throw new Error('Fastify asked for a default schema compiler: setValidatorCompiler/setSerializerCompiler must come first.');
 }
@@ -97,9 +101,13 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   app.setValidatorCompiler(({ schema, httpPart }) => {
     // The schema's parsing twin if it has one (schemas/compiled.ts), looked up at the first request, not at the start.
     let parser: z.ZodType | undefined;
+    let parses = 0;
     return (data) => {
       // Fastify hands a missing body to the validator as null; zod's optional() (e.g. POST /lose) means undefined.
-      const result = (parser ??= parserFor(schema as z.ZodType)).safeParse(httpPart === 'body' && data === null ? undefined : data);
+      const input = httpPart === 'body' && data === null ? undefined : data;
+      // zod's first parse of an object writes its fast path with new Function (~1 ms each, a start's
+      // first answer included); a route asked a few times is parsed quicker without it.
+      const result = (parser ??= parserFor(schema as z.ZodType)).safeParse(input, ++parses <= INTERPRETED_PARSES ? INTERPRETED : undefined);
       return result.success ? { value: result.data } : { error: validationError(result.error, httpPart) };
     };
   });

@@ -173,6 +173,25 @@ describe('the controls: the valid bodies and the limits themselves pass', () => 
     }
   });
 
+  it('a request part is judged the same before and after zod compiles its fast path (the first 20 parses are interpreted)', async () => {
+    // A route this file asks nothing else of: its first parses are zod's interpreter, later ones its generated code.
+    const answers = async (path: string) => {
+      const seen: unknown[] = [];
+      for (let i = 0; i < 25; i++) {
+        const res = await env.api.get(path);
+        seen.push([res.status, res.status === 200 ? res.body : { ...res.body, request_id: undefined }]);
+      }
+      return seen;
+    };
+    const refused = await answers('/v1/invoices?limit=0&status=unpaid&created_after=yesterday');
+    expect(refused[0]).toMatchObject([400, { code: 'invalid_request' }]);
+    expect((refused[0] as [number, { errors: unknown[] }])[1].errors).toHaveLength(3);
+    expect(new Set(refused.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    const listed = await answers('/v1/invoices?limit=2&status=draft');
+    expect(listed[0]).toMatchObject([200, { data: [{ status: 'draft' }] }]);
+    expect(new Set(listed.map((answer) => JSON.stringify(answer))).size).toBe(1);
+  });
+
   it('exactly 20 tags of 50 characters, 50 custom fields and the currency digits are accepted', async () => {
     const lead = await env.api.post('/v1/leads', {
       first_name: 'Limits',
