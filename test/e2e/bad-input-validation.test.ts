@@ -188,7 +188,10 @@ describe('the controls: the valid bodies and the limits themselves pass', () => 
     expect((refused[0] as [number, { errors: unknown[] }])[1].errors).toHaveLength(3);
     expect(new Set(refused.map((answer) => JSON.stringify(answer))).size).toBe(1);
     const listed = await answers('/v1/invoices?limit=2&status=draft');
-    expect(listed[0]).toMatchObject([200, { data: [{ status: 'draft' }] }]);
+    const [status, page] = listed[0] as [number, { data: { status: string }[] }];
+    expect(status).toBe(200);
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.data.every((invoice) => invoice.status === 'draft')).toBe(true);
     expect(new Set(listed.map((answer) => JSON.stringify(answer))).size).toBe(1);
   });
 
