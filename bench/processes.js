@@ -119,9 +119,14 @@ export function cpuMs(pid) {
 
 /** The floor of every start-up figure: spawning `node -e 0` until it exits, in ms. */
 export async function nodeFloorMs() {
+  return exitMs(process.execPath, ['-e', '0']);
+}
+
+/** Spawn -> exit of a command that must succeed (its output ignored), in ms. */
+export async function exitMs(command, args, options = {}) {
   const started = performance.now();
-  const child = track(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  const child = track(command, args, { stdio: 'ignore', ...options });
   const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
+  if (code !== 0) throw new Error(`${[command, ...args].join(' ')} exited with ${code}`);
   return performance.now() - started;
 }

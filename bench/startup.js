@@ -1,13 +1,13 @@
 // Benchmark "startup": launch -> first 200 from /healthz of `crm sandbox start --port 0 --json`,
 // for the single binary (build/crm, built here from the current dist/ by scripts/build-binary.mjs),
 // for `npx crm` as a user in the repository would type it, and for `node bin/crm.js`; beside
-// `node -e 0` spawn -> exit, the floor no start can go below. Runs alternate between the four,
-// so a burst of unrelated load on the machine hits all of them alike.
+// `crm --help` spawn -> exit, and `node -e 0` spawn -> exit, the floor no start can go below. Runs
+// alternate between the five, so a burst of unrelated load on the machine hits all of them alike.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { firstJsonLine, nodeFloorMs, stop, track } from './processes.js';
+import { exitMs, firstJsonLine, nodeFloorMs, stop, track } from './processes.js';
 import { waitFor200 } from './servers.js';
 import { median, round } from './stats.js';
 
@@ -48,6 +48,8 @@ export async function run(ctx) {
     'build/crm (single binary)': (i) => readyOnce(BINARY, [], join(ctx.tmp, `startup-binary-${i}.db`)),
     'npx crm': (i) => readyOnce('npx', ['crm'], join(ctx.tmp, `startup-npx-${i}.db`)),
     'node bin/crm.js': (i) => readyOnce(process.execPath, [CRM], join(ctx.tmp, `startup-node-${i}.db`)),
+    // The command a new user types first (issue #27 names it): spawn -> exit, its help printed.
+    'node bin/crm.js --help (spawn -> exit)': () => exitMs(process.execPath, [CRM, '--help'], { cwd: ROOT }),
     'node -e 0 (spawn -> exit, the floor)': () => nodeFloorMs(),
   };
   const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
