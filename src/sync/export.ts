@@ -104,6 +104,8 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
       first = undefined;
       if (page.next_cursor !== next_cursor) throw new Error(`The server's page has next_cursor ${JSON.stringify(page.next_cursor)}, but the export read ${JSON.stringify(next_cursor)} at its end.`);
       saved.bytes += await write(output, page.output);
+      // Written: the page's bytes from the render thread freed now, as it frees the page's JSON (render-worker.ts).
+      if (typeof page.output !== 'string' && page.output.buffer instanceof ArrayBuffer && page.output.byteLength === page.output.buffer.byteLength) page.output.buffer.transfer(0);
       saved.rows += page.rows;
       saved.cursor = next_cursor;
       saved.done = next_cursor === null;

@@ -12,7 +12,11 @@ const encoder = new TextEncoder();
 
 parentPort!.on('message', ({ id, body }: { id: number; body: ArrayBuffer }) => {
   try {
-    const page = render(JSON.parse(utf8Text(new Uint8Array(body))) as ListPage);
+    const text = utf8Text(new Uint8Array(body));
+    // Read: its ~0.7 MB freed now (detached), not when a collection finds the ArrayBuffer; until
+    // then V8 counts it as external memory, and the export's peak moved by ~30 MB with when that came.
+    body.transfer(0);
+    const page = render(JSON.parse(text) as ListPage);
     const output = encoder.encode(page.output as string);
     parentPort!.postMessage({ id, page: { ...page, output } }, [output.buffer]);
   } catch (error) {
