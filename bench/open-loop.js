@@ -11,7 +11,9 @@
 // coordinated omission with an expected interval of `Math.ceil(1 / rate)` — 1 ms for a connection's
 // 30/s, where 33 ms was meant — which adds a made-up sample for every millisecond of a slow
 // response. docs/benchmarks.md has the two side by side on the same server.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { WARMUP_SECONDS } from './load.js';
 import { cpuMs } from './processes.js';
 import { percentile, round } from './stats.js';
@@ -66,8 +68,26 @@ export function openLoop({ url, headers = {}, rate, seconds, connections = 10, t
 /**
  * A warm-up at the same rate (its figures thrown away), then the measured run: one result row, as
  * load.js's measure() makes for the closed-loop runs. `pid` is the server's, for its CPU a request.
+ *
+ * The client runs in a Node process of its own (this file as a script), as wrk2 would: the bench's
+ * own process has run autocannon and every earlier section by then, and its collections (up to ~6 ms
+ * each, 4-12 ms a second while it answered 300 requests/s) held the client's sends and reads, which
+ * the open loop rightly charges to the server. After the same creates on the same sandbox, fifteen
+ * alternating runs measured p99 5.4 ms (median; 2.2-11.4) in-process and 2.8 ms (2.3-4.6) from a
+ * fresh process (docs/benchmarks.md, sixteenth round).
  */
-export async function measureOpenLoop(name, { url, headers }, { rate, connections, duration, pid }) {
+export function measureOpenLoop(name, request, load) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), JSON.stringify({ name, request, load })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`the open-loop client for ${name} exited with ${code}`))));
+  });
+}
+
+/** The measured run itself, in the client's process. */
+async function runOpenLoop(name, { url, headers }, { rate, connections, duration, pid }) {
   await openLoop({ url, headers, rate, connections, seconds: WARMUP_SECONDS });
   const cpuBefore = cpuMs(pid);
   const started = performance.now();
@@ -85,4 +105,10 @@ export async function measureOpenLoop(name, { url, headers }, { rate, connection
     requests: latencies.length,
     failures,
   };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { name, request, load } = JSON.parse(process.argv[2]);
+  process.stdout.write(JSON.stringify(await runOpenLoop(name, request, load)));
+  process.exit(0); // keep-alive sockets of the warm-up must not hold the process
 }
