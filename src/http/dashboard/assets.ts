@@ -5,7 +5,8 @@ import { IN_SEA, seaText } from '../../sea.js';
 
 /**
  * The dashboard's built files (scripts/build-web.mjs writes dist/web/app.js and app.css), read
- * once at start and served from memory. In the single binary they are SEA assets 'web/app.js'
+ * once, on the first request for the dashboard (not by every start, most of which never serve
+ * it), and served from memory. In the single binary they are SEA assets 'web/app.js'
  * and 'web/app.css' (scripts/build-binary.mjs), the way the migrations are embedded.
  */
 export interface DashboardAssets {

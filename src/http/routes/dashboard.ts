@@ -53,18 +53,17 @@ function noStore(reply: FastifyReply): FastifyReply {
 /** `/` → `/dashboard/`, the page and its two files from memory, and the session endpoints. */
 export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const assets = dashboardAssets();
   const hide = { hide: true };
 
   app.get('/', { schema: hide }, async (_req, reply) => reply.redirect('/dashboard/', 302));
-  const page = async (_req: FastifyRequest, reply: FastifyReply) => noStore(reply).type('text/html; charset=utf-8').send(assets.html);
+  const page = async (_req: FastifyRequest, reply: FastifyReply) => noStore(reply).type('text/html; charset=utf-8').send(dashboardAssets().html);
   app.get('/dashboard', { schema: hide }, page);
   app.get('/dashboard/*', { schema: hide }, page);
   app.get('/dashboard/assets/app.js', { schema: hide }, async (_req, reply) =>
-    reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send(assets.js),
+    reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send(dashboardAssets().js),
   );
   app.get('/dashboard/assets/app.css', { schema: hide }, async (_req, reply) =>
-    reply.header('cache-control', 'no-cache').type('text/css; charset=utf-8').send(assets.css),
+    reply.header('cache-control', 'no-cache').type('text/css; charset=utf-8').send(dashboardAssets().css),
   );
 
   app.post('/dashboard/session', { schema: { ...hide, body: SignIn } }, async (req, reply) => {
