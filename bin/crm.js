@@ -82,15 +82,16 @@ function loadBundle(file) {
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? null : codeCacheDir();
   let key = null;
   let cacheFile = null;
+  let provisionalFile = null;
   let cachedData;
+  let provisional = false;
   if (dir) {
     key = cacheKey(source);
     cacheFile = join(dir, `${key}-${commandWords()}.v8`);
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      cachedData = undefined;
-    }
+    // A run that ended before its start was over (src/code-cache.ts) left this one instead.
+    provisionalFile = cacheFile.replace(/\.v8$/, '.provisional.v8');
+    cachedData = readIfThere(cacheFile);
+    if (cachedData === undefined) provisional = (cachedData = readIfThere(provisionalFile)) !== undefined;
   }
   const script = new vm.Script(nodeModule.wrap(source), {
     filename: file,
@@ -99,13 +100,13 @@ function loadBundle(file) {
   });
   if (cacheFile) {
     const usable = () => cachedData && !script.cachedDataRejected;
-    const write = () => {
+    const write = (target, always) => {
       try {
         const data = script.createCachedData();
-        if (usable() && data.length <= cachedData.length) return;
-        const partial = `${cacheFile}.${process.pid}.tmp`;
+        if (!always && usable() && data.length <= cachedData.length) return;
+        const partial = `${target}.${process.pid}.tmp`;
         writeFileSync(partial, data, { mode: 0o600 });
-        renameSync(partial, cacheFile);
+        renameSync(partial, target);
         // Caches of other bundles (an earlier version, another Node) are never read again: a new
         // cache is rare (first run, a rebuild), so that is when the folder is swept.
         for (const name of readdirSync(dir)) {
@@ -115,19 +116,34 @@ function loadBundle(file) {
         // a cache is an optimisation: a full disk or a read-only home never fails a command
       }
     };
-    // A command whose start is what counts (`crm sandbox start`: src/code-cache.ts) says when that
-    // start is over, and its cache is made then, holding what a start runs and no more: V8 reads a
-    // cache whole on every start, and one grown over a long sandbox run (every route it served) was
-    // ~0.4 MB larger and ~6 ms slower to start from (docs/benchmarks.md, issue #27).
+    // A command whose start is what counts (`crm sandbox start`: src/code-cache.ts) says so as it
+    // begins, and when that start is over; its cache is made then, holding what a start runs and no
+    // more: V8 reads a cache whole on every start, and one grown over a long sandbox run (every
+    // route it served) was ~0.4 MB larger and ~6 ms slower to start from (docs/benchmarks.md, issue
+    // #27). If such a run ends first, what it compiled is kept as provisional, for the starts
+    // until one gets that far and replaces it.
+    let awaitsCheckpoint = false;
     let startOver = false;
+    process.once('crm:code-cache-awaits-checkpoint', () => (awaitsCheckpoint = true));
     process.once('crm:code-cache-checkpoint', () => {
       startOver = true;
-      if (!usable()) write();
+      if (usable() && !provisional) return;
+      write(cacheFile, true);
+      try {
+        rmSync(provisionalFile, { force: true });
+      } catch {
+        // left behind, it is never read again: the final cache is found first
+      }
     });
     process.once('exit', () => {
+      if (startOver) return;
+      if (awaitsCheckpoint) {
+        if (!usable()) write(provisionalFile, true);
+        return;
+      }
       // Other commands: made again at exit when missing or refused, and after a long run (a sync:
       // its exit is not waited for) when it has grown: a first run that did little must not be all it keeps.
-      if (!startOver && (!usable() || process.uptime() > 2)) write();
+      if (!usable() || process.uptime() > 2) write(cacheFile, false);
     });
   }
   const bundle = new nodeModule.Module(file);
@@ -136,6 +152,15 @@ function loadBundle(file) {
   script.runInThisContext()(bundle.exports, nodeModule.createRequire(file), bundle, file, dirname(file));
   bundle.loaded = true;
   return bundle.exports;
+}
+
+/** A file's bytes, or undefined when it cannot be read (missing, or not ours to read). */
+function readIfThere(path) {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
 import type { GlobalOptions } from './api.js';
-import { codeCacheCheckpoint } from '../code-cache.js';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import { codeCacheAwaitsCheckpoint, codeCacheCheckpoint } from '../code-cache.js';
 import { limitHeapGrowth } from '../heap-limits.js';
 import { recordSandbox, recordStop } from './credentials.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
@@ -22,6 +24,7 @@ export interface StartOptions {
 
 /** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
 export async function startCommand(options: StartOptions): Promise<void> {
+  checkpointAtFirstApiAnswer();
   const { startSandbox } = await import('../sandbox/sandbox.js');
   let sandbox;
   try {
@@ -49,16 +52,12 @@ export async function startCommand(options: StartOptions): Promise<void> {
     throw error;
   }
 
-  // The start is over once the first response has gone: the code cache of a start is made then.
   // The heap limits for the long imports it may serve (heap-limits.ts) are set as the first request
   // comes, in the turn after it: a GET is answered by then (loading node:v8 for them was ~3 ms of
   // the first answer, issue #27), while a bulk body is still arriving, so an import that starts at
   // once (a CI job) runs under them from its first batch (a second later, the young generation
   // had grown to 64 MB and a 1M import peaked at 245 MB). No request, no allocations to limit.
-  sandbox.app.server.once('request', (_request, response) => {
-    response.once('close', codeCacheCheckpoint);
-    setImmediate(limitHeapGrowth);
-  });
+  sandbox.app.server.once('request', () => setImmediate(limitHeapGrowth));
 
   // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
   const cwd = process.cwd();
@@ -179,3 +178,24 @@ export async function waitCommand(options: { baseUrl: string; json: boolean; tim
 
 /** A line of the ready banner: labels padded so every value starts in the same column. */
 const field = (label: string, value: string): string => `  ${label.padEnd(9)}  ${value}`;
+
+const RESPONSE_FINISHED = 'http.server.response.finish';
+
+/**
+ * The start is over once the first answer to an API request (`/v1/…`) has gone: the code cache of
+ * a start is made then, so that it holds what such a request runs (the credential's check, the
+ * query's schema, a page, the request log). A start's first request is often `/healthz` (a CI job
+ * waiting for it) or none at all (started, then stopped): a cache made then lacked the API's path,
+ * and every later start's first API answer came ~8-11 ms later (docs/benchmarks.md, issue #27).
+ * Node's diagnostics channel, subscribed before the server exists, also sees requests that arrive
+ * while the sandbox is being made, which wait and are answered once it is ready.
+ */
+function checkpointAtFirstApiAnswer(): void {
+  codeCacheAwaitsCheckpoint();
+  const onFinish = (message: unknown) => {
+    if (!(message as { request: IncomingMessage }).request.url?.startsWith('/v1/')) return;
+    unsubscribe(RESPONSE_FINISHED, onFinish);
+    codeCacheCheckpoint();
+  };
+  subscribe(RESPONSE_FINISHED, onFinish);
+}

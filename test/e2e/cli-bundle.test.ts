@@ -130,7 +130,7 @@ describe('the bundled CLI', () => {
     expect(readdirSync(shared)).toEqual([]);
   });
 
-  it("makes a sandbox's code cache when its first response has gone, and does not grow it over a long run", async () => {
+  it("makes a sandbox's code cache when its first API answer has gone, and does not grow it over a long run", async () => {
     const caches = join(pkg, 'sandbox-code-cache');
     const sandbox = run(['sandbox', 'start', '--port', '0', '--json', '--db', join(pkg, 'cache-data', 'crm.db')], { CRM_CODE_CACHE_DIR: caches });
     const cacheFiles = () => readdirSync(caches).filter((name) => name.endsWith('-sandbox-start.v8'));
@@ -164,6 +164,48 @@ describe('the bundled CLI', () => {
     again.child.stdout.once('data', () => again.child.kill('SIGTERM'));
     expect(await again.done).toBe(0); // started from that cache
     expect(readFileSync(join(caches, cacheFiles()[0]!)).equals(kept)).toBe(true);
+  });
+
+  it("keeps a start's cache provisional until a start answers an API request, /healthz not counted", async () => {
+    const caches = join(pkg, 'provisional-code-cache');
+    const db = join(pkg, 'provisional-data', 'crm.db');
+    const names = () => readdirSync(caches).filter((name) => name.includes('-sandbox-start.')).sort();
+    const start = async (path: string | null) => {
+      const sandbox = run(['sandbox', 'start', '--port', '0', '--json', '--db', db], { CRM_CODE_CACHE_DIR: caches });
+      try {
+        const line = await new Promise<string>((resolve, reject) => {
+          createInterface({ input: sandbox.child.stdout }).once('line', resolve);
+          sandbox.child.once('exit', (code) => reject(new Error(`exited ${code}: ${sandbox.err()}`)));
+        });
+        const { base_url: base, api_key: key } = JSON.parse(line) as { base_url: string; api_key: string | null };
+        if (key) firstKey = key;
+        if (path) expect((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${firstKey}` } })).status).toBe(200);
+      } finally {
+        sandbox.child.kill('SIGTERM');
+        expect(await sandbox.done).toBe(0);
+      }
+    };
+    let firstKey = '';
+
+    // Stopped before any request, then after a /healthz only: what they compiled is kept, as provisional.
+    await start(null);
+    expect(names()).toEqual([expect.stringMatching(/-sandbox-start\.provisional\.v8$/)]);
+    await start('/healthz');
+    expect(names()).toHaveLength(1);
+    expect(names()[0]).toMatch(/-sandbox-start\.provisional\.v8$/);
+
+    // The first API answer makes the cache for good, and the provisional one goes.
+    await start('/v1/deals?limit=5');
+    expect(names()).toEqual([expect.stringMatching(/-sandbox-start\.v8$/)]);
+    expect(names()[0]).not.toContain('provisional');
+    const kept = readFileSync(join(caches, names()[0]!));
+    expect(kept.length).toBeGreaterThan(100_000);
+
+    // Later starts, with or without requests, read it and leave it as it is.
+    await start(null);
+    await start('/v1/leads?limit=5');
+    expect(names()).toHaveLength(1);
+    expect(readFileSync(join(caches, names()[0]!)).equals(kept)).toBe(true);
   });
 
   it('in a checkout, is not used when tsc has emitted since it was built (a tsc alone never runs stale code)', async () => {
