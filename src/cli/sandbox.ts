@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
 import type { GlobalOptions } from './api.js';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { codeCacheAwaitsCheckpoint, codeCacheCheckpoint } from '../code-cache.js';
 import { limitHeapGrowth } from '../heap-limits.js';
 import { recordSandbox, recordStop } from './credentials.js';
@@ -182,9 +182,9 @@ const field = (label: string, value: string): string => `  ${label.padEnd(9)}  $
 const RESPONSE_FINISHED = 'http.server.response.finish';
 
 /**
- * The start is over once the first answer to an API request (`/v1/…`) has gone: the code cache of
- * a start is made then, so that it holds what such a request runs (the credential's check, the
- * query's schema, a page, the request log). A start's first request is often `/healthz` (a CI job
+ * The start is over once the first successful answer to an API request (`/v1/…`, below 400) has
+ * gone: the code cache of a start is made then, so that it holds what such a request runs (the
+ * credential's check, the query's schema, a page, the request log). A start's first request is often `/healthz` (a CI job
  * waiting for it) or none at all (started, then stopped): a cache made then lacked the API's path,
  * and every later start's first API answer came ~8-11 ms later (docs/benchmarks.md, issue #27).
  * Node's diagnostics channel, subscribed before the server exists, also sees requests that arrive
@@ -193,7 +193,8 @@ const RESPONSE_FINISHED = 'http.server.response.finish';
 function checkpointAtFirstApiAnswer(): void {
   codeCacheAwaitsCheckpoint();
   const onFinish = (message: unknown) => {
-    if (!(message as { request: IncomingMessage }).request.url?.startsWith('/v1/')) return;
+    const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
+    if (!request.url?.startsWith('/v1/') || response.statusCode >= 400) return;
     unsubscribe(RESPONSE_FINISHED, onFinish);
     codeCacheCheckpoint();
   };

@@ -113,8 +113,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // nothing (~350 events, ~2 ms of a fresh start; issue #27). The same rows go either way.
       purgeExpiredEvents(ctx);
       renewSeedImageLinks(ctx);
-    }
-    else if (isEmpty(db)) fill(ctx, options);
+    } else if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () => resetData(ctx, options);
     const app = await buildApp({ accounts, control: { reset }, serverFactory: early.factory, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });

@@ -166,7 +166,7 @@ describe('the bundled CLI', () => {
     expect(readFileSync(join(caches, cacheFiles()[0]!)).equals(kept)).toBe(true);
   });
 
-  it("keeps a start's cache provisional until a start answers an API request, /healthz not counted", async () => {
+  it("keeps a start's cache provisional until a start answers an API request, /healthz and a 404 not counted", async () => {
     const caches = join(pkg, 'provisional-code-cache');
     const db = join(pkg, 'provisional-data', 'crm.db');
     const names = () => readdirSync(caches).filter((name) => name.includes('-sandbox-start.')).sort();
@@ -179,7 +179,7 @@ describe('the bundled CLI', () => {
         });
         const { base_url: base, api_key: key } = JSON.parse(line) as { base_url: string; api_key: string | null };
         if (key) firstKey = key;
-        if (path) expect((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${firstKey}` } })).status).toBe(200);
+        if (path) expect((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${firstKey}` } })).status).toBe(path.includes('no-such') ? 404 : 200);
       } finally {
         sandbox.child.kill('SIGTERM');
         expect(await sandbox.done).toBe(0);
@@ -191,6 +191,7 @@ describe('the bundled CLI', () => {
     await start(null);
     expect(names()).toEqual([expect.stringMatching(/-sandbox-start\.provisional\.v8$/)]);
     await start('/healthz');
+    await start('/v1/no-such-thing'); // an API request, but not answered: a 404 does not count
     expect(names()).toHaveLength(1);
     expect(names()[0]).toMatch(/-sandbox-start\.provisional\.v8$/);
 
