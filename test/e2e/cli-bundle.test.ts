@@ -170,6 +170,7 @@ describe('the bundled CLI', () => {
     const caches = join(pkg, 'provisional-code-cache');
     const db = join(pkg, 'provisional-data', 'crm.db');
     const names = () => readdirSync(caches).filter((name) => name.includes('-sandbox-start.')).sort();
+    let firstKey = ''; // the admin key, printed by the start that makes the database
     const start = async (path: string | null) => {
       const sandbox = run(['sandbox', 'start', '--port', '0', '--json', '--db', db], { CRM_CODE_CACHE_DIR: caches });
       try {
@@ -185,7 +186,6 @@ describe('the bundled CLI', () => {
         expect(await sandbox.done).toBe(0);
       }
     };
-    let firstKey = '';
 
     // Stopped before any request, then after a /healthz only: what they compiled is kept, as provisional.
     await start(null);
