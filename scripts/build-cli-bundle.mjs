@@ -143,6 +143,22 @@ const PATCHES = [
       ["path.join(__dirname, '..', 'prebuilds',", "path.join(packageDir(), 'prebuilds',"],
     ],
   },
+  // Fastify finishes each route in an avvio `after` of its own (~150 in a sandbox): a plugin object,
+  // a queue, a timer and a tick each, ~10 ms of every sandbox start (31 alternating starts: paired
+  // -9.8 ms, faster in 26/31; issue #27). All that `after` does is copy the instance's error handler,
+  // serializer and error formatter into the route and wait for `preReady`, where the route's hooks
+  // and schemas are set up. Here it is one `preReady` listener doing both: the values are read when
+  // every plugin has loaded instead of when the queue reached the route, which can differ only if a
+  // later plugin changed them (crm changes none after its routes), and an error thrown there still
+  // fails ready() (avvio catches the listeners' errors). Routes cannot be added after `preReady`.
+  {
+    file: /node_modules\/fastify\/lib\/route\.js$/,
+    replace: [
+      ["      this.after((notHandledErr, done) => {\n        // Send context async\n", "      avvio.once('preReady', () => {\n        // Send context async\n"],
+      ["        // Run hooks and more\n        avvio.once('preReady', () => {\n", "        // Run hooks and more\n        {\n"],
+      ["          }\n        })\n\n        done(notHandledErr)\n      })\n", "          }\n        }\n      })\n"],
+    ],
+  },
 ];
 const patchDependencies = {
   name: 'patch-dependencies',
