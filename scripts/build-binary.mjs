@@ -18,6 +18,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
+import { patchDependencies } from './bundle-patches.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, 'build');
@@ -52,6 +53,8 @@ await build({
   },
   outfile: bundle,
   bundle: true,
+  // The same patches as the bundle bin/crm.js runs (scripts/bundle-patches.mjs): what a start loads and builds.
+  plugins: [patchDependencies],
   platform: 'node',
   target: `node${EMBEDDED_MAJOR}`,
   format: 'cjs',
