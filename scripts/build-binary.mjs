@@ -5,10 +5,13 @@
 // ../shared/tools/node24.sh and .ci/run provision it), installed there if missing.
 //
 // 1. esbuild bundles dist/cli/main.js and everything it imports (the lazy `import()`s of the
-//    commands too) into one CommonJS script, the form a SEA runs.
-// 2. A sea-config.json names that script and the files the CLI reads at run time as assets:
-//    better-sqlite3's native addon, the SQL migrations and the dashboard's built app.js/app.css
-//    (src/sea.ts, src/store/db.ts and src/http/dashboard/assets.ts read them back).
+//    commands too) into one CommonJS script, with the same dependency patches as the bundle
+//    bin/crm.js runs, and a small entry that runs it as bin/crm.js does: through V8's code cache
+//    of an earlier run (bin/code-cache.cjs), which a SEA's own `useCodeCache` cannot be (it holds
+//    the code compiled before the script runs: the top level only).
+// 2. A sea-config.json names that entry, and as assets the bundle and the files the CLI reads at
+//    run time: better-sqlite3's native addon, the SQL migrations and the dashboard's built
+//    app.js/app.css (src/sea.ts, src/store/db.ts and src/http/dashboard/assets.ts read them back).
 // 3. `node --experimental-sea-config` turns it into a blob, which postject injects into a copy of
 //    this node binary, flipping the fuse that makes it run the blob instead of acting as node.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
 import { patchDependencies } from './bundle-patches.mjs';
+import { asciiAndStamp } from './bundle-stamp.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT_DIR = join(ROOT, 'build');
@@ -42,15 +46,27 @@ const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 
-// 1. The bundle. Its entry runs the CLI as bin/crm.js does; in a SEA process.argv[1] is the
-// binary's own path, so commander sees the usual [node, script, ...args].
+// 1. The bundle (an asset) and the entry that runs it (the SEA's main script). In a SEA
+// process.argv[1] is the binary's own path, so commander sees the usual [node, script, ...args].
+// The code caches go to a folder of their own (`binary` in bin/crm.js's), where a start of
+// another bundle never sweeps them away.
 const bundle = join(WORK, 'crm.cjs');
+const entry = join(WORK, 'sea-main.cjs');
 await build({
   stdin: {
-    contents: "import { main } from './dist/cli/main.js';\nmain(process.argv).then((code) => { process.exitCode = code; });\n",
+    contents: "const { getRawAsset } = require('node:sea');\nconst { runBundle } = require('./bin/code-cache.cjs');\nconst { main } = runBundle(Buffer.from(getRawAsset('crm.cjs')), process.execPath, require, 'binary');\nmain(process.argv).then((code) => { process.exitCode = code; });\n",
     resolveDir: ROOT,
-    sourcefile: 'sea-entry.js',
+    sourcefile: 'sea-main.cjs',
   },
+  outfile: entry,
+  bundle: true,
+  platform: 'node',
+  target: `node${EMBEDDED_MAJOR}`,
+  format: 'cjs',
+  logLevel: 'warning',
+});
+await build({
+  stdin: { contents: "export { main } from './dist/cli/main.js';\n", resolveDir: ROOT, sourcefile: 'sea-bundle.js' },
   outfile: bundle,
   bundle: true,
   // The same patches as the bundle bin/crm.js runs (scripts/bundle-patches.mjs): what a start loads and builds.
@@ -66,6 +82,7 @@ await build({
   // src/store/db.ts) only do so outside the binary, so esbuild's warning is expected.
   logOverride: { 'empty-import-meta': 'silent' },
 });
+await asciiAndStamp(bundle); // read as Latin-1, and its code cache named without hashing it (bin/code-cache.cjs)
 
 // 2. The assets and the config. Migrations: one asset each, plus 'migrations/index' naming them
 // (a SEA cannot list its assets).
@@ -75,15 +92,15 @@ const migrations = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).
 writeFileSync(join(WORK, 'migrations-index.txt'), `${migrations.join('\n')}\n`);
 const blob = join(WORK, 'crm.blob');
 const config = {
-  main: bundle,
+  main: entry,
   output: blob,
   disableExperimentalSEAWarning: true,
-  useCodeCache: true, // V8's compiled code in the blob: a faster start, same Node version only
   // V8 lets its young generation grow to 128 MB under an import's allocation rate; capped at 16 MB
   // it measured the same speed with ~100 MB less peak RSS (docs/benchmarks.md). `node` cannot be
   // told this from inside a running process; the binary can, as it starts (Node ≥ 24.6).
   execArgv: ['--max-semi-space-size=8'],
   assets: {
+    'crm.cjs': bundle,
     'better_sqlite3.node': addon,
     'migrations/index': join(WORK, 'migrations-index.txt'),
     // The default seed's data (scripts/build-seed-image.mjs), copied into a fresh database.

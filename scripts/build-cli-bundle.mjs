@@ -8,10 +8,10 @@
 // that find files beside themselves through import.meta.url (migrations, the seed image, the
 // dashboard's assets, package.json) get the URL of the file they were built to instead, made from
 // the bundle's own location at run time, so the installed package works wherever it lands.
-import { createHash } from 'node:crypto';
-import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { asciiAndStamp } from './bundle-stamp.mjs';
 import { patchDependencies } from './bundle-patches.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -58,22 +58,6 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
-// The bundle's SHA-1, stamped as its last line: bin/crm.js names V8's code cache after it without
-// hashing 2 MB on every start (~10 ms with loading node:crypto, issue #27). Of the bytes above it.
-// Before that, the bundle is made all ASCII: esbuild escapes strings but leaves regular expression
-// literals as written (the masking rules', src/sync/mask.ts), and one such character made Node read
-// the whole 2 MB as UTF-8 into a two-byte string (~6 ms, against ~0.3 ms for an ASCII one-byte read).
-// Each UTF-16 unit outside ASCII becomes \uXXXX, which means the same in a string, a regular
-// expression (with or without the u flag: a surrogate pair stays a pair) and an identifier.
-const original = await readFile(OUT, 'utf8');
-// A raw template would keep the escape as written, and after a backslash it would be another
-// escape: neither may occur (a build error to look at, not a quietly changed bundle).
-if (/\\[^\x00-\x7f]/.test(original)) throw new Error('build-cli-bundle: a backslash before a non-ASCII character; review the ASCII escaping');
-for (const raw of original.matchAll(/String\.raw`(?:[^`\\]|\\.)*`/gs)) {
-  if (/[^\x00-\x7f]/.test(raw[0])) throw new Error(`build-cli-bundle: non-ASCII text in a String.raw template: ${raw[0].slice(0, 80)}`);
-}
-const escaped = original.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-await writeFile(OUT, escaped);
-await appendFile(OUT, `\n// crm-bundle-sha1 ${createHash('sha1').update(escaped).digest('hex')}\n`);
+await asciiAndStamp(OUT);
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 process.stderr.write(`build-cli-bundle: ${relative(ROOT, OUT)} (${(bytes / 1e6).toFixed(1)} MB, ${Object.keys(result.metafile.inputs).length} modules)\n`);

@@ -6,10 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { parse } from 'csv-parse/sync';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/sandbox.js';
 import { writeLeadsCsv } from '../helpers/sync.js';
 
@@ -22,6 +22,9 @@ const dir = tempDir('crm-binary-');
 const binary = join(dir.path, 'crm');
 /** The only environment the binary gets: its own TMPDIR (where it unpacks the SQLite addon). */
 const env: Record<string, string> = { PATH: dir.path, HOME: dir.path, TMPDIR: join(dir.path, 'tmp'), NO_COLOR: '1' };
+/** Where the binary keeps V8's code caches of its bundle (bin/code-cache.cjs), and one of bin/crm.js's beside it. */
+const codeCaches = join(dir.path, '.cache', 'crm', 'binary');
+const npmCliCache = join(dir.path, '.cache', 'crm', '0123456789abcdef0123cafe0000-sandbox-start.v8');
 
 function run(args: string[], extraEnv: Record<string, string> = {}) {
   const result = spawnSync(binary, args, { cwd: dir.path, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 60_000 });
@@ -37,6 +40,9 @@ beforeAll(async () => {
   process.stderr.write(`binary.test: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   copyFileSync(join(ROOT, 'build', 'crm'), binary);
   mkdirSync(env.TMPDIR!);
+  // A code cache of bin/crm.js's bundle, as an npm install of crm leaves it beside the binary's folder.
+  mkdirSync(join(codeCaches, '..'), { recursive: true, mode: 0o700 });
+  writeFileSync(npmCliCache, 'not a real cache', { mode: 0o600 });
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -100,6 +106,23 @@ describe('the single binary, run from a folder outside the repository', () => {
     const cache = readdirSync(env.TMPDIR!).filter((f) => f.startsWith(`crm-${VERSION}-`));
     expect(cache).toHaveLength(1);
     expect(readdirSync(join(env.TMPDIR!, cache[0]!))).toEqual(['better_sqlite3.node']);
+  });
+
+  it("keeps V8's code cache of its bundle, made at the sandbox's first API answer, and starts from it", async () => {
+    // The sandbox above answered /v1/deals: its cache is made then (on the sandbox's side of that answer).
+    await vi.waitFor(() => expect(readdirSync(codeCaches).filter((f) => f.endsWith('-sandbox-start.v8'))).toHaveLength(1), { timeout: 5000 });
+    const started = readdirSync(codeCaches).find((f) => f.endsWith('-sandbox-start.v8'))!;
+    expect(statSync(join(codeCaches, started)).mode & 0o777).toBe(0o600);
+    // A command's cache is written when missing or refused: a second run that leaves the file
+    // alone (same inode: a write replaces it) ran from it.
+    expect(run(['version', '--json']).code).toBe(0);
+    const cache = join(codeCaches, readdirSync(codeCaches).find((f) => f.endsWith('-version.v8'))!);
+    const before = statSync(cache);
+    expect(run(['version', '--json']).code).toBe(0);
+    expect(statSync(cache).ino).toBe(before.ino);
+    expect(statSync(cache).mtimeMs).toBe(before.mtimeMs);
+    // Each write sweeps away caches of other bundles in its folder: never bin/crm.js's, one level up.
+    expect(readFileSync(npmCliCache, 'utf8')).toBe('not a real cache');
   });
 
   it('serves MCP over stdio against that sandbox', async () => {
