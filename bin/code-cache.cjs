@@ -15,10 +15,11 @@ const { dirname, join } = require('node:path');
  * version, so a cache is only ever used for the bytes it was made from. It lives in a folder only
  * this user can write (~/.cache/crm, else one in the temporary folder; CRM_CODE_CACHE_DIR to move
  * it, NODE_DISABLE_COMPILE_CACHE=1 to turn it off): code from a cache is run as ours. The single
- * binary keeps its caches in a subfolder of that (`binary`): a write sweeps away the caches of other
- * bundles in its folder, and a user of both must not have each sweep the other's.
+ * binary keeps its caches in a subfolder of that (`cacheSubfolder`: a write sweeps away the caches
+ * of other bundles in its folder, and a user of both must not have each sweep the other's), and
+ * brings one made by its build (`builtCache`, scripts/sea-main.cjs).
  */
-function runBundle(bytes, file, requireOfBundle, cacheSubfolder = '') {
+function runBundle(bytes, file, requireOfBundle, { cacheSubfolder = '', builtCache = undefined } = {}) {
   const vm = require('node:vm');
   const source = bundleSource(bytes);
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? null : codeCacheDir(cacheSubfolder);
@@ -35,6 +36,9 @@ function runBundle(bytes, file, requireOfBundle, cacheSubfolder = '') {
     cachedData = readIfThere(cacheFile);
     if (cachedData === undefined) provisional = (cachedData = readIfThere(provisionalFile)) !== undefined;
   }
+  // The single binary's, made by its build: used until this user has one (a command V8 refuses it
+  // for writes one, as when there is none), and where no folder is writable.
+  if (!process.env.NODE_DISABLE_COMPILE_CACHE) cachedData ??= builtCache;
   const script = new vm.Script(nodeModule.wrap(source), {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
