@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { memoize } from '../memo.js';
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com), shared by the delivery worker and
@@ -22,8 +23,14 @@ export function secretKey(secret: string): Buffer {
   return key;
 }
 
+/**
+ * The secret as a KeyObject, made once per secret: with a Buffer key Node 24's createHmac checks it
+ * against its CryptoKey type by catching an exception (~35 µs a signature, against ~5 µs; src/sync/mask.ts).
+ */
+const signingKey = memoize((secret: string) => createSecretKey(secretKey(secret)), { maxEntries: 1000, maxKeyLength: 200 });
+
 export function signature(secret: string, id: string, timestamp: number, body: string): string {
-  const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  const mac = createHmac('sha256', signingKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
   return `v1,${mac}`;
 }
 
