@@ -137,13 +137,16 @@ function makeBinary(seaConfig) {
 /** Runs `binary sandbox start` on a fresh file until its first answer to GET /v1/deals; the code cache that made, as a file. */
 async function startCacheOf(binary) {
   const caches = join(WORK, 'code-cache');
+  // No NODE_OPTIONS from the build's environment: V8 refuses a cache made under other flags than a user's.
   const child = spawn(binary, ['sandbox', 'start', '--port', '0', '--json', '--db', join(WORK, 'cache-run', 'crm.db')], {
     cwd: WORK,
-    env: { ...process.env, CRM_CODE_CACHE_DIR: caches, NODE_DISABLE_COMPILE_CACHE: '' },
+    env: { ...process.env, CRM_CODE_CACHE_DIR: caches, NODE_DISABLE_COMPILE_CACHE: '', NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const exited = once(child, 'exit');
   try {
-    const [line] = await once(createInterface({ input: child.stdout }), 'line');
+    const died = exited.then(([code]) => Promise.reject(new Error(`the binary's sandbox exited (${code}) before it was ready`)));
+    const [line] = await Promise.race([once(createInterface({ input: child.stdout }), 'line'), died]);
     const { base_url: baseUrl, api_key: apiKey } = JSON.parse(line);
     const answer = await fetch(`${baseUrl}/v1/deals?limit=50`, { headers: { authorization: `Bearer ${apiKey}` } });
     if (answer.status !== 200) throw new Error(`the binary's sandbox answered ${answer.status} to GET /v1/deals`);
@@ -156,7 +159,7 @@ async function startCacheOf(binary) {
     throw new Error(`the binary made no code cache in ${caches}`);
   } finally {
     child.kill('SIGTERM');
-    await once(child, 'exit');
+    await exited;
   }
 }
 
