@@ -1,7 +1,5 @@
 // The patches both bundles of the CLI apply to dependencies as esbuild loads them: the one bin/crm.js
-// runs (scripts/build-cli-bundle.mjs) and the single binary's (scripts/build-binary.mjs). Each
-// insists on the text it replaces, so an update of the dependency that moves it fails the build
-// instead of doing nothing.
+// runs (scripts/build-cli-bundle.mjs) and the single binary's (scripts/build-binary.mjs).
 import { readFile } from 'node:fs/promises';
 
 /**
