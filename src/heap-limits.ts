@@ -24,9 +24,9 @@ export function limitHeapGrowth(): void {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
   changed = LIMITS.filter(({ unlessGiven }) => !unlessGiven.test(given));
   for (const { set } of changed) setFlagsFromString(set);
-  // V8 stamps a code cache with a hash of its flags and refuses one made under others: bin/crm.js
+  // V8 stamps a code cache with a hash of its flags and refuses one made under others: bin/code-cache.cjs
   // may write the next start's cache as this process exits, so the defaults go back first (prepended,
-  // to run before bin/crm.js's listener). Without it every start compiled anew: +50 ms.
+  // to run before bin/code-cache.cjs's listener). Without it every start compiled anew: +50 ms.
   process.prependListener('exit', () => {
     for (const { restore } of changed) setFlagsFromString(restore);
   });
