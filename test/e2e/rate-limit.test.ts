@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, clearOfWindowEnd, startSandboxProcess, type ApiClient, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
  * API.md §6 against real sandbox processes: the RateLimit fields, 429 with Retry-After, per-key
@@ -154,6 +154,7 @@ describe('burst limit (5/2s)', () => {
 describe('daily quota (4/1d, no burst limit)', () => {
   it('answers 429 quota_exceeded past the quota, with Retry-After until the day resets', async () => {
     const qApi = apiClient(quota);
+    await clearOfWindowEnd(86_400_000); // the quota's day ends at UTC midnight
     const ok: ApiResponse[] = [];
     for (let i = 0; i < 4; i++) ok.push(await qApi.get('/v1/leads?limit=1'));
     expect(ok.map((r) => r.status)).toEqual([200, 200, 200, 200]);

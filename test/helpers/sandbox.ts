@@ -130,3 +130,13 @@ export function useSandbox(args: string[], ready: (sandbox: RunningSandbox, api:
     await sandbox?.stop();
   });
 }
+
+/**
+ * Rate limits count in fixed windows of the clock (API.md §6: a minute, a UTC day). A test that
+ * needs a few requests in one window calls this first: it waits, when fewer than `minLeftMs`
+ * remain in the current window, until the next one begins.
+ */
+export async function clearOfWindowEnd(windowMs: number, minLeftMs = 10_000): Promise<void> {
+  const msLeft = windowMs - (Date.now() % windowMs);
+  if (msLeft < minLeftMs) await new Promise((resolve) => setTimeout(resolve, msLeft + 50));
+}

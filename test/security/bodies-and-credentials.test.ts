@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { clearOfWindowEnd, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 import { DASHBOARD, rawRequest } from '../helpers/dashboard.js';
 import { FAILED_AUTH_LIMIT } from '../../src/http/plugins/auth.js';
 
@@ -85,12 +85,11 @@ describe('credentials nobody issued', () => {
   });
 
   it(`unknown bearers are limited per address: 429 past the limit, while valid keys keep working`, async () => {
-    // The limit counts per fixed minute of the clock. Start with at least 10 s of the minute left,
-    // so the loop's 429 and the requests after it fall in one window (a CI run once saw the
-    // minute end between them). Should it end during the loop anyway, the count starts again:
-    // the first 429 comes after at most two minutes' worth of failures.
-    const msLeftInMinute = 60_000 - (Date.now() % 60_000);
-    if (msLeftInMinute < 10_000) await new Promise((resolve) => setTimeout(resolve, msLeftInMinute + 50));
+    // The limit counts per fixed minute of the clock: start with at least 10 s of it left, so the
+    // loop's 429 and the requests after it fall in one window (a CI run once saw the minute end
+    // between them). Should it end during the loop anyway, the count starts again: the first 429
+    // comes after at most two minutes' worth of failures.
+    await clearOfWindowEnd(60_000);
     const statuses: number[] = [];
     for (let i = 0; i < 2 * FAILED_AUTH_LIMIT + 1 && !statuses.includes(429); i++) {
       const token = `crm_test_${String(i).padStart(32, '0')}`;
