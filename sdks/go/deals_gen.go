@@ -4,7 +4,7 @@ package crm
 
 import "context"
 
-// DealsService is client.Deals: Bulk, List, Create, Retrieve, Update, Delete, Win, Lose, Reopen.
+// DealsService is client.Deals: Bulk, List, Create, Retrieve, Update, Delete, Summarize, Win, Lose, Reopen.
 type DealsService struct {
 	b *backend
 }
@@ -54,6 +54,15 @@ func (s *DealsService) Update(ctx context.Context, id string, params *DealUpdate
 func (s *DealsService) Delete(ctx context.Context, id string, opts ...*RequestOptions) (*Deleted, error) {
 	out := &Deleted{}
 	if err := s.b.call(ctx, "DELETE", "/v1/deals/"+pathEscape(id), nil, nil, opts, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Summarize: Summarize the pipeline (GET /v1/deals/summary).
+func (s *DealsService) Summarize(ctx context.Context, params *DealSummarizeParams, opts ...*RequestOptions) (*DealSummary, error) {
+	out := &DealSummary{}
+	if err := s.b.call(ctx, "GET", "/v1/deals/summary", encodeQuery(params), nil, opts, out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -223,6 +223,32 @@ type Deal struct {
 	UpdatedAt         string                 `json:"updated_at"`
 }
 
+// DealSummary is an object the API returns.
+type DealSummary struct {
+	APIResource
+	// Deals that match, in every stage
+	Count int `json:"count"`
+	// Every stage of the pipeline, in its order, empty ones included
+	Stages []*DealSummaryStage `json:"stages"`
+}
+
+// DealSummaryStage is an object the API returns.
+type DealSummaryStage struct {
+	APIResource
+	Stage string `json:"stage"`
+	Count int    `json:"count"`
+	// The value of the stage's deals per currency, by currency code; empty when it has none
+	Totals []*DealSummaryStageTotal `json:"totals"`
+}
+
+// DealSummaryStageTotal is an object the API returns.
+type DealSummaryStageTotal struct {
+	APIResource
+	Currency string `json:"currency"`
+	// The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)
+	Value float64 `json:"value"`
+}
+
 // Deleted is an object the API returns.
 type Deleted struct {
 	APIResource

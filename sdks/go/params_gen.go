@@ -239,6 +239,20 @@ type DealReopenParams struct {
 	Stage string `json:"stage"`
 }
 
+// DealSummarizeParams is what a method sends.
+type DealSummarizeParams struct {
+	// Only records created after this RFC 3339 time.
+	CreatedAfter *string `url:"created_after"`
+	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
+	UpdatedAfter *string `url:"updated_after"`
+	// Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored
+	Q *string `url:"q"`
+	// Only records with this tag.
+	Tag *string `url:"tag"`
+	// Filter: client id.
+	ClientID *string `url:"client_id"`
+}
+
 // DealUpdateParams is what a method sends.
 type DealUpdateParams struct {
 	Title *string `json:"title,omitempty"`

@@ -8,6 +8,7 @@
  *   GET /v1/clients/{id}/contacts → clients.contacts.list (records live under it)
  *   GET /v1/webhook_endpoints/{id}/deliveries → webhookEndpoints.listDeliveries
  *   GET /v1/usage → usage.retrieve (a single object, no id)
+ *   GET /v1/deals/summary → deals.summarize (computed from the collection: COMPUTED)
  * Outside /v1 the same rules apply to the path after its first word: /_sandbox/faults → sandbox.faults.*.
  */
 const OUTSIDE_V1: Record<string, string> = {
@@ -18,6 +19,11 @@ const OUTSIDE_V1: Record<string, string> = {
   'get /_sandbox/webhook_pause': 'sandbox.webhookPause.retrieve',
   'post /_sandbox/webhook_pause': 'sandbox.webhookPause.pause',
   'delete /_sandbox/webhook_pause': 'sandbox.webhookPause.resume',
+};
+
+/** Reads on a collection that return one computed object, named by what they do. */
+const COMPUTED: Record<string, string> = {
+  'get /v1/deals/summary': 'deals.summarize',
 };
 
 export const camel = (words: string): string =>
@@ -39,7 +45,7 @@ function answersList(op: OperationShape): boolean {
 }
 
 export function operationId(path: string, method: string, op: OperationShape, allPaths: string[]): string {
-  const fixed = OUTSIDE_V1[`${method} ${path}`];
+  const fixed = OUTSIDE_V1[`${method} ${path}`] ?? COMPUTED[`${method} ${path}`];
   if (fixed) return fixed;
   const words = path.split('/').filter(Boolean);
   const prefix = words[0] === 'v1' ? [] : [camel(words[0]!.replace(/^_/, ''))];

@@ -80,6 +80,43 @@ export const DealListQuery = lazySchema(() =>
 
 export const DealList = lazySchema(() => listEnvelope(Deal.unwrap()).meta({ id: 'DealList' }));
 
+/** The filters of a list that a summary of the pipeline takes too (no stage: it is what the summary groups by). */
+export const DealSummaryQuery = lazySchema(() =>
+  z.strictObject({
+    created_after: listQueryFields().created_after,
+    updated_after: listQueryFields().updated_after,
+    ...searchField("title and the client's name"),
+    tag: syncFilterFields().tag,
+    client_id: z.string().max(100).optional(),
+  }),
+);
+
+const MoneyTotal = () =>
+  z.object({
+    currency: z.string(),
+    value: z.number().describe('The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)'),
+  });
+
+export const DealSummary = lazySchema(() =>
+  z
+    .object({
+      count: z.number().int().describe('Deals that match, in every stage'),
+      stages: z
+        .array(
+          z.object({
+            stage: Stage.unwrap(),
+            count: z.number().int(),
+            totals: z.array(MoneyTotal()).describe('The value of the stage\'s deals per currency, by currency code; empty when it has none'),
+          }),
+        )
+        .describe('Every stage of the pipeline, in its order, empty ones included'),
+    })
+    .meta({
+      id: 'DealSummary',
+      examples: [{ count: 3, stages: [{ stage: 'lead_in', count: 2, totals: [{ currency: 'EUR', value: 1500.5 }, { currency: 'USD', value: 900 }] }, { stage: 'qualified', count: 1, totals: [{ currency: 'EUR', value: 200 }] }] }],
+    }),
+);
+
 export const Pipeline = lazySchema(() =>
   z
     .object({
@@ -94,4 +131,6 @@ export type Deal = z.infer<typeof Deal>;
 export type DealCreate = z.infer<typeof DealCreate>;
 export type DealUpdate = z.infer<typeof DealUpdate>;
 export type DealListQuery = z.infer<typeof DealListQuery>;
+export type DealSummaryQuery = z.infer<typeof DealSummaryQuery>;
+export type DealSummary = z.infer<typeof DealSummary>;
 export type DealSort = DealListQuery['sort'];

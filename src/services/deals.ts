@@ -1,11 +1,12 @@
 import { toMajor, toMinor } from '../domain/money.js';
-import { STAGE_PROBABILITY, checkTransition, type Stage, type StageChange } from '../domain/pipeline.js';
+import { STAGES, STAGE_PROBABILITY, checkTransition, type Stage, type StageChange } from '../domain/pipeline.js';
 import { fieldError, notFound } from '../errors.js';
-import type { Deal, DealCreate, DealListQuery, DealUpdate } from '../schemas/deal.js';
+import type { Deal, DealCreate, DealListQuery, DealSummary, DealSummaryQuery, DealUpdate } from '../schemas/deal.js';
 import type { EventType } from '../schemas/event.js';
 import { dealFromRow, dealJsonSql, dealToRow } from '../store/deals.js';
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
+import { searchCondition } from '../store/search-index.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent } from './events.js';
@@ -116,4 +117,27 @@ export function listDeals(ctx: Ctx, q: DealListQuery): JsonBody {
   if (q.stage) conditions.push(['stage = ?', [q.stage]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
   return listTableJson(ctx.db, ctx.cursorSecret, 'deals', q, conditions, dealJsonSql(ctx.db));
+}
+
+/**
+ * Each stage's count and value per currency, for the deals a list with the same filters would
+ * return (GET /v1/deals/summary): what a board's column heads show without fetching every deal.
+ * Summed in SQL over the stored minor units, so totals are exact.
+ */
+export function summarizeDeals(ctx: Ctx, q: DealSummaryQuery): DealSummary {
+  const conditions: Condition[] = commonConditions(q);
+  if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
+  if (q.q !== undefined) conditions.push(searchCondition(ctx.db, 'deals', q.q, false).condition);
+  const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
+  const rows = stmt(ctx.db, `SELECT stage, currency, count(*) AS count, sum(value_minor) AS minor FROM deals ${where} GROUP BY stage, currency ORDER BY currency`).all(
+    ...conditions.flatMap(([, params]) => params),
+  ) as { stage: Stage; currency: string; count: number; minor: number }[];
+  const stages = STAGES.map((stage) => ({ stage, count: 0, totals: [] as { currency: string; value: number }[] }));
+  for (const row of rows) {
+    const entry = stages.find((s) => s.stage === row.stage);
+    if (!entry) continue; // only the API writes deals, always in one of the pipeline's stages
+    entry.count += row.count;
+    entry.totals.push({ currency: row.currency, value: toMajor(row.minor, row.currency) });
+  }
+  return { count: stages.reduce((n, s) => n + s.count, 0), stages };
 }

@@ -38,7 +38,7 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
 const EXPECTED_TOOLS = [
   'search_clients', 'get_client', 'create_client', 'update_client', 'delete_client', 'add_contact_person', 'update_contact_person',
   'remove_contact_person', 'list_leads', 'get_lead', 'create_lead', 'update_lead', 'delete_lead', 'convert_lead', 'list_pipeline_stages',
-  'list_deals', 'get_deal', 'create_deal', 'update_deal', 'move_deal_stage', 'win_deal', 'lose_deal', 'reopen_deal', 'delete_deal',
+  'summarize_pipeline', 'list_deals', 'get_deal', 'create_deal', 'update_deal', 'move_deal_stage', 'win_deal', 'lose_deal', 'reopen_deal', 'delete_deal',
   'list_invoices', 'get_invoice', 'create_invoice', 'send_invoice', 'pay_invoice', 'void_invoice', 'list_events', 'get_event',
 ];
 
@@ -62,7 +62,7 @@ describe.each([
       expect(tool.description!.length).toBeGreaterThan(10);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
-      const readOnly = /^(search|get|list)_/.test(tool.name);
+      const readOnly = /^(search|get|list|summarize)_/.test(tool.name);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
       expect(tool.annotations?.destructiveHint, tool.name).toBe(/^(delete|remove|void)_/.test(tool.name));
       if (!readOnly) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toContain('idempotency_key');
@@ -99,6 +99,10 @@ describe.each([
     const events = await call(client, 'list_events', { type: 'invoice.paid' });
     expect(events.structuredContent.data.some((e: { data: { object: { id: string } } }) => e.data.object.id === invoice.id)).toBe(true);
     expect((await call(client, 'list_pipeline_stages')).structuredContent.data[0].stages).toHaveLength(6);
+    // The summary the tool returns is the API's, for the same filter.
+    const summary = (await call(client, 'summarize_pipeline', { client_id: clientId })).structuredContent;
+    expect(summary).toEqual((await api.get(`/v1/deals/summary?client_id=${clientId}`)).body);
+    expect(summary.stages.find((s: { stage: string }) => s.stage === 'lost').count).toBeGreaterThan(0);
   });
 
   it('returns API errors as tool errors the assistant can read', async () => {

@@ -155,6 +155,8 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
     // Deals
     const deal = (await valid('POST', '/v1/deals', 201, { body: { title: 'Big one', value: 5000, currency: 'EUR', stage: 'qualified' } })).body;
     await valid('GET', '/v1/deals?limit=3', 200);
+    await valid('GET', '/v1/deals/summary', 200);
+    await valid('GET', '/v1/deals/summary?q=big&tag=vip', 200);
     await valid('GET', `/v1/deals/${deal.id}`, 200);
     await valid('PATCH', `/v1/deals/${deal.id}`, 200, { body: { stage: 'proposal' } });
     await valid('POST', `/v1/deals/${deal.id}/win`, 200);

@@ -38,6 +38,11 @@ final class DealsTest extends TestCase
         self::assertSame(2, $result->summary->created, 'created');
         $titles = array_map(fn (Deal $d) => $d->title, $crm->deals->list(['tag' => $tag, 'stage' => 'won'])->data);
         self::assertSame(['B'], $titles, 'won deals with the tag');
+        $summary = $crm->deals->summarize(['tag' => $tag]);
+        self::assertSame(2, $summary->count, 'summary count');
+        $won = $summary->stages[4];
+        self::assertSame(['won', 1, 'EUR'], [$won->stage, $won->count, $won->totals[0]->currency], 'won in the summary');
+        self::assertSame(2.0, $won->totals[0]->value, 'won value');
         $stages = 0;
         foreach ($crm->pipelines->list()->autoPagingIterator() as $pipeline) {
             $stages += count($pipeline->stages);

@@ -365,6 +365,39 @@ class DealReopenParams(CrmObject):
     stage: Literal["lead_in", "qualified", "proposal", "negotiation", "won", "lost"]
 
 
+class DealSummarizeParams(CrmObject):
+    created_after: Optional[str]
+    """Only records created after this RFC 3339 time."""
+    updated_after: Optional[str]
+    """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    q: Optional[str]
+    """Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored"""
+    tag: Optional[str]
+    """Only records with this tag."""
+    client_id: Optional[str]
+    """Filter: client id."""
+
+
+class DealSummary(CrmObject):
+    count: int
+    """Deals that match, in every stage"""
+    stages: List["DealSummaryStage"]
+    """Every stage of the pipeline, in its order, empty ones included"""
+
+
+class DealSummaryStage(CrmObject):
+    stage: Literal["lead_in", "qualified", "proposal", "negotiation", "won", "lost"]
+    count: int
+    totals: List["DealSummaryStageTotal"]
+    """The value of the stage's deals per currency, by currency code; empty when it has none"""
+
+
+class DealSummaryStageTotal(CrmObject):
+    currency: str
+    value: float
+    """The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)"""
+
+
 class DealUpdateParams(CrmObject):
     title: Optional[str]
     value: Optional[float]

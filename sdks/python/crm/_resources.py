@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Literal, Optional, Union, Unpack
 
 from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote
 from ._pagination import Page
-from ._models import Account, ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
+from ._models import Account, ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
 
 
 class LeadsResource:
@@ -465,6 +465,25 @@ class DealsResource:
     def delete(self, id: str, **options: Unpack[RequestOptions]) -> Deleted:
         """Delete a deal"""
         return self._core.call("DELETE", f"/v1/deals/{_quote(id)}", query=None, model=Deleted, options=options)
+
+    def summarize(
+        self,
+        *,
+        created_after: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        updated_after: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        q: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        tag: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        client_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> DealSummary:
+        """Summarize the pipeline"""
+        return self._core.call("GET", "/v1/deals/summary", query=_given([
+            ("created_after", created_after),
+            ("updated_after", updated_after),
+            ("q", q),
+            ("tag", tag),
+            ("client_id", client_id),
+        ]), model=DealSummary, options=options)
 
     def win(self, id: str, **options: Unpack[RequestOptions]) -> Deal:
         """Mark a deal won"""

@@ -62,6 +62,12 @@ class ResourcesTest(unittest.TestCase):
         lost = self.crm.deals.lose(deal.id, reason="budget")
         self.assertEqual((lost.stage, lost.lost_reason), ("lost", "budget"))
         self.assertEqual(self.crm.deals.update(deal.id, title="Analytical Engine").title, "Analytical Engine")
+        tag = unique("summary")
+        self.crm.deals.bulk(mode="create", records=[{"title": f"S{v}", "value": v, "currency": "EUR", "stage": "qualified", "tags": [tag]} for v in (0.1, 0.2)])
+        summary = self.crm.deals.summarize(tag=tag)
+        self.assertEqual(summary.count, 2)
+        qualified = next(s for s in summary.stages if s.stage == "qualified")
+        self.assertEqual((qualified.count, [(t.currency, t.value) for t in qualified.totals]), (2, [("EUR", 0.3)]))
         self.assertIn("won", [s.id for s in self.crm.pipelines.list().data[0].stages])
         self.assertTrue(self.crm.deals.delete(deal.id).deleted)
 

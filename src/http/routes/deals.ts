@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { STAGES, STAGE_NAMES, STAGE_PROBABILITY, isClosed } from '../../domain/pipeline.js';
 import { IdParams } from '../../schemas/common.js';
-import { Deal, DealCreate, DealList, DealListQuery, DealLose, DealReopen, DealUpdate, Pipeline } from '../../schemas/deal.js';
+import { Deal, DealCreate, DealList, DealListQuery, DealLose, DealReopen, DealSummary, DealSummaryQuery, DealUpdate, Pipeline } from '../../schemas/deal.js';
 import type { Ctx } from '../../services/context.js';
-import { createDeal, deleteDeal, getDeal, listDeals, loseDeal, reopenDeal, updateDeal, winDeal } from '../../services/deals.js';
+import { createDeal, deleteDeal, getDeal, listDeals, loseDeal, reopenDeal, summarizeDeals, updateDeal, winDeal } from '../../services/deals.js';
 import { listEnvelope } from '../../schemas/common.js';
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
@@ -40,6 +40,17 @@ export function dealRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     config: { scope: 'deals:read' },
     schema: { ...base, summary: 'List pipelines and their stages', response: { 200: listEnvelope(Pipeline), ...errorResponses() } },
     handler: async () => PIPELINES,
+  });
+  app.get('/v1/deals/summary', {
+    config: { scope: 'deals:read' },
+    schema: {
+      ...base,
+      summary: 'Summarize the pipeline',
+      description: "Each stage's count of deals and their value per currency, for the deals a list with the same filters returns. A board's column heads, without fetching every deal.",
+      querystring: DealSummaryQuery,
+      response: { 200: DealSummary, ...errorResponses('invalid_request') },
+    },
+    handler: async (req) => summarizeDeals(ctx, req.query),
   });
   app.post('/v1/deals/:id/win', {
     config: write,

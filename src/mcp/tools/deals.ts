@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { Deal, DealCreate, DealListQuery, DealUpdate, Pipeline, Stage } from '../../schemas/deal.js';
+import { Deal, DealCreate, DealListQuery, DealSummary, DealSummaryQuery, DealUpdate, Pipeline, Stage } from '../../schemas/deal.js';
 import type { McpBackend } from '../backend.js';
 import { Deleted, defineTool, pageOf, pathId } from '../tool-kit.js';
 
@@ -25,6 +25,15 @@ export function dealTools(server: McpServer, api: McpBackend): void {
     input: DealListQuery.unwrap(),
     output: pageOf(Deal.unwrap()),
     run: (q) => api.call('GET', '/v1/deals', { query: q }),
+  });
+  defineTool(server, {
+    name: 'summarize_pipeline',
+    title: 'Summarize the pipeline',
+    description: "Each stage's number of deals and their value per currency (exact sums), for all deals or those of a client_id, a tag or words of the title or client name (q). Answers 'how much is in negotiation?' without listing every deal.",
+    kind: 'read',
+    input: DealSummaryQuery.unwrap(),
+    output: DealSummary.unwrap(),
+    run: (q) => api.call('GET', '/v1/deals/summary', { query: q }),
   });
   defineTool(server, {
     name: 'get_deal',

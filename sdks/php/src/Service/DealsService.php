@@ -6,9 +6,10 @@ namespace Crm\Service;
 use Crm\Collection;
 use Crm\Model\BulkResponse;
 use Crm\Model\Deal;
+use Crm\Model\DealSummary;
 use Crm\Model\Deleted;
 
-/** $crm->deals: bulk, list, create, retrieve, update, delete, win, lose, reopen. */
+/** $crm->deals: bulk, list, create, retrieve, update, delete, summarize, win, lose, reopen. */
 final class DealsService extends AbstractService
 {
     /**
@@ -74,6 +75,17 @@ final class DealsService extends AbstractService
     public function delete(string $id, array $opts = []): Deleted
     {
         return $this->request('DELETE', self::path('/v1/deals/%s', $id), null, $opts, Deleted::class);
+    }
+
+    /**
+     * Summarize the pipeline (GET /v1/deals/summary).
+     *
+     * @param array<string, mixed> $params the query fields, by their API names
+     * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts
+     */
+    public function summarize(array $params = [], array $opts = []): DealSummary
+    {
+        return $this->request('GET', '/v1/deals/summary', null, $opts, DealSummary::class, $params);
     }
 
     /**

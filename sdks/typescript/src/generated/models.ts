@@ -358,6 +358,39 @@ export interface DealReopenParams {
   stage: "lead_in" | "qualified" | "proposal" | "negotiation" | "won" | "lost";
 }
 
+export interface DealSummarizeParams {
+  /** Only records created after this RFC 3339 time. */
+  created_after?: string;
+  /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
+  updated_after?: string;
+  /** Full-text search over title and the client's name: every word must match the start of a word, diacritics ignored */
+  q?: string;
+  /** Only records with this tag. */
+  tag?: string;
+  /** Filter: client id. */
+  client_id?: string;
+}
+
+export interface DealSummary {
+  /** Deals that match, in every stage */
+  count: number;
+  /** Every stage of the pipeline, in its order, empty ones included */
+  stages: DealSummaryStage[];
+}
+
+export interface DealSummaryStage {
+  stage: "lead_in" | "qualified" | "proposal" | "negotiation" | "won" | "lost";
+  count: number;
+  /** The value of the stage's deals per currency, by currency code; empty when it has none */
+  totals: DealSummaryStageTotal[];
+}
+
+export interface DealSummaryStageTotal {
+  currency: string;
+  /** The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
+  value: number;
+}
+
 export interface DealUpdateParams {
   title?: string;
   /** Major units (19.99); at most the currency's minor digits */
