@@ -245,7 +245,9 @@ type DealSummaryStage struct {
 type DealSummaryStageTotal struct {
 	APIResource
 	Currency string `json:"currency"`
-	// The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)
+	// Deals in this currency
+	Count int `json:"count"`
+	// Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)
 	Value float64 `json:"value"`
 }
 

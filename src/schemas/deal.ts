@@ -94,7 +94,8 @@ export const DealSummaryQuery = lazySchema(() =>
 const MoneyTotal = () =>
   z.object({
     currency: z.string(),
-    value: z.number().describe('The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)'),
+    count: z.number().int().describe('Deals in this currency'),
+    value: z.number().describe('Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)'),
   });
 
 export const DealSummary = lazySchema(() =>
@@ -113,7 +114,15 @@ export const DealSummary = lazySchema(() =>
     })
     .meta({
       id: 'DealSummary',
-      examples: [{ count: 3, stages: [{ stage: 'lead_in', count: 2, totals: [{ currency: 'EUR', value: 1500.5 }, { currency: 'USD', value: 900 }] }, { stage: 'qualified', count: 1, totals: [{ currency: 'EUR', value: 200 }] }] }],
+      examples: [
+        {
+          count: 3,
+          stages: [
+            { stage: 'lead_in', count: 2, totals: [{ currency: 'EUR', count: 1, value: 1500.5 }, { currency: 'USD', count: 1, value: 900 }] },
+            { stage: 'qualified', count: 1, totals: [{ currency: 'EUR', count: 1, value: 200 }] },
+          ],
+        },
+      ],
     }),
 );
 

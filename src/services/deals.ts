@@ -132,12 +132,12 @@ export function summarizeDeals(ctx: Ctx, q: DealSummaryQuery): DealSummary {
   const rows = stmt(ctx.db, `SELECT stage, currency, count(*) AS count, sum(value_minor) AS minor FROM deals ${where} GROUP BY stage, currency ORDER BY currency`).all(
     ...conditions.flatMap(([, params]) => params),
   ) as { stage: Stage; currency: string; count: number; minor: number }[];
-  const stages = STAGES.map((stage) => ({ stage, count: 0, totals: [] as { currency: string; value: number }[] }));
+  const stages = STAGES.map((stage) => ({ stage, count: 0, totals: [] as DealSummary['stages'][number]['totals'] }));
   for (const row of rows) {
     const entry = stages.find((s) => s.stage === row.stage);
     if (!entry) continue; // only the API writes deals, always in one of the pipeline's stages
     entry.count += row.count;
-    entry.totals.push({ currency: row.currency, value: toMajor(row.minor, row.currency) });
+    entry.totals.push({ currency: row.currency, count: row.count, value: toMajor(row.minor, row.currency) });
   }
   return { count: stages.reduce((n, s) => n + s.count, 0), stages };
 }

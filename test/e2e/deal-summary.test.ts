@@ -12,7 +12,7 @@ useSandbox(['--rate-limit', '0'], (s, a) => ((sandbox = s), (api = a)));
 const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 interface Summary {
   count: number;
-  stages: { stage: string; count: number; totals: { currency: string; value: number }[] }[];
+  stages: { stage: string; count: number; totals: { currency: string; count: number; value: number }[] }[];
 }
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -43,11 +43,11 @@ describe('GET /v1/deals/summary', () => {
       stage: 'qualified',
       count: 3,
       totals: [
-        { currency: 'EUR', value: 0.3 }, // added in cents, not as 0.30000000000000004
-        { currency: 'JPY', value: 1500 },
+        { currency: 'EUR', count: 2, value: 0.3 }, // added in cents, not as 0.30000000000000004
+        { currency: 'JPY', count: 1, value: 1500 },
       ],
     });
-    expect(s.stages.find((x) => x.stage === 'won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'USD', value: 99.99 }] });
+    expect(s.stages.find((x) => x.stage === 'won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'USD', count: 1, value: 99.99 }] });
     expect(s.stages.find((x) => x.stage === 'lead_in')).toEqual({ stage: 'lead_in', count: 0, totals: [] });
   });
 
@@ -57,9 +57,13 @@ describe('GET /v1/deals/summary', () => {
     for (const { stage, count, totals } of s.stages) {
       const deals = (await api.get(`/v1/deals?stage=${stage}&limit=1000`)).body.data as { value: number; currency: string }[];
       expect(count, stage).toBe(deals.length);
-      const cents = new Map<string, number>();
-      for (const d of deals) cents.set(d.currency, (cents.get(d.currency) ?? 0) + Math.round(d.value * 100));
-      expect(totals.map((t) => [t.currency, Math.round(t.value * 100)]), stage).toEqual([...cents].sort(([a], [b]) => a.localeCompare(b)));
+      const byCurrency = new Map<string, [count: number, cents: number]>();
+      for (const d of deals) {
+        const [count, cents] = byCurrency.get(d.currency) ?? [0, 0];
+        byCurrency.set(d.currency, [count + 1, cents + Math.round(d.value * 100)]);
+      }
+      const expected = [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, [count, cents]]) => [currency, count, cents]);
+      expect(totals.map((t) => [t.currency, t.count, Math.round(t.value * 100)]), stage).toEqual(expected);
       listed += deals.length;
     }
     expect(listed).toBeGreaterThan(0);
@@ -75,10 +79,10 @@ describe('GET /v1/deals/summary', () => {
     ]);
     const byClient = await summary(`client_id=${client.id}`);
     expect(byClient.count).toBe(2);
-    expect(byClient.stages.find((x) => x.stage === 'proposal')!.totals).toEqual([{ currency: 'EUR', value: 15 }]);
+    expect(byClient.stages.find((x) => x.stage === 'proposal')!.totals).toEqual([{ currency: 'EUR', count: 2, value: 15 }]);
     const bySearch = await summary(`q=${word}`);
     expect(bySearch.count).toBe(1);
-    expect(bySearch.stages.find((x) => x.stage === 'proposal')!.totals).toEqual([{ currency: 'EUR', value: 10 }]);
+    expect(bySearch.stages.find((x) => x.stage === 'proposal')!.totals).toEqual([{ currency: 'EUR', count: 1, value: 10 }]);
   });
 
   it('follows a moved deal from one stage to the next', async () => {
@@ -113,7 +117,7 @@ describe('GET /v1/deals/summary', () => {
     const mine = await summary('');
     expect(mine.count).toBeGreaterThan(0);
     expect((await other.post('/v1/deals', { title: 'theirs', value: 7, currency: 'EUR', stage: 'won' })).status).toBe(201);
-    expect((await summary('', other)).stages.find((x) => x.stage === 'won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'EUR', value: 7 }] });
+    expect((await summary('', other)).stages.find((x) => x.stage === 'won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'EUR', count: 1, value: 7 }] });
     expect(await summary('')).toEqual(mine); // their deal did not reach this account
   });
 });

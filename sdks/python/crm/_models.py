@@ -394,8 +394,10 @@ class DealSummaryStage(CrmObject):
 
 class DealSummaryStageTotal(CrmObject):
     currency: str
+    count: int
+    """Deals in this currency"""
     value: float
-    """The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)"""
+    """Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)"""
 
 
 class DealUpdateParams(CrmObject):

@@ -67,7 +67,7 @@ class ResourcesTest(unittest.TestCase):
         summary = self.crm.deals.summarize(tag=tag)
         self.assertEqual(summary.count, 2)
         qualified = next(s for s in summary.stages if s.stage == "qualified")
-        self.assertEqual((qualified.count, [(t.currency, t.value) for t in qualified.totals]), (2, [("EUR", 0.3)]))
+        self.assertEqual((qualified.count, [(t.currency, t.count, t.value) for t in qualified.totals]), (2, [("EUR", 2, 0.3)]))
         self.assertIn("won", [s.id for s in self.crm.pipelines.list().data[0].stages])
         self.assertTrue(self.crm.deals.delete(deal.id).deleted)
 

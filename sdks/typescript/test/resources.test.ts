@@ -63,7 +63,7 @@ describe('resources', () => {
     await crm.deals.bulk({ mode: 'create', records: [0.1, 0.2].map((value) => ({ title: `S${value}`, value, currency: 'EUR', stage: 'qualified', tags: [tag] })) });
     const summary = await crm.deals.summarize({ tag });
     expect(summary.count).toBe(2);
-    expect(summary.stages.find((s) => s.stage === 'qualified')).toEqual({ stage: 'qualified', count: 2, totals: [{ currency: 'EUR', value: 0.3 }] });
+    expect(summary.stages.find((s) => s.stage === 'qualified')).toEqual({ stage: 'qualified', count: 2, totals: [{ currency: 'EUR', count: 2, value: 0.3 }] });
     const pipelines = await crm.pipelines.list();
     expect(pipelines.data[0]?.stages.map((s) => s.id)).toContain('won');
     expect((await crm.deals.delete(deal.id)).deleted).toBe(true);

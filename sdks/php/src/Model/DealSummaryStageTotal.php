@@ -9,6 +9,8 @@ use Crm\Model;
 final class DealSummaryStageTotal extends Model
 {
     public string $currency;
-    /** The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
+    /** Deals in this currency */
+    public int $count;
+    /** Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
     public float $value;
 }

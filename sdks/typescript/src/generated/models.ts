@@ -387,7 +387,9 @@ export interface DealSummaryStage {
 
 export interface DealSummaryStageTotal {
   currency: string;
-  /** The sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
+  /** Deals in this currency */
+  count: number;
+  /** Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
   value: number;
 }
 
