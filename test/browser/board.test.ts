@@ -58,6 +58,19 @@ async function eventsOf(dealId: string, types: string): Promise<{ type: string; 
   return res.body.data.filter((e: { data: { object: Deal } }) => e.data.object.id === dealId);
 }
 
+const countText = (n: number) => (n === 1 ? '1 deal' : `${n.toLocaleString('en-US')} deals`);
+
+/** Each column's count as the board shows it, and as the API's summary has it. */
+async function shownCounts(page: Page): Promise<Record<string, string>> {
+  const counts: Record<string, string> = {};
+  for (const stage of Object.keys(STAGE_NAMES)) counts[stage] = (await column(page, stage).locator('.column-count').textContent()) ?? '';
+  return counts;
+}
+async function apiCounts(adjust: Record<string, number> = {}): Promise<Record<string, string>> {
+  const { stages } = (await suite.api.get('/v1/deals/summary')).body as { stages: { stage: string; count: number }[] };
+  return Object.fromEntries(stages.map((s) => [s.stage, countText(s.count + (adjust[s.stage] ?? 0))]));
+}
+
 // First, so the screenshots (and the README's image) show the seed's pipeline, not this file's test deals.
 describe('layout', () => {
   it('fits at 1440 and 1024 px, light and dark: nothing overflows, no button wraps; screenshots', async () => {
@@ -216,10 +229,14 @@ describe('moving cards', () => {
       if (route.request().method() === 'PATCH') await held;
       await route.continue();
     });
+    const before = await apiCounts();
+    expect(await shownCounts(page)).toEqual(before);
     await card(page, 'lead_in', deal.title).dragTo(column(page, 'qualified'));
     const moving = card(page, 'qualified', deal.title);
     const button = moving.getByRole('button', { name: 'Moving…' });
     await button.waitFor();
+    // The heads count the card where it is going at once, though the API has not moved it yet.
+    expect(await shownCounts(page)).toEqual(await apiCounts({ lead_in: -1, qualified: 1 }));
     expect(await button.isDisabled()).toBe(true);
     expect(await moving.getAttribute('draggable')).toBe('false');
     await page.getByRole('status').filter({ hasText: `Moving ${deal.title} to Qualified…` }).waitFor();
@@ -233,6 +250,7 @@ describe('moving cards', () => {
     expect(await moving.getAttribute('draggable')).toBe('true');
     await page.getByRole('status').filter({ hasText: `Moved ${deal.title} to Qualified.` }).waitFor();
     expect((await suite.api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('qualified');
+    expect(await shownCounts(page)).toEqual(await apiCounts()); // the API's heads now, counted once
     await page.context().close();
   });
 });
@@ -272,11 +290,24 @@ describe('columns', () => {
     const records = Array.from({ length: 30 }, (_, i) => ({ title: `Bulk card ${i}`, value: 1, currency: 'USD', stage: 'negotiation' }));
     expect((await suite.api.post('/v1/deals/bulk', { mode: 'create', records })).status).toBe(200);
     const total = before + 30;
-    const page = await board();
+    const newest = (await suite.api.get('/v1/deals?stage=negotiation&sort=updated_at&order=desc&limit=50')).body.data.map((d: Deal) => d.title);
+    const page = await suite.signedIn();
+    const asked: string[] = [];
+    page.on('request', (r) => (new URL(r.url()).pathname.startsWith('/v1/deals') ? asked.push(new URL(r.url()).search) : undefined));
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
     const cards = column(page, 'negotiation').getByRole('list', { name: 'Negotiation', exact: true }).getByRole('listitem');
-    expect(await cards.count()).toBe(25);
+    await expect.poll(() => cards.count()).toBe(25);
+    expect(await column(page, 'negotiation').locator('.column-count').textContent()).toBe(countText(total));
+    // The board asked for the heads and a page of 25 per column, not for every deal.
+    expect(asked.filter((q) => q.includes('stage=')).every((q) => q.includes('limit=25'))).toBe(true);
+    expect(asked.some((q) => q.includes('limit=1000'))).toBe(false);
+    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 25));
+
     await column(page, 'negotiation').getByRole('button', { name: `Show ${Math.min(25, total - 25)} more in Negotiation` }).click();
     await expect.poll(() => cards.count()).toBe(Math.min(total, 50));
+    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 50)); // the API's next page, in order
+    expect(asked.filter((q) => q.includes('cursor='))).toHaveLength(1);
     await page.context().close();
   });
 });
@@ -294,6 +325,9 @@ describe('live', () => {
     await card(page, 'qualified', added.title).waitFor();
     expect((await suite.api.delete(`/v1/deals/${gone.id}`)).status).toBe(200);
     await expect.poll(() => card(page, 'proposal', gone.title).count()).toBe(0);
+    // The heads follow too: each column's count is the API's after the three changes.
+    const counts = await apiCounts();
+    await expect.poll(() => shownCounts(page)).toEqual(counts);
     await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDealEvent, groupByStage, moveRequest, totalsByCurrency, type BoardDeal } from '../../web/src/records/board/board-model.js';
+import { applyDealEvent, coalesced, columnHeads, groupByStage, moveRequest, type BoardDeal, type StageSummary } from '../../web/src/records/board/board-model.js';
 import { matchActions, matchPages, recordResult } from '../../web/src/command-menu/results.js';
 import { deals } from '../../web/src/records/resources/deals.js';
 
@@ -36,13 +36,74 @@ describe('columns', () => {
     expect(columns.get('proposal')).toEqual([]);
   });
 
-  it('sums each currency on its own, exactly (in minor units), by currency code', () => {
-    const totals = totalsByCurrency([deal('a', 'won', '', 0.1), deal('b', 'won', '', 0.2), deal('c', 'won', '', 2717000, 'JPY'), deal('d', 'won', '', 1.5, 'CHF')]);
-    expect(totals).toEqual([
-      { currency: 'CHF', total: 1.5 },
-      { currency: 'EUR', total: 0.3 },
-      { currency: 'JPY', total: 2717000 },
+});
+
+describe('column heads', () => {
+  const summary: StageSummary[] = [
+    { stage: 'proposal', count: 3, totals: [{ currency: 'EUR', count: 2, value: 0.3 }, { currency: 'JPY', count: 1, value: 2717000 }] },
+    { stage: 'won', count: 1, totals: [{ currency: 'CHF', count: 1, value: 1.5 }] },
+    { stage: 'lost', count: 0, totals: [] },
+  ];
+
+  it('are the summary while nothing moves', () => {
+    expect([...columnHeads(summary, []).values()]).toEqual(summary);
+  });
+
+  it('move a card in flight from its column to the next, exactly (minor units), by currency code', () => {
+    const heads = columnHeads(summary, [{ from: deal('a', 'proposal', '', 0.1), to: 'won' }]);
+    expect(heads.get('proposal')).toEqual({ stage: 'proposal', count: 2, totals: [{ currency: 'EUR', count: 1, value: 0.2 }, { currency: 'JPY', count: 1, value: 2717000 }] });
+    expect(heads.get('won')).toEqual({ stage: 'won', count: 2, totals: [{ currency: 'CHF', count: 1, value: 1.5 }, { currency: 'EUR', count: 1, value: 0.1 }] });
+  });
+
+  it('drop a currency whose last deal left, even when it was worth nothing', () => {
+    const heads = columnHeads(summary, [
+      { from: deal('c', 'proposal', '', 2717000, 'JPY'), to: 'lost' },
+      { from: deal('z', 'won', '', 1.5, 'CHF'), to: 'lost' },
     ]);
+    expect(heads.get('proposal')!.totals.map((t) => t.currency)).toEqual(['EUR']);
+    expect(heads.get('won')).toEqual({ stage: 'won', count: 0, totals: [] });
+    expect(heads.get('lost')).toEqual({ stage: 'lost', count: 2, totals: [{ currency: 'CHF', count: 1, value: 1.5 }, { currency: 'JPY', count: 1, value: 2717000 }] });
+  });
+});
+
+describe('refreshing the heads', () => {
+  it('runs once at a time: calls while it runs make one more run, which they all wait for', async () => {
+    const runs: (() => void)[] = [];
+    let started = 0;
+    const refresh = coalesced(() => new Promise<void>((resolve) => ((started += 1), runs.push(resolve))));
+    const first = refresh();
+    const second = refresh();
+    const third = refresh();
+    expect(second).toBe(third);
+    expect(started).toBe(1);
+    runs[0]!();
+    await first;
+    await Promise.resolve();
+    expect(started).toBe(2); // the one more run, started after the first ended
+    let secondDone = false;
+    void second.then(() => (secondDone = true));
+    await Promise.resolve();
+    expect(secondDone).toBe(false); // waits for the run that started after it was asked
+    runs[1]!();
+    await second;
+    expect(started).toBe(2);
+    const idle = refresh(); // nothing runs now: a call starts a run at once
+    expect(started).toBe(3);
+    runs[2]!();
+    await idle;
+  });
+
+  it('runs again after a run that failed', async () => {
+    let calls = 0;
+    const refresh = coalesced(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('offline');
+    });
+    const failing = refresh();
+    const after = refresh();
+    await expect(failing).rejects.toThrow('offline');
+    await expect(after).resolves.toBeUndefined();
+    expect(calls).toBe(2);
   });
 });
 

@@ -1,38 +1,39 @@
 // One stage of the board: its name, count and value per currency, its cards (the first page, then
-// "Show … more"), and a drop target for a dragged card. A card is the deal's name (a link to its
+// "Show … more", a page from the API each), and a drop target for a dragged card. A card is the deal's name (a link to its
 // page), its client's name and its value, and a `Move to` menu, the keyboard's way to drag.
 import { useState } from 'preact/hooks';
 import { can } from '../../api.js';
 import type { Stage } from '../../../../src/domain/pipeline.js';
 import { Link, recordUrl } from '../../components/link.js';
 import { MenuButton } from '../../components/menu-button.js';
-import { formatMoney } from '../format.js';
+import { formatCount, formatMoney } from '../format.js';
 import { useRecordName } from '../relations.js';
-import { totalsByCurrency, type BoardDeal } from './board-model.js';
-
-/** Cards a column draws at first and per "Show more": enough to fill a tall screen, few enough to stay quick. */
-export const CARDS_PER_PAGE = 25;
+import { CARDS_PER_PAGE } from './board-data.js';
+import type { BoardDeal, StageSummary } from './board-model.js';
 /** The drag's payload type: only our own cards are accepted as drops (not links or files). */
 const DEAL_DRAG = 'application/x-crm-deal';
 
 interface ColumnProps {
   stage: Stage;
   label: string;
+  /** The cards loaded so far, in order; `head` counts and sums every deal of the stage. */
   deals: BoardDeal[];
+  head: StageSummary;
+  hasMore: boolean;
+  onLoadMore: () => Promise<void>;
   stages: { value: Stage; label: string }[];
   clientNames: ReadonlyMap<string, string>;
-  pending: ReadonlyMap<string, Stage>;
+  pending: ReadonlyMap<string, unknown>;
   writable: boolean;
   onMove: (deal: BoardDeal, to: Stage, byKeyboard: boolean) => void;
 }
 
 export function BoardColumn(props: ColumnProps) {
-  const { stage, label, deals } = props;
-  const [shown, setShown] = useState(CARDS_PER_PAGE);
+  const { stage, label, deals, head } = props;
   const [over, setOver] = useState(false);
-  const totals = totalsByCurrency(deals);
+  const [loading, setLoading] = useState(false);
   const headingId = `stage-${stage}`;
-  const more = Math.min(CARDS_PER_PAGE, deals.length - shown);
+  const more = props.hasMore ? Math.min(CARDS_PER_PAGE, head.count - deals.length) : 0;
   const accepts = (e: DragEvent) => props.writable && !!e.dataTransfer?.types.includes(DEAL_DRAG);
   return (
     <section
@@ -58,30 +59,40 @@ export function BoardColumn(props: ColumnProps) {
     >
       <header class="column-head">
         <h2 id={headingId}>{label}</h2>
-        <p class="column-count">{deals.length === 1 ? '1 deal' : `${deals.length} deals`}</p>
-        {totals.length > 0 && (
+        <p class="column-count">{head.count === 1 ? '1 deal' : `${formatCount(head.count)} deals`}</p>
+        {head.totals.length > 0 && (
           <ul class="column-totals" aria-label={`Value of ${label}`}>
-            {totals.map((t) => (
+            {head.totals.map((t) => (
               <li key={t.currency} class="num">
-                {formatMoney(t.total, t.currency)}
+                {formatMoney(t.value, t.currency)}
               </li>
             ))}
           </ul>
         )}
       </header>
-      {deals.length === 0 ? (
-        <p class="column-empty muted">{props.writable ? 'No deals. Drag one here.' : 'No deals.'}</p>
-      ) : (
+      {deals.length > 0 ? (
         <ul class="cards" aria-labelledby={headingId}>
-          {deals.slice(0, shown).map((d) => (
+          {deals.map((d) => (
             <DealCard key={d.id} deal={d} {...props} busy={props.pending.has(d.id)} />
           ))}
         </ul>
+      ) : (
+        // No card loaded: the column is empty, or every loaded card left it (then "Show more" follows).
+        head.count === 0 && <p class="column-empty muted">{props.writable ? 'No deals. Drag one here.' : 'No deals.'}</p>
       )}
       <div class="column-foot">
         {more > 0 && (
-          <button type="button" class="quiet show-more" aria-label={`Show ${more} more in ${label}`} onClick={() => setShown(shown + CARDS_PER_PAGE)}>
-            {`Show ${more} more`}
+          <button
+            type="button"
+            class="quiet show-more"
+            aria-label={`Show ${more} more in ${label}`}
+            disabled={loading}
+            onClick={() => {
+              setLoading(true);
+              void props.onLoadMore().finally(() => setLoading(false));
+            }}
+          >
+            {loading ? 'Loading…' : `Show ${more} more`}
           </button>
         )}
       </div>

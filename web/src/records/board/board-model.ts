@@ -1,6 +1,7 @@
 // The pipeline board's pure parts (tested in test/unit/web-board.test.ts): which request moves a
 // deal from one stage to another under the API's transition rules, the cards of a column in their
-// order, a column's totals per currency, and folding a live event into what the board holds.
+// order, the column heads while moves are in flight, folding a live event into what the board
+// holds, and refreshing the heads once per burst of events.
 import { minorDigits } from '../../../../src/domain/money.js';
 import { isClosed, type Stage } from '../../../../src/domain/pipeline.js';
 
@@ -50,16 +51,72 @@ export function groupByStage(deals: Iterable<BoardDeal>, stages: readonly string
   return columns;
 }
 
+/** A column's head as GET /v1/deals/summary gives it: its count and its value per currency. */
+export interface StageSummary {
+  stage: Stage;
+  count: number;
+  totals: { currency: string; count: number; value: number }[];
+}
+
 /**
- * A column's value per currency, summed in minor units (integers, so 0.1 + 0.2 is exactly 0.3),
- * by currency code (a stable order, whatever the cards' order); returned in major units.
+ * The heads the board shows: the API's summary, with each move still in flight taken out of its
+ * old column and added to its new one (in minor units, so exactly), until the summary fetched after
+ * the move's answer replaces them. A currency whose last deal left a column leaves its totals.
  */
-export function totalsByCurrency(deals: readonly Pick<BoardDeal, 'value' | 'currency'>[]): { currency: string; total: number }[] {
-  const minor = new Map<string, number>();
-  for (const d of deals) minor.set(d.currency, (minor.get(d.currency) ?? 0) + Math.round(d.value * 10 ** minorDigits(d.currency)));
-  return [...minor]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([currency, sum]) => ({ currency, total: sum / 10 ** minorDigits(currency) }));
+export function columnHeads(
+  summary: readonly StageSummary[],
+  moving: Iterable<{ from: Pick<BoardDeal, 'stage' | 'value' | 'currency'>; to: Stage }>,
+): Map<Stage, StageSummary> {
+  const heads = new Map(summary.map((s) => [s.stage, { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: toMinorUnits(t.value, t.currency) }])) }]));
+  const add = (stage: Stage, deal: Pick<BoardDeal, 'value' | 'currency'>, sign: 1 | -1) => {
+    const head = heads.get(stage);
+    if (!head) return;
+    const total = head.byCurrency.get(deal.currency) ?? { count: 0, minor: 0 };
+    head.count += sign;
+    head.byCurrency.set(deal.currency, { count: total.count + sign, minor: total.minor + sign * toMinorUnits(deal.value, deal.currency) });
+  };
+  for (const { from, to } of moving) {
+    add(from.stage, from, -1);
+    add(to, from, 1);
+  }
+  return new Map(
+    [...heads].map(([stage, head]) => [
+      stage,
+      {
+        stage,
+        count: head.count,
+        totals: [...head.byCurrency]
+          .filter(([, t]) => t.count > 0)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([currency, t]) => ({ currency, count: t.count, value: t.minor / 10 ** minorDigits(currency) })),
+      },
+    ]),
+  );
+}
+
+const toMinorUnits = (value: number, currency: string) => Math.round(value * 10 ** minorDigits(currency));
+
+/**
+ * Runs `task` at most once at a time: a call while it runs asks for one more run after it (however
+ * many calls came meanwhile), and resolves when a run that started after the call has finished.
+ * The board's summary is refreshed this way on every deal event, so a burst of a thousand events
+ * costs two requests, and its answers cannot arrive out of order.
+ */
+export function coalesced(task: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const start = (): Promise<void> => {
+    running = task().finally(() => (running = null));
+    return running;
+  };
+  return () => {
+    if (!running) return start();
+    next ??= running.then(
+      () => ((next = null), start()),
+      () => ((next = null), start()),
+    );
+    return next;
+  };
 }
 
 /**

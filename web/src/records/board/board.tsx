@@ -2,23 +2,23 @@
 // its count and value per currency, cards moved by drag and drop or by their `Move to` menu through
 // the API's own transitions, kept live by the dashboard's one event stream.
 //
-// Size: every deal is fetched (a request per stage, side by side, 1,000 deals a page) so each
-// column's count and totals are exact, but a column renders only its first CARDS_PER_PAGE cards,
-// then "Show … more": a board of thousands of deals keeps a few hundred elements. Client names come from one list of clients, not a request per card.
+// Size: the heads come from the API's summary and each column loads its cards a page at a time
+// (board-data.ts), so a board of thousands of deals loads seven small answers and keeps a few hundred
+// elements. Client names come from one list of clients, not a request per card.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { all, api, can } from '../../api.js';
-import { onLiveEvent, type LiveEvent } from '../../live.js';
+import { useMemo, useState } from 'preact/hooks';
+import { api, can } from '../../api.js';
 import { isClosed, type Stage } from '../../../../src/domain/pipeline.js';
 import { CreateDialog } from '../create-dialog.js';
-import { clients as clientSpec } from '../resources/clients.js';
 import { DEAL_STAGES, deals as dealSpec } from '../resources/deals.js';
-import { applyDealEvent, groupByStage, moveRequest, type BoardDeal } from './board-model.js';
+import { applyDealEvent, columnHeads, groupByStage, moveRequest, type BoardDeal } from './board-model.js';
+import { useBoardData } from './board-data.js';
 import { BoardColumn } from './board-column.js';
 import { LoseDialog } from './lose-dialog.js';
 import './board.css';
 
-type Deals = ReadonlyMap<string, BoardDeal>;
+/** A move whose answer, and the summary after it, have not arrived: the deal as it was, and where to. */
+type Move = { from: BoardDeal; to: Stage };
 
 const STAGE_IDS = DEAL_STAGES.map((s) => s.value);
 const stageLabel = (stage: string): string => DEAL_STAGES.find((s) => s.value === stage)?.label ?? stage;
@@ -30,50 +30,9 @@ function focusCard(id: string): void {
   requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-deal="${CSS.escape(id)}"] [aria-haspopup="menu"]`)?.focus());
 }
 
-/** All deals and the clients' names, then every deal.* and client.* event folded in. */
-function useBoardData(): { deals: Deals | null; setDeals: (f: (d: Deals) => Deals) => void; clientNames: ReadonlyMap<string, string>; loadError: string } {
-  const [deals, setDealsState] = useState<Deals | null>(null);
-  const [clientNames, setClientNames] = useState<ReadonlyMap<string, string>>(new Map());
-  const [loadError, setLoadError] = useState('');
-  const setDeals = (f: (d: Deals) => Deals) => setDealsState((d) => (d ? f(d) : d));
-
-  useEffect(() => {
-    let loaded = false;
-    const early: LiveEvent[] = []; // events that arrive while the lists load are applied after them
-    const apply = (e: LiveEvent) => {
-      const object = e.data.object as Record<string, any>;
-      if (e.type.startsWith('deal.')) setDeals((d) => applyDealEvent(d, e.type, object as BoardDeal));
-      else if (e.type === 'client.deleted') setClientNames((m) => withName(m, object.id, undefined));
-      else if (e.type.startsWith('client.')) setClientNames((m) => withName(m, object.id, clientSpec.title(object)));
-    };
-    const stop = onLiveEvent((e) => (loaded ? apply(e) : early.push(e)));
-    const clientList = can('clients:read') ? all<Record<string, any>>('/v1/clients').catch(() => []) : Promise.resolve([]);
-    // A request per stage, side by side: a big board's pages arrive in parallel, not one after another.
-    const dealLists = Promise.all(STAGE_IDS.map((stage) => all<BoardDeal>(`/v1/deals?stage=${stage}&sort=updated_at&order=desc`)));
-    Promise.all([dealLists, clientList]).then(
-      ([perStage, clientRecords]) => {
-        setDealsState(new Map(perStage.flat().map((d) => [d.id, d])));
-        setClientNames(new Map(clientRecords.map((c) => [c.id as string, clientSpec.title(c)])));
-        loaded = true;
-        early.forEach(apply);
-      },
-      (err: Error) => setLoadError(err.message),
-    );
-    return stop;
-  }, []);
-  return { deals, setDeals, clientNames, loadError };
-}
-
-function withName(names: ReadonlyMap<string, string>, id: string, name: string | undefined): ReadonlyMap<string, string> {
-  const next = new Map(names);
-  if (name === undefined) next.delete(id);
-  else next.set(id, name);
-  return next;
-}
-
 export function DealBoard(props: { views: ComponentChildren }) {
-  const { deals, setDeals, clientNames, loadError } = useBoardData();
-  const [pending, setPending] = useState<ReadonlyMap<string, Stage>>(new Map());
+  const { deals, setDeals, summary, refreshSummary, hasMore, loadMore, clientNames, loadError } = useBoardData();
+  const [pending, setPending] = useState<ReadonlyMap<string, Move>>(new Map());
   const [error, setError] = useState('');
   const [said, say] = useState('');
   const [creating, setCreating] = useState(false);
@@ -82,11 +41,12 @@ export function DealBoard(props: { views: ComponentChildren }) {
 
   const columns = useMemo(() => {
     const shown = [...(deals?.values() ?? [])].map((d) => {
-      const to = pending.get(d.id);
-      return to ? { ...d, stage: to, updated_at: IN_FLIGHT } : d;
+      const move = pending.get(d.id);
+      return move ? { ...d, stage: move.to, updated_at: IN_FLIGHT } : d;
     });
     return groupByStage(shown, STAGE_IDS);
   }, [deals, pending]);
+  const heads = useMemo(() => columnHeads(summary ?? [], pending.values()), [summary, pending]);
 
   /**
    * Moves a card at once, asks the API, and puts it back with the API's words when refused. Into
@@ -97,7 +57,7 @@ export function DealBoard(props: { views: ComponentChildren }) {
     const from = deals?.get(deal.id);
     if (!from || from.stage === to || pending.has(deal.id)) return;
     if (to === 'lost' && !isClosed(from.stage) && !asked) return setLosing({ deal: from, byKeyboard });
-    setPending((p) => new Map(p).set(deal.id, to));
+    setPending((p) => new Map(p).set(deal.id, { from, to }));
     setError('');
     say(`Moving ${from.title} to ${stageLabel(to)}…`);
     if (byKeyboard) focusCard(deal.id);
@@ -105,6 +65,7 @@ export function DealBoard(props: { views: ComponentChildren }) {
     try {
       const updated = await api<BoardDeal>(request.method, request.path, request.body);
       setDeals((d) => applyDealEvent(d, 'deal.updated', updated));
+      await refreshSummary(); // the heads count the card where it is now before it stops counting as moving
       say(`Moved ${from.title} to ${stageLabel(to)}.`);
     } catch (err) {
       setError(`${from.title} was not moved to ${stageLabel(to)}: ${(err as Error).message}`);
@@ -140,7 +101,7 @@ export function DealBoard(props: { views: ComponentChildren }) {
         </p>
       )}
       {!deals && !loadError && <p class="muted">Loading…</p>}
-      {deals && (
+      {deals && summary && (
         <div class="board" aria-busy={pending.size > 0 ? 'true' : 'false'}>
           {DEAL_STAGES.map(({ value, label }) => (
             <BoardColumn
@@ -148,6 +109,9 @@ export function DealBoard(props: { views: ComponentChildren }) {
               stage={value as Stage}
               label={label}
               deals={columns.get(value) ?? []}
+              head={heads.get(value as Stage) ?? { stage: value as Stage, count: 0, totals: [] }}
+              hasMore={hasMore(value as Stage)}
+              onLoadMore={() => loadMore(value as Stage)}
               stages={DEAL_STAGES as { value: Stage; label: string }[]}
               clientNames={clientNames}
               pending={pending}
@@ -177,6 +141,7 @@ export function DealBoard(props: { views: ComponentChildren }) {
           onClose={() => setCreating(false)}
           onCreated={(d: BoardDeal) => {
             setDeals((all) => applyDealEvent(all, 'deal.created', d));
+            void refreshSummary();
             say(`Created ${d.title} in ${stageLabel(d.stage)}.`);
           }}
         />

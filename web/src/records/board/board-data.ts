@@ -1,0 +1,101 @@
+// What the board holds and how it gets it: the column heads from GET /v1/deals/summary (counts and
+// totals of every deal, however many), each column's most recently changed cards a page at a time
+// ("Show more" asks the API for the next page), the clients' names, and every deal.* and client.*
+// event folded in. A big board thus loads one summary and six pages of 25 cards, not every deal.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { all, api, can } from '../../api.js';
+import { onLiveEvent, type LiveEvent } from '../../live.js';
+import type { Stage } from '../../../../src/domain/pipeline.js';
+import { clients as clientSpec } from '../resources/clients.js';
+import { DEAL_STAGES } from '../resources/deals.js';
+import { applyDealEvent, coalesced, type BoardDeal, type StageSummary } from './board-model.js';
+
+/** Cards a column loads at first and per "Show more": enough to fill a tall screen, few enough to stay quick. */
+export const CARDS_PER_PAGE = 25;
+
+export type Deals = ReadonlyMap<string, BoardDeal>;
+type Page = { data: BoardDeal[]; next_cursor: string | null };
+
+const STAGE_IDS = DEAL_STAGES.map((s) => s.value as Stage);
+const pagePath = (stage: Stage, cursor?: string) =>
+  `/v1/deals?stage=${stage}&sort=updated_at&order=desc&limit=${CARDS_PER_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+
+export interface BoardData {
+  deals: Deals | null;
+  setDeals: (f: (d: Deals) => Deals) => void;
+  summary: readonly StageSummary[] | null;
+  /** Fetches the heads again; resolves once heads fetched after the call are shown. */
+  refreshSummary: () => Promise<void>;
+  /** Whether a column has cards the board has not loaded, and loading its next page. */
+  hasMore: (stage: Stage) => boolean;
+  loadMore: (stage: Stage) => Promise<void>;
+  clientNames: ReadonlyMap<string, string>;
+  loadError: string;
+}
+
+export function useBoardData(): BoardData {
+  const [deals, setDealsState] = useState<Deals | null>(null);
+  const [summary, setSummary] = useState<readonly StageSummary[] | null>(null);
+  const [cursors, setCursors] = useState<ReadonlyMap<Stage, string | null>>(new Map());
+  const [clientNames, setClientNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const [loadError, setLoadError] = useState('');
+  const setDeals = (f: (d: Deals) => Deals) => setDealsState((d) => (d ? f(d) : d));
+  const refreshSummary = useMemo(
+    () =>
+      coalesced(async () => {
+        try {
+          setSummary((await api<{ stages: StageSummary[] }>('GET', '/v1/deals/summary')).stages);
+        } catch (err) {
+          setLoadError(`The columns' counts could not be refreshed: ${(err as Error).message}`);
+        }
+      }),
+    [],
+  );
+
+  useEffect(() => {
+    let loaded = false;
+    const early: LiveEvent[] = []; // events that arrive while the board loads are applied after it
+    const apply = (e: LiveEvent) => {
+      const object = e.data.object as Record<string, any>;
+      if (e.type.startsWith('deal.')) {
+        setDeals((d) => applyDealEvent(d, e.type, object as BoardDeal));
+        void refreshSummary();
+      } else if (e.type === 'client.deleted') setClientNames((m) => withName(m, object.id, undefined));
+      else if (e.type.startsWith('client.')) setClientNames((m) => withName(m, object.id, clientSpec.title(object)));
+    };
+    const stop = onLiveEvent((e) => (loaded ? apply(e) : early.push(e)));
+    const clientList = can('clients:read') ? all<Record<string, any>>('/v1/clients').catch(() => []) : Promise.resolve([]);
+    // The heads and each column's first page, side by side.
+    const heads = api<{ stages: StageSummary[] }>('GET', '/v1/deals/summary');
+    const firstPages = Promise.all(STAGE_IDS.map((stage) => api<Page>('GET', pagePath(stage))));
+    Promise.all([heads, firstPages, clientList]).then(
+      ([{ stages }, pages, clientRecords]) => {
+        setSummary(stages);
+        setDealsState(new Map(pages.flatMap((p) => p.data).map((d) => [d.id, d])));
+        setCursors(new Map(STAGE_IDS.map((stage, i) => [stage, pages[i]!.next_cursor])));
+        setClientNames(new Map(clientRecords.map((c) => [c.id as string, clientSpec.title(c)])));
+        loaded = true;
+        early.forEach(apply);
+      },
+      (err: Error) => setLoadError(err.message),
+    );
+    return stop;
+  }, []);
+
+  const loadMore = async (stage: Stage) => {
+    const cursor = cursors.get(stage);
+    if (!cursor) return;
+    const page = await api<Page>('GET', pagePath(stage, cursor));
+    // A card already here (moved in, or changed since) keeps the newer of the two.
+    setDeals((d) => page.data.reduce((all, deal) => applyDealEvent(all, 'deal.updated', deal), d));
+    setCursors((c) => new Map(c).set(stage, page.next_cursor));
+  };
+  return { deals, setDeals, summary, refreshSummary, hasMore: (stage) => Boolean(cursors.get(stage)), loadMore, clientNames, loadError };
+}
+
+function withName(names: ReadonlyMap<string, string>, id: string, name: string | undefined): ReadonlyMap<string, string> {
+  const next = new Map(names);
+  if (name === undefined) next.delete(id);
+  else next.set(id, name);
+  return next;
+}
