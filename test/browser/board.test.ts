@@ -285,29 +285,39 @@ describe('columns', () => {
     await page.context().close();
   });
 
-  it('draws the first 25 cards of a column and the rest on Show more', async () => {
-    const before = (await suite.api.get('/v1/deals?stage=negotiation&limit=1000')).body.data.length;
-    const records = Array.from({ length: 30 }, (_, i) => ({ title: `Bulk card ${i}`, value: 1, currency: 'USD', stage: 'negotiation' }));
+  it("draws the first 15 cards of a column, the API's next page on Show more, and more as the column is scrolled", async () => {
+    const before = (await suite.api.get('/v1/deals/summary')).body.stages.find((s: { stage: string }) => s.stage === 'negotiation').count as number;
+    const records = Array.from({ length: 60 }, (_, i) => ({ title: `Bulk card ${i}`, value: 1, currency: 'USD', stage: 'negotiation' }));
     expect((await suite.api.post('/v1/deals/bulk', { mode: 'create', records })).status).toBe(200);
-    const total = before + 30;
-    const newest = (await suite.api.get('/v1/deals?stage=negotiation&sort=updated_at&order=desc&limit=50')).body.data.map((d: Deal) => d.title);
+    const total = before + 60;
+    const newest = (await suite.api.get('/v1/deals?stage=negotiation&sort=updated_at&order=desc&limit=1000')).body.data.map((d: Deal) => d.title);
+    expect(newest).toHaveLength(total);
     const page = await suite.signedIn();
     const asked: string[] = [];
     page.on('request', (r) => (new URL(r.url()).pathname.startsWith('/v1/deals') ? asked.push(new URL(r.url()).search) : undefined));
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
-    const cards = column(page, 'negotiation').getByRole('list', { name: 'Negotiation', exact: true }).getByRole('listitem');
-    await expect.poll(() => cards.count()).toBe(25);
+    const list = column(page, 'negotiation').getByRole('list', { name: 'Negotiation', exact: true });
+    const cards = list.getByRole('listitem');
+    await expect.poll(() => cards.count()).toBe(15);
     expect(await column(page, 'negotiation').locator('.column-count').textContent()).toBe(countText(total));
-    // The board asked for the heads and a page of 25 per column, not for every deal.
-    expect(asked.filter((q) => q.includes('stage=')).every((q) => q.includes('limit=25'))).toBe(true);
+    // The board asked for the heads and a page of 15 per column, not for every deal.
+    expect(asked.filter((q) => q.includes('stage=')).every((q) => q.includes('limit=15'))).toBe(true);
     expect(asked.some((q) => q.includes('limit=1000'))).toBe(false);
-    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 25));
+    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 15));
 
-    await column(page, 'negotiation').getByRole('button', { name: `Show ${Math.min(25, total - 25)} more in Negotiation` }).click();
-    await expect.poll(() => cards.count()).toBe(Math.min(total, 50));
-    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 50)); // the API's next page, in order
+    await column(page, 'negotiation').getByRole('button', { name: `Show 15 more in Negotiation` }).click();
+    await expect.poll(() => cards.count()).toBe(30);
+    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 30)); // the API's next page, in order
     expect(asked.filter((q) => q.includes('cursor='))).toHaveLength(1);
+
+    // Scrolled to its end, the column asks for its next page by itself.
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect.poll(() => cards.count()).toBe(45);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // and no further: the next page waits for the next scroll
+    expect(await cards.count()).toBe(45);
+    expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 45));
+    expect(asked.filter((q) => q.includes('cursor='))).toHaveLength(2);
     await page.context().close();
   });
 });
@@ -328,6 +338,21 @@ describe('live', () => {
     // The heads follow too: each column's count is the API's after the three changes.
     const counts = await apiCounts();
     await expect.poll(() => shownCounts(page)).toEqual(counts);
+    await page.context().close();
+  });
+
+  it('takes a bulk import while open: the heads follow, a column still draws a page, the newest first', async () => {
+    const page = await board();
+    const lost = column(page, 'lost').getByRole('list', { name: 'Lost', exact: true }).getByRole('listitem');
+    await expect.poll(() => lost.count()).toBeGreaterThan(0);
+    const records = Array.from({ length: 400 }, (_, i) => ({ title: `Imported ${String(i).padStart(3, '0')}`, value: 2, currency: 'EUR', stage: 'lost' }));
+    expect((await suite.api.post('/v1/deals/bulk', { mode: 'create', records })).status).toBe(200);
+    const counts = await apiCounts();
+    await expect.poll(() => shownCounts(page)).toEqual(counts);
+    await expect.poll(() => column(page, 'lost').getByRole('link', { name: 'Imported 399', exact: true }).count()).toBe(1);
+    expect(await lost.count()).toBe(15); // 400 new cards, 15 drawn; the rest wait for "Show more"
+    await column(page, 'lost').getByRole('button', { name: 'Show 15 more in Lost' }).click();
+    expect(await lost.count()).toBe(30);
     await page.context().close();
   });
 });

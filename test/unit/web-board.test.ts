@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDealEvent, coalesced, columnHeads, groupByStage, moveRequest, type BoardDeal, type StageSummary } from '../../web/src/records/board/board-model.js';
+import { applyDealEvent, applyDealEvents, coalesced, columnHeads, groupByStage, moveRequest, type BoardDeal, type StageSummary } from '../../web/src/records/board/board-model.js';
 import { matchActions, matchPages, recordResult } from '../../web/src/command-menu/results.js';
 import { deals } from '../../web/src/records/resources/deals.js';
 
@@ -115,6 +115,17 @@ describe('live events', () => {
     expect(applyDealEvent(ours, 'deal.created', deal('d2', 'lost', '2026-01-03')).size).toBe(2);
     expect(applyDealEvent(ours, 'deal.deleted', deal('d1', 'proposal', '2026-01-02')).size).toBe(0);
     expect(applyDealEvent(ours, 'deal.deleted', deal('d9', 'proposal', '2026-01-02'))).toBe(ours);
+  });
+
+  it('folds a burst in order, in one new map; the same map when nothing in it changes anything', () => {
+    const ours = new Map([['d1', deal('d1', 'proposal', '2026-01-02')]]);
+    const burst = Array.from({ length: 1000 }, (_, i) => ({ type: 'deal.created', deal: deal(`n${i}`, 'lead_in', '2026-01-03') }));
+    const next = applyDealEvents(ours, [...burst, { type: 'deal.won', deal: deal('d1', 'won', '2026-01-04') }, { type: 'deal.deleted', deal: deal('n5', 'lead_in', '2026-01-05') }]);
+    expect(next.size).toBe(1000);
+    expect(next.get('d1')!.stage).toBe('won');
+    expect(next.has('n5')).toBe(false);
+    expect(ours.size).toBe(1); // ours untouched
+    expect(applyDealEvents(ours, [{ type: 'deal.updated', deal: deal('d1', 'lead_in', '2026-01-01') }, { type: 'deal.deleted', deal: deal('d9', 'won', '') }])).toBe(ours);
   });
 });
 

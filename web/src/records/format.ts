@@ -45,10 +45,17 @@ export function formatQuantity(value: number, locale?: string): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(value);
 }
 
-/** "Euro" for EUR, in the user's language (for the currency picker); the code when Intl does not know it. */
+const currencyNames = new Map<string, Intl.DisplayNames>();
+
+/**
+ * "Euro" for EUR, in the user's language (for the currency picker); the code when Intl does not know
+ * it. One Intl.DisplayNames per locale: making one costs ~0.2 ms, and the picker names ~150 codes (30 ms at every start, before).
+ */
 export function currencyName(code: string, locale?: string): string {
   try {
-    return new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'currency' }).of(code) ?? code;
+    let names = currencyNames.get(locale ?? '');
+    if (!names) currencyNames.set(locale ?? '', (names = new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'currency' })));
+    return names.of(code) ?? code;
   } catch {
     return code;
   }

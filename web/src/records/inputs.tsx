@@ -18,7 +18,9 @@ export interface FieldInputProps {
   lineErrors?: Record<string, string>;
 }
 
-const CURRENCY_OPTIONS = CURRENCIES.map((code) => ({ code, name: currencyName(code) }));
+/** The currency picker's options, named when a form first needs them, not while the app starts. */
+let currencyOptions: { code: string; name: string }[] | undefined;
+const currencyOptionsOnce = () => (currencyOptions ??= CURRENCIES.map((code) => ({ code, name: currencyName(code) })));
 
 export function FieldInput(props: FieldInputProps) {
   const { field, id, error } = props;
@@ -71,7 +73,7 @@ export function FieldInput(props: FieldInputProps) {
       control = (
         <select {...common} value={text} onChange={set}>
           {!field.required && !text && <option value="">—</option>}
-          {CURRENCY_OPTIONS.map((c) => (
+          {currencyOptionsOnce().map((c) => (
             <option key={c.code} value={c.code}>
               {c.code === c.name ? c.code : `${c.code} — ${c.name}`}
             </option>

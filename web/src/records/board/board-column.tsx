@@ -1,17 +1,12 @@
-// One stage of the board: its name, count and value per currency, its cards (the first page, then
-// "Show … more", a page from the API each), and a drop target for a dragged card. A card is the deal's name (a link to its
-// page), its client's name and its value, and a `Move to` menu, the keyboard's way to drag.
-import { useState } from 'preact/hooks';
-import { can } from '../../api.js';
+// One stage of the board: its name, count and value per currency, its cards (deal-card.tsx: the
+// first page, then a page from the API each time the column is scrolled near its end or "Show …
+// more" is pressed), and a drop target for a dragged card.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Stage } from '../../../../src/domain/pipeline.js';
-import { Link, recordUrl } from '../../components/link.js';
-import { MenuButton } from '../../components/menu-button.js';
 import { formatCount, formatMoney } from '../format.js';
-import { useRecordName } from '../relations.js';
 import { CARDS_PER_PAGE } from './board-data.js';
 import type { BoardDeal, StageSummary } from './board-model.js';
-/** The drag's payload type: only our own cards are accepted as drops (not links or files). */
-const DEAL_DRAG = 'application/x-crm-deal';
+import { DEAL_DRAG, DealCard, draggedDeal } from './deal-card.js';
 
 interface ColumnProps {
   stage: Stage;
@@ -32,8 +27,21 @@ export function BoardColumn(props: ColumnProps) {
   const { stage, label, deals, head } = props;
   const [over, setOver] = useState(false);
   const [loading, setLoading] = useState(false);
+  // Cards drawn: a page at first, a page more each time. Live events can bring more cards than that
+  // (a bulk import's thousands); they wait in memory, below the fold, for "Show more".
+  const [shown, setShown] = useState(CARDS_PER_PAGE);
+  const visible = deals.slice(0, shown);
   const headingId = `stage-${stage}`;
-  const more = props.hasMore ? Math.min(CARDS_PER_PAGE, head.count - deals.length) : 0;
+  const remaining = head.count - visible.length;
+  const more = remaining > 0 && (deals.length > shown || props.hasMore) ? Math.min(CARDS_PER_PAGE, remaining) : 0;
+  const loadMore = () => {
+    if (loading) return;
+    setShown(shown + CARDS_PER_PAGE);
+    if (deals.length >= shown + CARDS_PER_PAGE || !props.hasMore) return; // in memory already
+    setLoading(true);
+    void props.onLoadMore().finally(() => setLoading(false));
+  };
+  const cardsEnd = useNearView(more > 0 && !loading, shown, loadMore);
   const accepts = (e: DragEvent) => props.writable && !!e.dataTransfer?.types.includes(DEAL_DRAG);
   return (
     <section
@@ -53,7 +61,7 @@ export function BoardColumn(props: ColumnProps) {
         setOver(false);
         if (!accepts(e)) return;
         e.preventDefault();
-        const deal = draggedDeal(e);
+        const deal = draggedDeal(e.dataTransfer);
         if (deal) props.onMove(deal, stage, false);
       }}
     >
@@ -70,11 +78,20 @@ export function BoardColumn(props: ColumnProps) {
           </ul>
         )}
       </header>
-      {deals.length > 0 ? (
+      {visible.length > 0 ? (
         <ul class="cards" aria-labelledby={headingId}>
-          {deals.map((d) => (
-            <DealCard key={d.id} deal={d} {...props} busy={props.pending.has(d.id)} />
+          {visible.map((d) => (
+            <DealCard
+              key={d.id}
+              deal={d}
+              busy={props.pending.has(d.id)}
+              client={props.clientNames.get(d.client_id ?? '')}
+              writable={props.writable}
+              stages={props.stages}
+              onMove={props.onMove}
+            />
           ))}
+          <li ref={cardsEnd} class="cards-end" aria-hidden="true" />
         </ul>
       ) : (
         // No card loaded: the column is empty, or every loaded card left it (then "Show more" follows).
@@ -87,10 +104,7 @@ export function BoardColumn(props: ColumnProps) {
             class="quiet show-more"
             aria-label={`Show ${more} more in ${label}`}
             disabled={loading}
-            onClick={() => {
-              setLoading(true);
-              void props.onLoadMore().finally(() => setLoading(false));
-            }}
+            onClick={loadMore}
           >
             {loading ? 'Loading…' : `Show ${more} more`}
           </button>
@@ -100,63 +114,25 @@ export function BoardColumn(props: ColumnProps) {
   );
 }
 
-/** The deal a drag started with (the drop lands on another column's component). */
-const draggedDeals = new Map<string, BoardDeal>();
-
-/** The dragged deal, by the id the drag carries. */
-function draggedDeal(e: DragEvent): BoardDeal | undefined {
-  const id = e.dataTransfer?.getData(DEAL_DRAG);
-  return id ? draggedDeals.get(id) : undefined;
+/**
+ * Calls `onNear` when the element it returns a ref for comes within a card's height of its
+ * scrolling list's visible part, while `active` (and again after each page, `shown`, if it still is): the column's next page is asked for before the
+ * reader reaches its end (and at once when the cards do not fill a tall column).
+ */
+function useNearView(active: boolean, shown: number, onNear: () => void) {
+  const end = useRef<HTMLLIElement>(null);
+  const latest = useRef(onNear);
+  latest.current = onNear;
+  useEffect(() => {
+    const target = end.current;
+    if (!active || !target) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && latest.current(), {
+      root: target.parentElement,
+      rootMargin: '0px 0px 150px 0px',
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [active, shown]); // observed afresh after each page: still in view, the column asks for one more
+  return end;
 }
 
-function DealCard(props: ColumnProps & { deal: BoardDeal; busy: boolean }) {
-  const { deal, writable, busy } = props;
-  const client = props.clientNames.get(deal.client_id ?? '');
-  const titleId = `deal-${deal.id}-title`;
-  return (
-    <li
-      class={busy ? 'deal-card busy' : 'deal-card'}
-      data-deal={deal.id}
-      draggable={writable && !busy}
-      aria-busy={busy ? 'true' : undefined}
-      onDragStart={(e) => {
-        draggedDeals.clear();
-        draggedDeals.set(deal.id, deal);
-        e.dataTransfer!.setData(DEAL_DRAG, deal.id);
-        e.dataTransfer!.effectAllowed = 'move';
-        (e.currentTarget as HTMLElement).classList.add('dragging');
-      }}
-      onDragEnd={(e) => (e.currentTarget as HTMLElement).classList.remove('dragging')}
-    >
-      <Link href={recordUrl('deals', deal.id)} class="deal-title" draggable={false} id={titleId}>
-        {deal.title}
-      </Link>
-      <p class="deal-client" title={client}>{deal.client_id ? (client ?? <ClientName id={deal.client_id} />) : <span class="muted">No client</span>}</p>
-      <div class="deal-foot">
-        <span class="deal-value num">{formatMoney(deal.value, deal.currency)}</span>
-        {writable && (
-          <MenuButton
-            // Busy: its last move has no answer yet, which is why the card cannot be picked up now.
-            label={busy ? 'Moving…' : 'Move to'}
-            class="move-to"
-            describedBy={titleId}
-            disabled={busy}
-            items={props.stages.filter((s) => s.value !== deal.stage).map((s) => ({ label: s.label, onSelect: () => props.onMove(deal, s.value, true) }))}
-          />
-        )}
-      </div>
-    </li>
-  );
-}
-
-/** A client the board's list did not have (created since): its name fetched once. */
-function ClientName(props: { id: string }) {
-  // Without clients:read every lookup would be refused: say so instead of asking per card.
-  if (!can('clients:read')) return <span class="muted">A client (needs clients:read)</span>;
-  return <FetchedClientName id={props.id} />;
-}
-
-function FetchedClientName(props: { id: string }) {
-  const name = useRecordName('clients', props.id);
-  return <>{name ?? <span class="muted">{name === null ? 'Unknown client' : '…'}</span>}</>;
-}

@@ -120,18 +120,21 @@ export function coalesced(task: () => Promise<void>): () => Promise<void> {
 }
 
 /**
- * Folds a deal event into the board's deals (a new map when something changed, else the same one).
+ * Folds deal events into the board's deals (a new map when something changed, else the same one),
+ * copying the map once for the lot: a bulk import's thousand events cost one copy, not a thousand.
  * A deleted deal goes; otherwise the event's deal replaces ours unless ours is newer (an answer to
  * our own move can arrive before the event it caused, and a late event must not move the card back).
  */
-export function applyDealEvent(deals: ReadonlyMap<string, BoardDeal>, type: string, deal: BoardDeal): ReadonlyMap<string, BoardDeal> {
-  const ours = deals.get(deal.id);
-  if (type === 'deal.deleted') {
-    if (!ours) return deals;
-    const next = new Map(deals);
-    next.delete(deal.id);
-    return next;
+export function applyDealEvents(deals: ReadonlyMap<string, BoardDeal>, events: readonly { type: string; deal: BoardDeal }[]): ReadonlyMap<string, BoardDeal> {
+  let next: Map<string, BoardDeal> | undefined;
+  for (const { type, deal } of events) {
+    const ours = (next ?? deals).get(deal.id);
+    if (type === 'deal.deleted' ? !ours : ours && ours.updated_at > deal.updated_at) continue;
+    next ??= new Map(deals);
+    if (type === 'deal.deleted') next.delete(deal.id);
+    else next.set(deal.id, deal);
   }
-  if (ours && ours.updated_at > deal.updated_at) return deals;
-  return new Map(deals).set(deal.id, deal);
+  return next ?? deals;
 }
+
+export const applyDealEvent = (deals: ReadonlyMap<string, BoardDeal>, type: string, deal: BoardDeal) => applyDealEvents(deals, [{ type, deal }]);

@@ -6,7 +6,7 @@
 // (board-data.ts), so a board of thousands of deals loads seven small answers and keeps a few hundred
 // elements. Client names come from one list of clients, not a request per card.
 import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, can } from '../../api.js';
 import { isClosed, type Stage } from '../../../../src/domain/pipeline.js';
 import { CreateDialog } from '../create-dialog.js';
@@ -21,6 +21,7 @@ import './board.css';
 type Move = { from: BoardDeal; to: Stage };
 
 const STAGE_IDS = DEAL_STAGES.map((s) => s.value);
+const STAGE_CHOICES = DEAL_STAGES as { value: Stage; label: string }[];
 const stageLabel = (stage: string): string => DEAL_STAGES.find((s) => s.value === stage)?.label ?? stage;
 /** Sorts above every real updated_at: a card whose move is in flight sits on top of its new column. */
 const IN_FLIGHT = '\uffff';
@@ -79,6 +80,12 @@ export function DealBoard(props: { views: ComponentChildren }) {
     }
   };
 
+  // The cards keep one onMove for good (deal-card.tsx draws a card again only when it changed); it
+  // calls the move of the latest render, which sees the latest deals and moves in flight.
+  const latestMove = useRef(move);
+  latestMove.current = move;
+  const onMove = useMemo(() => (deal: BoardDeal, to: Stage, byKeyboard: boolean) => void latestMove.current(deal, to, byKeyboard), []);
+
   return (
     <section>
       <header class="page-header">
@@ -112,11 +119,11 @@ export function DealBoard(props: { views: ComponentChildren }) {
               head={heads.get(value as Stage) ?? { stage: value as Stage, count: 0, totals: [] }}
               hasMore={hasMore(value as Stage)}
               onLoadMore={() => loadMore(value as Stage)}
-              stages={DEAL_STAGES as { value: Stage; label: string }[]}
+              stages={STAGE_CHOICES}
               clientNames={clientNames}
               pending={pending}
               writable={writable}
-              onMove={(deal, to, byKeyboard) => void move(deal, to, byKeyboard)}
+              onMove={onMove}
             />
           ))}
         </div>
