@@ -93,6 +93,24 @@ describe('refreshing the heads', () => {
     await idle;
   });
 
+  it("never runs twice at once, even when asked between a run's end and the next one's start", async () => {
+    const runs: (() => void)[] = [];
+    let started = 0;
+    const refresh = coalesced(() => new Promise<void>((resolve) => ((started += 1), runs.push(resolve))));
+    const first = refresh();
+    let between: Promise<void> | undefined;
+    void first.then(() => (between = refresh())); // runs before the queued run starts
+    const second = refresh();
+    runs[0]!();
+    await first;
+    await Promise.resolve();
+    expect(between).toBe(second);
+    expect(started).toBe(2);
+    runs[1]!();
+    await second;
+    expect(started).toBe(2);
+  });
+
   it('runs again after a run that failed', async () => {
     let calls = 0;
     const refresh = coalesced(async () => {

@@ -104,18 +104,20 @@ const toMinorUnits = (value: number, currency: string) => Math.round(value * 10 
  */
 export function coalesced(task: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | null = null;
-  let next: Promise<void> | null = null;
-  const start = (): Promise<void> => {
-    running = task().finally(() => (running = null));
-    return running;
+  let queued: Promise<void> | null = null;
+  const run = (): Promise<void> => {
+    const current: Promise<void> = task().finally(() => {
+      if (running === current) running = null;
+    });
+    running = current;
+    return current;
   };
   return () => {
-    if (!running) return start();
-    next ??= running.then(
-      () => ((next = null), start()),
-      () => ((next = null), start()),
-    );
-    return next;
+    if (queued) return queued; // the run after this one is asked for already
+    if (!running) return run();
+    const after = () => ((queued = null), run());
+    queued = running.then(after, after);
+    return queued;
   };
 }
 
