@@ -87,6 +87,8 @@ type ClientListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request.
+	IDs *string `url:"ids"`
 	// created (by id, the default), updated_at (for incremental sync), name; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
 	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
@@ -213,6 +215,8 @@ type DealListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request.
+	IDs *string `url:"ids"`
 	// created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
 	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
@@ -332,6 +336,8 @@ type InvoiceListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request.
+	IDs *string `url:"ids"`
 	// created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
 	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.
@@ -455,6 +461,8 @@ type LeadListParams struct {
 	CreatedAfter *string `url:"created_after"`
 	// Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync).
 	UpdatedAfter *string `url:"updated_after"`
+	// Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request.
+	IDs *string `url:"ids"`
 	// created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order. Default: `"created"`.
 	Sort *string `url:"sort"`
 	// asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`.

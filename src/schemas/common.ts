@@ -82,6 +82,12 @@ export const listQueryFields = buildOnce(() => ({
   cursor: z.string().max(2000).optional().describe('The next_cursor of the previous page'),
   created_after: Time().optional(),
   updated_after: Time().optional(),
+  ids: z
+    .string()
+    .max(5000)
+    .regex(/^[A-Za-z0-9_-]{1,100}(,[A-Za-z0-9_-]{1,100}){0,99}$/, 'Expected up to 100 ids separated by commas.')
+    .optional()
+    .describe('Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request.'),
 }));
 
 /** `order` of a log (events, request logs): by id, that is by time. */

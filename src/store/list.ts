@@ -122,8 +122,11 @@ export function commonConditions(q: {
   external_id?: string | undefined;
   email?: string | undefined;
   tag?: string | undefined;
+  ids?: string | undefined;
 }): Condition[] {
   const out: Condition[] = [];
+  // One statement for any number of ids (json_each), not one per count of placeholders.
+  if (q.ids !== undefined) out.push(['id IN (SELECT value FROM json_each(?))', [JSON.stringify(q.ids.split(','))]]);
   if (q.created_after) out.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
   if (q.updated_after) out.push(['updated_at > ?', [new Date(q.updated_after).toISOString()]]);
   if (q.external_id !== undefined) out.push(['external_id = ?', [q.external_id]]);

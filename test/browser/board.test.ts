@@ -294,7 +294,14 @@ describe('columns', () => {
     expect(newest).toHaveLength(total);
     const page = await suite.signedIn();
     const asked: string[] = [];
-    page.on('request', (r) => (new URL(r.url()).pathname.startsWith('/v1/deals') ? asked.push(new URL(r.url()).search) : undefined));
+    const askedClients: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      // The board's own requests: the Overview, where signing in lands, asks for its counts too.
+      if (!r.frame().url().includes('view=board')) return;
+      if (url.pathname.startsWith('/v1/deals')) asked.push(url.search);
+      if (url.pathname === '/v1/clients') askedClients.push(url.searchParams.get('ids') ?? '(every client)');
+    });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
     const list = column(page, 'negotiation').getByRole('list', { name: 'Negotiation', exact: true });
@@ -305,6 +312,14 @@ describe('columns', () => {
     expect(asked.filter((q) => q.includes('stage=')).every((q) => q.includes('limit=15'))).toBe(true);
     expect(asked.some((q) => q.includes('limit=1000'))).toBe(false);
     expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 15));
+    // The clients' names: asked for by the ids on the cards, in one request, not as the list of every client.
+    expect(askedClients).toHaveLength(1);
+    const firstPages = await Promise.all(Object.keys(STAGE_NAMES).map(async (stage) => (await suite.api.get(`/v1/deals?stage=${stage}&sort=updated_at&order=desc&limit=15`)).body.data as Deal[]));
+    const withClient = firstPages.flat().filter((d) => d.client_id);
+    expect(new Set(askedClients[0]!.split(','))).toEqual(new Set(withClient.map((d) => d.client_id)));
+    const shown = withClient[0]!;
+    const clientName = (await suite.api.get(`/v1/clients/${shown.client_id}`)).body.name as string;
+    expect(await card(page, shown.stage, shown.title).locator('.deal-client').textContent()).toBe(clientName);
 
     await column(page, 'negotiation').getByRole('button', { name: `Show 15 more in Negotiation` }).click();
     await expect.poll(() => cards.count()).toBe(30);

@@ -187,6 +187,8 @@ class ClientListParams(CrmObject):
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    ids: Optional[str]
+    """Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request."""
     sort: Optional[Literal["created", "updated_at", "name"]]
     """created (by id, the default), updated_at (for incremental sync), name; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
@@ -339,6 +341,8 @@ class DealListParams(CrmObject):
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    ids: Optional[str]
+    """Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request."""
     sort: Optional[Literal["created", "updated_at", "title", "value", "expected_close_date"]]
     """created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
@@ -525,6 +529,8 @@ class InvoiceListParams(CrmObject):
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    ids: Optional[str]
+    """Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request."""
     sort: Optional[Literal["created", "updated_at", "total", "due_date"]]
     """created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]
@@ -668,6 +674,8 @@ class LeadListParams(CrmObject):
     """Only records created after this RFC 3339 time."""
     updated_after: Optional[str]
     """Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync)."""
+    ids: Optional[str]
+    """Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request."""
     sort: Optional[Literal["created", "updated_at", "name", "company", "email"]]
     """created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order. Default: `\"created\"`."""
     order: Optional[Literal["asc", "desc"]]

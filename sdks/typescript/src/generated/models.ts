@@ -182,6 +182,8 @@ export interface ClientListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request. */
+  ids?: string;
   /** created (by id, the default), updated_at (for incremental sync), name; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "name";
   /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
@@ -333,6 +335,8 @@ export interface DealListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request. */
+  ids?: string;
   /** created (by id, the default), updated_at (for incremental sync), title, value (the amount as it reads, whatever the currency) or expected_close_date; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "title" | "value" | "expected_close_date";
   /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
@@ -518,6 +522,8 @@ export interface InvoiceListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request. */
+  ids?: string;
   /** created (by id, the default), updated_at (for incremental sync), total (the amount as it reads, whatever the currency) or due_date; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "total" | "due_date";
   /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */
@@ -659,6 +665,8 @@ export interface LeadListParams {
   created_after?: string;
   /** Only records updated after this RFC 3339 time (with `sort=updated_at`, for incremental sync). */
   updated_after?: string;
+  /** Only the records with these ids: up to 100, comma-separated (unknown ids are left out). Names for many ids in one request. */
+  ids?: string;
   /** created (by id, the default), updated_at (for incremental sync), name (first then last name), company or email; ties in id order. Default: `"created"`. */
   sort?: "created" | "updated_at" | "name" | "company" | "email";
   /** asc (oldest or smallest first, the default) or desc (newest or largest first); records without the sort value come last either way. Default: `"asc"`. */

@@ -1,9 +1,10 @@
 // What the board holds and how it gets it: the column heads from GET /v1/deals/summary (counts and
 // totals of every deal, however many), each column's most recently changed cards a page at a time
-// ("Show more" asks the API for the next page), the clients' names, and every deal.* and client.*
-// event folded in. A big board thus loads one summary and six pages of 15 cards, not every deal.
+// ("Show more" asks the API for the next page), the names of the clients on its cards, and every
+// deal.* and client.* event folded in. A big board thus loads one summary, six pages of 15 cards
+// and their clients' names, not every deal and every client.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { all, api, can } from '../../api.js';
+import { api, can } from '../../api.js';
 import { onLiveEvent, type LiveEvent } from '../../live.js';
 import type { Stage } from '../../../../src/domain/pipeline.js';
 import { clients as clientSpec } from '../resources/clients.js';
@@ -43,6 +44,7 @@ export function useBoardData(): BoardData {
   const [cursors, setCursors] = useState<ReadonlyMap<Stage, string | null>>(new Map());
   const [clientNames, setClientNames] = useState<ReadonlyMap<string, string>>(new Map());
   const [loadError, setLoadError] = useState('');
+  const askedNames = useRef(new Set<string>()).current; // client ids whose names were asked for once
   const setDeals = (f: (d: Deals) => Deals) => setDealsState((d) => (d ? f(d) : d));
   const refreshSummary = useMemo(
     () =>
@@ -78,21 +80,22 @@ export function useBoardData(): BoardData {
       else if (e.type.startsWith('client.')) setClientNames((m) => withName(m, object.id, clientSpec.title(object)));
     };
     const stop = onLiveEvent((e) => (loaded ? apply(e) : early.push(e)));
-    const clientList = can('clients:read') ? all<Record<string, any>>('/v1/clients').catch(() => []) : Promise.resolve([]);
-    // The heads and each column's first page, side by side.
+    // The heads and each column's first page, side by side; then their clients' names in one request.
     const heads = api<{ stages: StageSummary[] }>('GET', '/v1/deals/summary');
     const firstPages = Promise.all(STAGE_IDS.map((stage) => api<Page>('GET', pagePath(stage))));
-    Promise.all([heads, firstPages, clientList]).then(
-      ([{ stages }, pages, clientRecords]) => {
-        setSummary(stages);
-        setDealsState(new Map(pages.flatMap((p) => p.data).map((d) => [d.id, d])));
-        setCursors(new Map(STAGE_IDS.map((stage, i) => [stage, pages[i]!.next_cursor])));
-        setClientNames(new Map(clientRecords.map((c) => [c.id as string, clientSpec.title(c)])));
-        loaded = true;
-        early.forEach(apply);
-      },
-      (err: Error) => setLoadError(err.message),
-    );
+    Promise.all([heads, firstPages])
+      .then(async ([{ stages }, pages]) => [stages, pages, await namesOfClients(pages.flatMap((p) => p.data), askedNames)] as const)
+      .then(
+        ([stages, pages, names]) => {
+          setSummary(stages);
+          setDealsState(new Map(pages.flatMap((p) => p.data).map((d) => [d.id, d])));
+          setCursors(new Map(STAGE_IDS.map((stage, i) => [stage, pages[i]!.next_cursor])));
+          setClientNames(new Map(names));
+          loaded = true;
+          early.forEach(apply);
+        },
+        (err: Error) => setLoadError(err.message),
+      );
     return stop;
   }, []);
 
@@ -103,6 +106,8 @@ export function useBoardData(): BoardData {
     loading.current.add(stage);
     try {
       const page = await api<Page>('GET', pagePath(stage, cursor));
+      const names = await namesOfClients(page.data, askedNames); // before the cards, which would each ask
+      if (names.length) setClientNames((m) => new Map([...m, ...names]));
       // A card already here (moved in, or changed since) keeps the newer of the two.
       setDeals((d) => applyDealEvents(d, page.data.map((deal) => ({ type: 'deal.updated', deal }))));
       setCursors((c) => new Map(c).set(stage, page.next_cursor));
@@ -111,6 +116,20 @@ export function useBoardData(): BoardData {
     }
   };
   return { deals, setDeals, summary, refreshSummary, hasMore: (stage) => Boolean(cursors.get(stage)), loadMore, clientNames, loadError };
+}
+
+/**
+ * The names of the deals' clients not asked for yet, by id, 100 ids a request (`?ids=`): the board
+ * asks for the clients its cards show, not for every client. Without clients:read, none: the cards
+ * then say a client needs that scope.
+ */
+async function namesOfClients(deals: readonly BoardDeal[], asked: Set<string>): Promise<[string, string][]> {
+  if (!can('clients:read')) return [];
+  const ids = [...new Set(deals.map((d) => d.client_id).filter((id): id is string => !!id && !asked.has(id)))];
+  ids.forEach((id) => asked.add(id));
+  const batches = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
+  const pages = await Promise.all(batches.map((batch) => api<{ data: Record<string, any>[] }>('GET', `/v1/clients?ids=${batch.join(',')}&limit=100`)));
+  return pages.flatMap((p) => p.data.map((c): [string, string] => [c.id as string, clientSpec.title(c)]));
 }
 
 function withName(names: ReadonlyMap<string, string>, id: string, name: string | undefined): ReadonlyMap<string, string> {
