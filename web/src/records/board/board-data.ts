@@ -121,15 +121,20 @@ export function useBoardData(): BoardData {
 /**
  * The names of the deals' clients not asked for yet, by id, 100 ids a request (`?ids=`): the board
  * asks for the clients its cards show, not for every client. Without clients:read, none: the cards
- * then say a client needs that scope.
+ * then say a client needs that scope. Should the request fail, none either: the board still draws,
+ * and each card asks for its own client's name (deal-card.tsx).
  */
 async function namesOfClients(deals: readonly BoardDeal[], asked: Set<string>): Promise<[string, string][]> {
   if (!can('clients:read')) return [];
   const ids = [...new Set(deals.map((d) => d.client_id).filter((id): id is string => !!id && !asked.has(id)))];
   ids.forEach((id) => asked.add(id));
   const batches = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
-  const pages = await Promise.all(batches.map((batch) => api<{ data: Record<string, any>[] }>('GET', `/v1/clients?ids=${batch.join(',')}&limit=100`)));
-  return pages.flatMap((p) => p.data.map((c): [string, string] => [c.id as string, clientSpec.title(c)]));
+  try {
+    const pages = await Promise.all(batches.map((batch) => api<{ data: Record<string, any>[] }>('GET', `/v1/clients?ids=${batch.join(',')}&limit=100`)));
+    return pages.flatMap((p) => p.data.map((c): [string, string] => [c.id as string, clientSpec.title(c)]));
+  } catch {
+    return [];
+  }
 }
 
 function withName(names: ReadonlyMap<string, string>, id: string, name: string | undefined): ReadonlyMap<string, string> {
