@@ -31,11 +31,16 @@ export function minorDigits(currency: string): number {
   return 2;
 }
 
+/** Major units to the nearest minor units, unchecked: for amounts the API has already accepted. */
+export function roundToMinor(value: number, currency: string): number {
+  return Math.round(value * 10 ** minorDigits(currency));
+}
+
 /** Major units to exact minor units; a value with more decimals than the currency has is refused. */
 export function toMinor(value: number, currency: string, path: string): number {
   const digits = minorDigits(currency);
   const scaled = value * 10 ** digits;
-  const minor = Math.round(scaled);
+  const minor = roundToMinor(value, currency);
   // Binary floats make 19.99 * 100 = 1998.9999999999998: accept that, refuse 19.999.
   if (Math.abs(scaled - minor) > 1e-6 * Math.max(1, Math.abs(scaled))) {
     throw fieldError(path, 'too_many_decimals', `${currency} allows at most ${digits} decimal place(s).`);

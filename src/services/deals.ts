@@ -4,7 +4,7 @@ import { fieldError, notFound } from '../errors.js';
 import type { Deal, DealCreate, DealListQuery, DealSummary, DealSummaryQuery, DealUpdate } from '../schemas/deal.js';
 import type { EventType } from '../schemas/event.js';
 import { dealFromRow, dealJsonSql, dealToRow } from '../store/deals.js';
-import { commonConditions, type Condition } from '../store/list.js';
+import { commonConditions, whereClause, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { searchCondition } from '../store/search-index.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
@@ -128,9 +128,9 @@ export function summarizeDeals(ctx: Ctx, q: DealSummaryQuery): DealSummary {
   const conditions: Condition[] = commonConditions(q);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
   if (q.q !== undefined) conditions.push(searchCondition(ctx.db, 'deals', q.q, false).condition);
-  const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
+  const { where, params } = whereClause(conditions);
   const rows = stmt(ctx.db, `SELECT stage, currency, count(*) AS count, sum(value_minor) AS minor FROM deals ${where} GROUP BY stage, currency ORDER BY currency`).all(
-    ...conditions.flatMap(([, params]) => params),
+    ...params,
   ) as { stage: Stage; currency: string; count: number; minor: number }[];
   const stages = STAGES.map((stage) => ({ stage, count: 0, totals: [] as DealSummary['stages'][number]['totals'] }));
   for (const row of rows) {

@@ -84,10 +84,9 @@ export function pageQuery(db: Db, req: ListRequest): PageQuery {
     if (after.length !== (keySql ? 2 : 1) || typeof after[after.length - 1] !== 'string') throw invalidCursor('The cursor is malformed.');
     conditions.push(keySql ? [`(${keySql}, id) ${compare} (?, ?)`, after] : [`id ${compare} ?`, after]);
   }
-  const where = conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '';
+  const { where, params } = whereClause(conditions);
   const orderBy = keySql ? `${keySql}${direction}, id${direction}` : `id${direction}`;
   if (!Number.isSafeInteger(req.limit) || req.limit < 1) throw new Error(`pageQuery: limit ${req.limit}`);
-  const params = conditions.flatMap(([, p]) => p);
   if (!req.inlineLimit) params.push(req.limit + 1);
   return {
     from: `FROM ${req.table} ${where} ORDER BY ${orderBy} LIMIT ${req.inlineLimit ? req.limit + 1 : '?'}`,
@@ -116,6 +115,14 @@ function sortKeySql(key: SortKey, order: SortOrder): string {
 }
 
 /** Conditions for the filters that leads, clients and deals share (API.md §2). */
+/** Conditions joined into a WHERE clause (empty without any), and their parameters in order. */
+export function whereClause(conditions: readonly Condition[]): { where: string; params: unknown[] } {
+  return {
+    where: conditions.length ? `WHERE ${conditions.map(([sql]) => `(${sql})`).join(' AND ')}` : '',
+    params: conditions.flatMap(([, p]) => p),
+  };
+}
+
 export function commonConditions(q: {
   created_after?: string | undefined;
   updated_after?: string | undefined;

@@ -2,7 +2,7 @@
 // deal from one stage to another under the API's transition rules, the cards of a column in their
 // order, the column heads while moves are in flight, folding a live event into what the board
 // holds, and refreshing the heads once per burst of events.
-import { minorDigits } from '../../../../src/domain/money.js';
+import { roundToMinor, toMajor } from '../../../../src/domain/money.js';
 import { isClosed, type Stage } from '../../../../src/domain/pipeline.js';
 
 export interface BoardDeal {
@@ -67,13 +67,13 @@ export function columnHeads(
   summary: readonly StageSummary[],
   moving: Iterable<{ from: Pick<BoardDeal, 'stage' | 'value' | 'currency'>; to: Stage }>,
 ): Map<Stage, StageSummary> {
-  const heads = new Map(summary.map((s) => [s.stage, { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: toMinorUnits(t.value, t.currency) }])) }]));
+  const heads = new Map(summary.map((s) => [s.stage, { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: roundToMinor(t.value, t.currency) }])) }]));
   const add = (stage: Stage, deal: Pick<BoardDeal, 'value' | 'currency'>, sign: 1 | -1) => {
     const head = heads.get(stage);
     if (!head) return;
     const total = head.byCurrency.get(deal.currency) ?? { count: 0, minor: 0 };
     head.count += sign;
-    head.byCurrency.set(deal.currency, { count: total.count + sign, minor: total.minor + sign * toMinorUnits(deal.value, deal.currency) });
+    head.byCurrency.set(deal.currency, { count: total.count + sign, minor: total.minor + sign * roundToMinor(deal.value, deal.currency) });
   };
   for (const { from, to } of moving) {
     add(from.stage, from, -1);
@@ -88,13 +88,11 @@ export function columnHeads(
         totals: [...head.byCurrency]
           .filter(([, t]) => t.count > 0)
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([currency, t]) => ({ currency, count: t.count, value: t.minor / 10 ** minorDigits(currency) })),
+          .map(([currency, t]) => ({ currency, count: t.count, value: toMajor(t.minor, currency) })),
       },
     ]),
   );
 }
-
-const toMinorUnits = (value: number, currency: string) => Math.round(value * 10 ** minorDigits(currency));
 
 /**
  * Runs `task` at most once at a time: a call while it runs asks for one more run after it (however
