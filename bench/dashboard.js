@@ -21,13 +21,24 @@ const BUDGET_MS = 300;
 
 const gzipKb = (file) => gzipSync(readFileSync(join(WEB, file))).length / 1024;
 
+/** Debian's Chromium, headless (CRM_CHROMIUM names another). */
+export function launchChromium() {
+  return chromium.launch({ executablePath: process.env.CRM_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+}
+
+/** A 1280x800 tab of its own, signed in to the sandbox's dashboard by the link it printed. */
+export async function signedInPage(browser, sandbox) {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(sandbox.dashboard_url);
+  await page.getByRole('link', { name: 'Overview' }).waitFor();
+  return page;
+}
+
 export async function run(ctx) {
   const sandbox = await startSandbox(join(ctx.tmp, 'dashboard.db'));
-  const browser = await chromium.launch({ executablePath: process.env.CRM_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await launchChromium();
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(sandbox.dashboard_url);
-    await page.getByRole('link', { name: 'Overview' }).waitFor();
+    const page = await signedInPage(browser, sandbox);
     const rows = [];
     let worst = 0;
     for (const [path, heading] of PAGES) {

@@ -8,9 +8,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
 const REFERENCE = fileURLToPath(new URL('./reference-server.js', import.meta.url));
 
-/** The sandbox command line; `db` should be a fresh file so that it migrates and seeds. */
-export function sandboxArgs(db, extra = []) {
-  return [CRM, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...extra];
+/**
+ * The sandbox command line; `db` should be a fresh file so that it migrates and seeds. `crm`: the
+ * bin/crm.js of another build (bench/dashboard-board-ab.js), this checkout's by default.
+ */
+export function sandboxArgs(db, extra = [], crm = CRM) {
+  return [crm, 'sandbox', 'start', '--port', '0', '--json', '--db', db, ...extra];
 }
 
 // Under load the default rate limit (100/1s per key) would turn the run into a 429 benchmark.
@@ -23,9 +26,9 @@ export function spawnNode(args, cwd = ROOT) {
 }
 
 /** Starts a sandbox and waits for its JSON line: { base_url, api_key, db, pid, stop() }. */
-export async function startSandbox(db, extra = []) {
+export async function startSandbox(db, extra = [], crm = CRM) {
   // In the database's folder: `crm sandbox start` writes .crm/sandbox.json where it runs (API.md §14).
-  const child = spawnNode(sandboxArgs(db, extra), dirname(db));
+  const child = spawnNode(sandboxArgs(db, extra, crm), dirname(db));
   const info = await firstJsonLine(child);
   return { ...info, stop: () => stop(child) };
 }
