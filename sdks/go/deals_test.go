@@ -74,11 +74,11 @@ func TestDealsListBulkAndPipelines(t *testing.T) {
 	}
 	summary, err := client.Deals.Summarize(ctx, &crm.DealSummarizeParams{Tag: crm.String(tag)})
 	must(t, err)
-	if summary.Count != 2 || summary.Stages[0].Stage != crm.StageLeadIn || summary.Stages[0].Count != 1 || summary.Stages[0].Totals[0].Value != 1 {
+	if summary.Count != 2 || summary.Stages[0].Stage != crm.StageLeadIn || summary.Stages[0].Count != 1 || summary.Stages[0].Totals[0].Value != "1" {
 		t.Fatalf("summary of the tag: %+v, first stage %+v", summary, summary.Stages[0])
 	}
 	won := summary.Stages[4]
-	if won.Stage != crm.StageWon || won.Count != 1 || len(won.Totals) != 1 || won.Totals[0].Currency != "EUR" || won.Totals[0].Value != 2 {
+	if won.Stage != crm.StageWon || won.Count != 1 || len(won.Totals) != 1 || won.Totals[0].Currency != "EUR" || won.Totals[0].Value != "2" {
 		t.Fatalf("won in the summary: %+v", won)
 	}
 	pipelines := client.Pipelines.List(ctx)

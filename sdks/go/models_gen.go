@@ -2,6 +2,8 @@
 
 package crm
 
+import "encoding/json"
+
 // Values of the enum fields of the models.
 const (
 	AccountPlanFree                         = "free"
@@ -247,8 +249,8 @@ type DealSummaryStageTotal struct {
 	Currency string `json:"currency"`
 	// Deals in this currency
 	Count int `json:"count"`
-	// Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)
-	Value float64 `json:"value"`
+	// Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3): a number, or beyond 2^53 minor units (where a JSON number stops being exact) the exact decimal as a string, e.g. "12000000000000.003"
+	Value json.Number `json:"value"`
 }
 
 // Deleted is an object the API returns.

@@ -36,17 +36,34 @@ export function roundToMinor(value: number, currency: string): number {
   return Math.round(value * 10 ** minorDigits(currency));
 }
 
-/** Major units to exact minor units; a value with more decimals than the currency has is refused. */
+/**
+ * A number's decimal text as JSON.stringify prints it (the shortest that parses back to it), split
+ * into its digits and where the decimal point goes: 5000.005 → 5000005 and 3 decimals, 1e-7 → 1 and 7,
+ * 1.5e+21 → 15 and -20 (a negative count of decimals: the digits are followed by zeros).
+ */
+function decimalText(value: number): { digits: string; decimals: number } {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(value)));
+  if (!match) throw new Error(`Not a finite number: ${value}`);
+  const fraction = match[2] ?? '';
+  return { digits: match[1]! + fraction, decimals: fraction.length - Number(match[3] ?? 0) };
+}
+
+/**
+ * Major units to exact minor units; a value with more decimals than the currency has is refused.
+ * The check reads the number's decimal text, not a scaled float: a tolerance on `value * 100`
+ * grows with the amount, so past ~500,000 minor units 5000.005 EUR was rounded to 5000.01 in
+ * silence (docs/reference/fields.md, "Money"). So 0.1 + 0.2 sent as 0.30000000000000004 is
+ * refused too: it is what the client's JSON said.
+ */
 export function toMinor(value: number, currency: string, path: string): number {
-  const digits = minorDigits(currency);
-  const scaled = value * 10 ** digits;
-  const minor = roundToMinor(value, currency);
-  // Binary floats make 19.99 * 100 = 1998.9999999999998: accept that, refuse 19.999.
-  if (Math.abs(scaled - minor) > 1e-6 * Math.max(1, Math.abs(scaled))) {
-    throw fieldError(path, 'too_many_decimals', `${currency} allows at most ${digits} decimal place(s).`);
+  const allowed = minorDigits(currency);
+  const { digits, decimals } = decimalText(value);
+  if (decimals > allowed) {
+    throw fieldError(path, 'too_many_decimals', `${currency} allows at most ${allowed} decimal place(s); ${value} has ${decimals}.`);
   }
-  if (!Number.isSafeInteger(minor)) throw fieldError(path, 'too_big', 'The amount is too large.');
-  return minor;
+  const minor = BigInt(digits) * 10n ** BigInt(allowed - decimals);
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) throw fieldError(path, 'too_big', 'The amount is too large.');
+  return Number(value < 0 ? -minor : minor);
 }
 
 /**
@@ -59,14 +76,39 @@ export function toMajor(minor: number, currency: string): number {
   return digits === 0 ? minor : minor / 10 ** digits;
 }
 
+/**
+ * A sum of minor units (a BigInt: sums outgrow 2^53 and SQLite's 2^63) in major units, exactly: a
+ * number while the minor units are a safe integer (so a JSON number is exact), else the decimal
+ * string ("12000000000000.003"), which JSON cannot round (docs/reference/basics.md, "Money").
+ */
+export function sumToMajor(minor: bigint, currency: string): number | string {
+  if (minor <= BigInt(Number.MAX_SAFE_INTEGER) && minor >= -BigInt(Number.MAX_SAFE_INTEGER)) return toMajor(Number(minor), currency);
+  const digits = minorDigits(currency);
+  const sign = minor < 0n ? '-' : '';
+  const text = (minor < 0n ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const fraction = text.slice(text.length - digits).replace(/0+$/, '');
+  return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** The inverse of sumToMajor, for sums the API sent: exact minor units of a number or a decimal string. */
+export function sumToMinor(value: number | string, currency: string): bigint {
+  if (typeof value === 'number') return BigInt(roundToMinor(value, currency));
+  const digits = minorDigits(currency);
+  const [whole = '0', fraction = ''] = value.replace(/^-/, '').split('.');
+  const minor = BigInt(whole + fraction.padEnd(digits, '0').slice(0, digits));
+  return value.startsWith('-') ? -minor : minor;
+}
+
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /**
  * A money amount as the API sends it (a number in major units, API.md §1) in its currency: 2717000
  * JPY → "¥2,717,000", 19.5 EUR → "€19.50". Exactly the currency's ISO minor digits, the precision
- * it is stored with (CLDR shows e.g. HUF without its two).
+ * it is stored with (CLDR shows e.g. HUF without its two). A sum past 2^53 minor units comes as a
+ * decimal string (sumToMajor), which Intl formats exactly.
  */
-export function formatMoney(value: number, currency: string, locale?: string): string {
+export function formatMoney(value: number | string, currency: string, locale?: string): string {
   const key = `${locale ?? ''}|${currency}`;
   let format = moneyFormats.get(key);
   if (!format) {
@@ -76,9 +118,10 @@ export function formatMoney(value: number, currency: string, locale?: string): s
     } catch {
       // A code this browser's Intl does not know: the number, then the code.
       const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-      return `${plain.format(value)} ${currency}`;
+      return `${plain.format(value as number)} ${currency}`;
     }
     moneyFormats.set(key, format);
   }
-  return format.format(value);
+  // `as number`: TypeScript's ES2022 lib does not yet type the decimal strings Intl formats exactly.
+  return format.format(value as number);
 }

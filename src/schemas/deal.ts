@@ -95,7 +95,11 @@ const MoneyTotal = () =>
   z.object({
     currency: z.string(),
     count: z.number().int().describe('Deals in this currency'),
-    value: z.number().describe('Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3)'),
+    value: z
+      .union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)])
+      .describe(
+        'Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3): a number, or beyond 2^53 minor units (where a JSON number stops being exact) the exact decimal as a string, e.g. "12000000000000.003"',
+      ),
   });
 
 export const DealSummary = lazySchema(() =>

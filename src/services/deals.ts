@@ -1,4 +1,4 @@
-import { toMajor, toMinor } from '../domain/money.js';
+import { sumToMajor, toMajor, toMinor } from '../domain/money.js';
 import { STAGES, STAGE_PROBABILITY, checkTransition, type Stage, type StageChange } from '../domain/pipeline.js';
 import { fieldError, notFound } from '../errors.js';
 import type { Deal, DealCreate, DealListQuery, DealSummary, DealSummaryQuery, DealUpdate } from '../schemas/deal.js';
@@ -122,22 +122,30 @@ export function listDeals(ctx: Ctx, q: DealListQuery): JsonBody {
 /**
  * Each stage's count and value per currency, for the deals a list with the same filters would
  * return (GET /v1/deals/summary): what a board's column heads show without fetching every deal.
- * Summed in SQL over the stored minor units, so totals are exact.
+ * Summed in SQL over the stored minor units, so totals are exact; each sum in two halves (the
+ * billions and the rest), since one account's deals can add up past SQLite's 2^63 (an integer
+ * overflow error) and past 2^53 (where a JSON number stops being exact): joined as a BigInt.
  */
 export function summarizeDeals(ctx: Ctx, q: DealSummaryQuery): DealSummary {
   const conditions: Condition[] = commonConditions(q);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
   if (q.q !== undefined) conditions.push(searchCondition(ctx.db, 'deals', q.q, false).condition);
   const { where, params } = whereClause(conditions);
-  const rows = stmt(ctx.db, `SELECT stage, currency, count(*) AS count, sum(value_minor) AS minor FROM deals ${where} GROUP BY stage, currency ORDER BY currency`).all(
-    ...params,
-  ) as { stage: Stage; currency: string; count: number; minor: number }[];
+  const rows = stmt(
+    ctx.db,
+    `SELECT stage, currency, count(*) AS count, sum(value_minor / ${SPLIT}) AS high, sum(value_minor % ${SPLIT}) AS low
+     FROM deals ${where} GROUP BY stage, currency ORDER BY currency`,
+  ).all(...params) as { stage: Stage; currency: string; count: number; high: number; low: number }[];
   const stages = STAGES.map((stage) => ({ stage, count: 0, totals: [] as DealSummary['stages'][number]['totals'] }));
   for (const row of rows) {
     const entry = stages.find((s) => s.stage === row.stage);
     if (!entry) continue; // only the API writes deals, always in one of the pipeline's stages
     entry.count += row.count;
-    entry.totals.push({ currency: row.currency, count: row.count, value: toMajor(row.minor, row.currency) });
+    const minor = BigInt(row.high) * BigInt(SPLIT) + BigInt(row.low);
+    entry.totals.push({ currency: row.currency, count: row.count, value: sumToMajor(minor, row.currency) });
   }
   return { count: stages.reduce((n, s) => n + s.count, 0), stages };
 }
+
+/** A deal is under 2^53 minor units, so either half is under 2^30 a row: 2^33 deals still sum within 2^63. */
+const SPLIT = 1_000_000_000;

@@ -73,6 +73,13 @@ const SHARED: Case[] = [
   ['deals', '1.5 JPY', { value: 1.5, currency: 'JPY' }, 'value', 'too_many_decimals'],
   ['deals', '1.2345 KWD', { value: 1.2345, currency: 'KWD' }, 'value', 'too_many_decimals'],
   ['deals', '0.001 USD', { value: 0.001, currency: 'USD' }, 'value', 'too_many_decimals'],
+  // Over-precise at size: a tolerance relative to the amount once rounded these in silence.
+  ['deals', '5000.005 EUR', { value: 5000.005, currency: 'EUR' }, 'value', 'too_many_decimals'],
+  ['deals', '123456.789 EUR', { value: 123456.789, currency: 'EUR' }, 'value', 'too_many_decimals'],
+  ['deals', '9999999999999.001 EUR', { value: 9999999999999.001, currency: 'EUR' }, 'value', 'too_many_decimals'],
+  ['deals', '4000000000.0001 KWD', { value: 4000000000.0001, currency: 'KWD' }, 'value', 'too_many_decimals'],
+  ['deals', '9007199254740.992 KWD (2^53 minor units)', { value: 9007199254740.992, currency: 'KWD' }, 'value', 'too_big'],
+  ['invoices', 'unit_price 123456.789 EUR', { currency: 'EUR', ...lineItem({ unit_price: 123456.789 }) }, 'line_items.0.unit_price', 'too_many_decimals'],
   ['invoices', 'unit_price 19.999 EUR', { currency: 'EUR', ...lineItem({ unit_price: 19.999 }) }, 'line_items.0.unit_price', 'too_many_decimals'],
   ['invoices', 'unit_price 1.5 JPY', { currency: 'JPY', ...lineItem({ unit_price: 1.5 }) }, 'line_items.0.unit_price', 'too_many_decimals'],
   ['invoices', 'unit_price 1.2345 KWD', { currency: 'KWD', ...lineItem({ unit_price: 1.2345 }) }, 'line_items.0.unit_price', 'too_many_decimals'],

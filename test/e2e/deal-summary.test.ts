@@ -12,7 +12,7 @@ useSandbox(['--rate-limit', '0'], (s, a) => ((sandbox = s), (api = a)));
 const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 interface Summary {
   count: number;
-  stages: { stage: string; count: number; totals: { currency: string; count: number; value: number }[] }[];
+  stages: { stage: string; count: number; totals: { currency: string; count: number; value: number | string }[] }[];
 }
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -63,7 +63,7 @@ describe('GET /v1/deals/summary', () => {
         byCurrency.set(d.currency, [count + 1, cents + Math.round(d.value * 100)]);
       }
       const expected = [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, [count, cents]]) => [currency, count, cents]);
-      expect(totals.map((t) => [t.currency, t.count, Math.round(t.value * 100)]), stage).toEqual(expected);
+      expect(totals.map((t) => [t.currency, t.count, Math.round(Number(t.value) * 100)]), stage).toEqual(expected);
       listed += deals.length;
     }
     expect(listed).toBeGreaterThan(0);
@@ -119,5 +119,24 @@ describe('GET /v1/deals/summary', () => {
     expect((await other.post('/v1/deals', { title: 'theirs', value: 7, currency: 'EUR', stage: 'won' })).status).toBe(201);
     expect((await summary('', other)).stages.find((x) => x.stage === 'won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'EUR', count: 1, value: 7 }] });
     expect(await summary('')).toEqual(mine); // their deal did not reach this account
+  });
+
+  it('sums past 2^53 minor units exactly, as a decimal string, and past 2^63 without an error', async () => {
+    // Three deals of 4,000,000,000,000.001 KWD: 12,000,000,000,000,003 minor units, past 2^53
+    // (a float sum reads …004); as a number it could not be exact, so it is a string.
+    const exact = unique('exact');
+    await bulkDeals(Array.from({ length: 3 }, (_, i) => ({ title: `big ${i}`, value: 4000000000000.001, currency: 'KWD', stage: 'proposal', tags: [exact] })));
+    const proposal = (await summary(`tag=${exact}`)).stages.find((x) => x.stage === 'proposal');
+    expect(proposal?.totals).toEqual([{ currency: 'KWD', count: 3, value: '12000000000000.003' }]);
+
+    // 1,030 deals of 9,000,000,000,000 KWD: 9.27e21 minor units, past SQLite's 2^63 (9.22e18).
+    const huge = unique('huge');
+    const deal = { title: 'huge', value: 9000000000000, currency: 'KWD', stage: 'negotiation', tags: [huge] };
+    await bulkDeals(Array.from({ length: 1000 }, () => deal));
+    await bulkDeals(Array.from({ length: 30 }, () => deal));
+    const res = await api.get(`/v1/deals/summary?tag=${huge}`);
+    expect(res.status, res.text).toBe(200);
+    const negotiation = (res.body as Summary).stages.find((x) => x.stage === 'negotiation');
+    expect(negotiation?.totals).toEqual([{ currency: 'KWD', count: 1030, value: String(9000000000000n * 1030n) }]);
   });
 });

@@ -55,6 +55,16 @@ describe('column heads', () => {
     expect(heads.get('won')).toEqual({ stage: 'won', count: 2, totals: [{ currency: 'CHF', count: 1, value: 1.5 }, { currency: 'EUR', count: 1, value: 0.1 }] });
   });
 
+  it('keep a sum past 2^53 minor units exact: the API sends it as a decimal string', () => {
+    const big: StageSummary[] = [
+      { stage: 'proposal', count: 3, totals: [{ currency: 'KWD', count: 3, value: '12000000000000.003' }] },
+      { stage: 'won', count: 0, totals: [] },
+    ];
+    const heads = columnHeads(big, [{ from: deal('k', 'proposal', '', 0.001, 'KWD'), to: 'won' }]);
+    expect(heads.get('proposal')!.totals).toEqual([{ currency: 'KWD', count: 2, value: '12000000000000.002' }]);
+    expect(heads.get('won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'KWD', count: 1, value: 0.001 }] });
+  });
+
   it('drop a currency whose last deal left, even when it was worth nothing', () => {
     const heads = columnHeads(summary, [
       { from: deal('c', 'proposal', '', 2717000, 'JPY'), to: 'lost' },

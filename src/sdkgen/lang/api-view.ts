@@ -6,7 +6,8 @@
  */
 
 export type TypeRef =
-  | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'any' }
+  /** decimal: a number, or past what a double holds exactly an exact decimal string (money sums). */
+  | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'decimal' | 'any' }
   | { kind: 'array'; items: TypeRef }
   | { kind: 'map'; values: TypeRef }
   | { kind: 'object'; name: string };
@@ -149,6 +150,9 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       }
       if (present.every((o) => typeof o.const === 'number' || o.type === 'number' || o.type === 'integer')) {
         return { type: { kind: 'number' }, nullable };
+      }
+      if (present.length === 2 && present.some((o) => o.type === 'number') && present.some((o) => o.type === 'string')) {
+        return { type: { kind: 'decimal' }, nullable };
       }
       return { type: { kind: 'any' }, nullable };
     }

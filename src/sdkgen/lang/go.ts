@@ -80,6 +80,9 @@ function goType(t: TypeRef, nullable: boolean, pointerScalars: boolean): string 
       return (nullable || pointerScalars ? '*' : '') + 'int';
     case 'boolean':
       return (nullable || pointerScalars ? '*' : '') + 'bool';
+    case 'decimal':
+      // encoding/json fills a json.Number from a JSON number or a string holding one, exactly.
+      return (nullable || pointerScalars ? '*' : '') + 'json.Number';
     case 'any':
       return 'interface{}';
     case 'array':
@@ -293,7 +296,11 @@ export function renderGo(view: ApiView): Map<string, string> {
   const models = view.objects.filter((o) => o.role === 'model');
   const params = view.objects.filter((o) => o.role === 'params');
   const constants = enumConstants(models);
-  files.set('models_gen.go', [GO_HEADER, 'package crm', '', ...(constants ? [constants, ''] : []), models.map((o) => renderObject(o, false)).join('\n\n'), ''].join('\n'));
+  const usesJson = models.some((o) => o.fields.some((f) => f.type.kind === 'decimal'));
+  files.set(
+    'models_gen.go',
+    [GO_HEADER, 'package crm', '', ...(usesJson ? ['import "encoding/json"', ''] : []), ...(constants ? [constants, ''] : []), models.map((o) => renderObject(o, false)).join('\n\n'), ''].join('\n'),
+  );
   files.set('params_gen.go', [GO_HEADER, 'package crm', '', params.map((o) => renderObject(o, queryTypes.has(o.name))).join('\n\n'), ''].join('\n'));
   return files;
 }

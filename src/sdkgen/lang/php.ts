@@ -26,6 +26,8 @@ function phpType(t: TypeRef): string {
       return 'int';
     case 'boolean':
       return 'bool';
+    case 'decimal':
+      return 'float|string';
     case 'any':
       return 'mixed';
     case 'array':
@@ -57,6 +59,7 @@ function renderProperty(field: Field): string[] {
   const type = phpType(field.type);
   const always = field.required && !field.nullable;
   if (type === 'mixed') lines.push(`    public mixed $${field.name}${always ? '' : ' = null'};`);
+  else if (type.includes('|')) lines.push(`    public ${type}${always ? '' : '|null'} $${field.name}${always ? '' : ' = null'};`);
   else lines.push(`    public ${always ? '' : '?'}${type} $${field.name}${always ? '' : ' = null'};`);
   return lines;
 }

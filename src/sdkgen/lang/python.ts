@@ -27,6 +27,8 @@ function pyType(t: TypeRef): string {
       return 'int';
     case 'boolean':
       return 'bool';
+    case 'decimal':
+      return 'Union[float, str]';
     case 'any':
       return 'Any';
     case 'array':
@@ -115,7 +117,7 @@ export function renderPython(view: ApiView): Map<string, string> {
     PY_HEADER,
     'from __future__ import annotations',
     '',
-    'from typing import Any, Dict, List, Literal, Optional',
+    'from typing import Any, Dict, List, Literal, Optional, Union',
     '',
     'from ._object import CrmObject',
     '',

@@ -21,6 +21,8 @@ function tsType(t: TypeRef): string {
       return 'number';
     case 'boolean':
       return 'boolean';
+    case 'decimal':
+      return 'number | string';
     case 'any':
       return 'unknown';
     case 'array': {

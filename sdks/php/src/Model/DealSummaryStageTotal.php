@@ -11,6 +11,6 @@ final class DealSummaryStageTotal extends Model
     public string $currency;
     /** Deals in this currency */
     public int $count;
-    /** Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
-    public float $value;
+    /** Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3): a number, or beyond 2^53 minor units (where a JSON number stops being exact) the exact decimal as a string, e.g. "12000000000000.003" */
+    public float|string $value;
 }

@@ -393,8 +393,8 @@ export interface DealSummaryStageTotal {
   currency: string;
   /** Deals in this currency */
   count: number;
-  /** Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3) */
-  value: number;
+  /** Their sum in major units, added up in minor units (exact: 0.1 + 0.2 is 0.3): a number, or beyond 2^53 minor units (where a JSON number stops being exact) the exact decimal as a string, e.g. "12000000000000.003" */
+  value: number | string;
 }
 
 export interface DealUpdateParams {

@@ -2,7 +2,7 @@
 // deal from one stage to another under the API's transition rules, the cards of a column in their
 // order, the column heads while moves are in flight, folding a live event into what the board
 // holds, and refreshing the heads once per burst of events.
-import { roundToMinor, toMajor } from '../../../../src/domain/money.js';
+import { roundToMinor, sumToMajor, sumToMinor } from '../../../../src/domain/money.js';
 import { isClosed, type Stage } from '../../../../src/domain/pipeline.js';
 
 export interface BoardDeal {
@@ -55,7 +55,8 @@ export function groupByStage(deals: Iterable<BoardDeal>, stages: readonly string
 export interface StageSummary {
   stage: Stage;
   count: number;
-  totals: { currency: string; count: number; value: number }[];
+  /** A sum beyond 2^53 minor units is an exact decimal string (the API's summary). */
+  totals: { currency: string; count: number; value: number | string }[];
 }
 
 /**
@@ -67,13 +68,13 @@ export function columnHeads(
   summary: readonly StageSummary[],
   moving: Iterable<{ from: Pick<BoardDeal, 'stage' | 'value' | 'currency'>; to: Stage }>,
 ): Map<Stage, StageSummary> {
-  const heads = new Map(summary.map((s) => [s.stage, { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: roundToMinor(t.value, t.currency) }])) }]));
+  const heads = new Map(summary.map((s) => [s.stage, { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: sumToMinor(t.value, t.currency) }])) }]));
   const add = (stage: Stage, deal: Pick<BoardDeal, 'value' | 'currency'>, sign: 1 | -1) => {
     const head = heads.get(stage);
     if (!head) return;
-    const total = head.byCurrency.get(deal.currency) ?? { count: 0, minor: 0 };
+    const total = head.byCurrency.get(deal.currency) ?? { count: 0, minor: 0n };
     head.count += sign;
-    head.byCurrency.set(deal.currency, { count: total.count + sign, minor: total.minor + sign * roundToMinor(deal.value, deal.currency) });
+    head.byCurrency.set(deal.currency, { count: total.count + sign, minor: total.minor + BigInt(sign * roundToMinor(deal.value, deal.currency)) });
   };
   for (const { from, to } of moving) {
     add(from.stage, from, -1);
@@ -88,7 +89,7 @@ export function columnHeads(
         totals: [...head.byCurrency]
           .filter(([, t]) => t.count > 0)
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([currency, t]) => ({ currency, count: t.count, value: toMajor(t.minor, currency) })),
+          .map(([currency, t]) => ({ currency, count: t.count, value: sumToMajor(t.minor, currency) })),
       },
     ]),
   );
