@@ -354,7 +354,9 @@ type OAuthApp struct {
 	ClientID     string   `json:"client_id"`
 	RedirectURIs []string `json:"redirect_uris"`
 	Scopes       []string `json:"scopes"`
-	CreatedAt    string   `json:"created_at"`
+	// The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded
+	RegisteredBy *string `json:"registered_by"`
+	CreatedAt    string  `json:"created_at"`
 }
 
 // OAuthAppWithSecret is an object the API returns.
@@ -365,7 +367,9 @@ type OAuthAppWithSecret struct {
 	ClientID     string   `json:"client_id"`
 	RedirectURIs []string `json:"redirect_uris"`
 	Scopes       []string `json:"scopes"`
-	CreatedAt    string   `json:"created_at"`
+	// The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded
+	RegisteredBy *string `json:"registered_by"`
+	CreatedAt    string  `json:"created_at"`
 	// Shown once, at creation
 	ClientSecret string `json:"client_secret"`
 }

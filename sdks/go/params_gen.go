@@ -587,3 +587,9 @@ type WebhookRecoverParams struct {
 	// Re-queue deliveries that failed for good and were first tried at or after this time
 	Since string `json:"since"`
 }
+
+// WebhookSecretRotateParams is what a method sends.
+type WebhookSecretRotateParams struct {
+	// true: the old secret stops signing at once (it leaked); false: it signs beside the new one for 24 h, so receivers can switch. Default: `false`.
+	ExpireOld *bool `json:"expire_old,omitempty"`
+}

@@ -51,9 +51,9 @@ func (s *WebhookEndpointsService) Delete(ctx context.Context, id string, opts ..
 }
 
 // RotateSecret: Rotate the signing secret (the new one is shown once) (POST /v1/webhook_endpoints/{id}/rotate_secret).
-func (s *WebhookEndpointsService) RotateSecret(ctx context.Context, id string, opts ...*RequestOptions) (*WebhookEndpointWithSecret, error) {
+func (s *WebhookEndpointsService) RotateSecret(ctx context.Context, id string, params *WebhookSecretRotateParams, opts ...*RequestOptions) (*WebhookEndpointWithSecret, error) {
 	out := &WebhookEndpointWithSecret{}
-	if err := s.b.call(ctx, "POST", "/v1/webhook_endpoints/"+pathEscape(id)+"/rotate_secret", nil, nil, opts, out); err != nil {
+	if err := s.b.call(ctx, "POST", "/v1/webhook_endpoints/"+pathEscape(id)+"/rotate_secret", nil, params, opts, out); err != nil {
 		return nil, err
 	}
 	return out, nil

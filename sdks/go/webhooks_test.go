@@ -102,10 +102,16 @@ func TestWebhookEndpointsDeliverSignedEvents(t *testing.T) {
 	}
 
 	// Rotate: the new secret verifies the next delivery (both secrets sign during the overlap).
-	rotated, err := client.WebhookEndpoints.RotateSecret(ctx, endpoint.ID)
+	rotated, err := client.WebhookEndpoints.RotateSecret(ctx, endpoint.ID, nil)
 	must(t, err)
 	if rotated.Secret == endpoint.Secret || rotated.PreviousSecretExpiresAt == nil {
 		t.Fatalf("rotated %+v", rotated)
+	}
+	// A leaked secret: rotate again and stop the old one (and the overlapping one) at once.
+	rotated, err = client.WebhookEndpoints.RotateSecret(ctx, endpoint.ID, &crm.WebhookSecretRotateParams{ExpireOld: crm.Bool(true)})
+	must(t, err)
+	if rotated.PreviousSecretExpiresAt != nil {
+		t.Fatalf("rotated with ExpireOld: %+v", rotated)
 	}
 	_, err = client.Leads.Create(ctx, &crm.LeadCreateParams{FirstName: crm.String("Rotated")})
 	must(t, err)

@@ -73,11 +73,12 @@ export function registerEventCommands(program: Command): void {
     });
   webhooks
     .command('rotate-secret <id>')
-    .description('New signing secret; the old one keeps signing beside it for 24 h')
-    .addHelpText('after', examples([['crm webhooks rotate-secret we_01J8Z…']]))
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .description('New signing secret; the old one keeps signing beside it for 24 h (--expire-old: stops at once)')
+    .option('--expire-old', 'the old secret stops signing now, for a secret that leaked (receivers checking only it fail from the next delivery)')
+    .addHelpText('after', examples([['crm webhooks rotate-secret we_01J8Z…'], ['crm webhooks rotate-secret we_01J8Z… --expire-old']]))
+    .action(async (id: string, opts: { expireOld?: boolean }, cmd: Command) => {
       const { rotateWebhookSecret } = await import('./webhooks.js');
-      await rotateWebhookSecret(globals(cmd), id);
+      await rotateWebhookSecret(globals(cmd), id, opts.expireOld === true);
     });
   webhooks
     .command('deliveries <id>')

@@ -53,11 +53,12 @@ export async function deleteWebhook(options: GlobalOptions, id: string): Promise
   process.stdout.write(`Deleted ${result.id} and its delivery history.\n`);
 }
 
-export async function rotateWebhookSecret(options: GlobalOptions, id: string): Promise<void> {
-  const endpoint = await withClient(options, (c) => c.post<WithSecret>(`${path(id)}/rotate_secret`));
+export async function rotateWebhookSecret(options: GlobalOptions, id: string, expireOld: boolean): Promise<void> {
+  const endpoint = await withClient(options, (c) => c.post<WithSecret>(`${path(id)}/rotate_secret`, { expire_old: expireOld }));
   if (options.json) return printJson(endpoint);
   showSecret(endpoint, 'Rotated');
-  process.stdout.write(dim(`The previous secret keeps signing beside it until ${endpoint.previous_secret_expires_at}.\n`));
+  if (endpoint.previous_secret_expires_at) process.stdout.write(dim(`The previous secret keeps signing beside it until ${endpoint.previous_secret_expires_at}.\n`));
+  else process.stdout.write(dim('The previous secret no longer signs.\n'));
 }
 
 export async function listWebhookDeliveries(options: GlobalOptions, id: string, filter: { event?: string; status?: string; limit: number }): Promise<void> {

@@ -55,6 +55,10 @@ export const OAuthApp = lazySchema(() =>
       client_id: z.string(),
       redirect_uris: z.array(z.string()),
       scopes: z.array(z.string()),
+      registered_by: z
+        .string()
+        .nullable()
+        .describe('The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded'),
       created_at: z.string(),
     })
     .meta({ id: 'OAuthApp' }),

@@ -60,6 +60,17 @@ export const WebhookEndpoint = lazySchema(() =>
     .meta({ id: 'WebhookEndpoint' }),
 );
 
+export const WebhookSecretRotate = lazySchema(() =>
+  z
+    .strictObject({
+      expire_old: z
+        .boolean()
+        .default(false)
+        .describe('true: the old secret stops signing at once (it leaked); false: it signs beside the new one for 24 h, so receivers can switch'),
+    })
+    .meta({ id: 'WebhookSecretRotate' }),
+);
+
 export const WebhookEndpointWithSecret = lazySchema(() =>
   WebhookEndpoint.unwrap().extend({
     secret: z.string().describe('whsec_ + base64 of 32 random bytes; shown on create and on rotation only'),

@@ -49,7 +49,8 @@ const view = (app: AppRecord): OAuthApp => {
   return shown;
 };
 
-export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate): OAuthApp & { client_secret: string } {
+/** `by`: the key (or session's key) registering it, kept as registered_by. */
+export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate, by: Principal | null): OAuthApp & { client_secret: string } {
   const clientSecret = randomToken('crm_cs_');
   const app: AppRecord = {
     id: ctx.ids.next('app'),
@@ -59,6 +60,7 @@ export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate): OAuthApp & { cl
     secret_hash: hashSecret(clientSecret),
     redirect_uris: [...new Set(input.redirect_uris)],
     scopes: [...new Set(input.scopes)],
+    registered_by: by?.subject ?? null,
     created_at: nowIso(ctx),
   };
   insertRow(ctx.db, 'oauth_apps', codec.toRow(app));

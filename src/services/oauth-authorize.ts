@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { metaValue } from '../store/db.js';
+import { stmt } from '../store/rows.js';
 import { wallNow, type Ctx } from './context.js';
 import { findAppByClientId, narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 
@@ -65,9 +66,11 @@ const sign = (ctx: Ctx, payload: string): Buffer =>
 /**
  * The consent form carries the checked request, signed, instead of a server-side session: the
  * page's Approve cannot be replayed with other parameters (another redirect_uri, more scopes).
+ * Its nonce makes it answerable once (answerOnce).
  */
 export function sealRequest(ctx: Ctx, request: AuthorizationRequest): string {
-  const payload = Buffer.from(JSON.stringify({ ...request, exp: wallNow(ctx) + CONSENT_TTL_MS })).toString('base64url');
+  const nonce = randomBytes(16).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ ...request, nonce, exp: wallNow(ctx) + CONSENT_TTL_MS })).toString('base64url');
   return `${payload}.${sign(ctx, payload).toString('base64url')}`;
 }
 
@@ -79,10 +82,21 @@ export function openSealedRequest(ctx: Ctx, sealed: string | undefined): { app: 
   if (!payload || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new OAuthError('invalid_request', 'The consent form was altered or is not from this server. Start the authorization again.');
   }
-  const { exp, ...request } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as AuthorizationRequest & { exp: number };
+  const { exp, nonce, ...request } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as AuthorizationRequest & { exp: number; nonce: string };
   if (exp <= wallNow(ctx)) throw new OAuthError('invalid_request', 'The consent page expired. Start the authorization again.');
   const { app } = checkAuthorizeClient(ctx, { client_id: request.client_id, redirect_uri: request.redirect_uri });
+  answerOnce(ctx, nonce, exp);
   return { app, request };
+}
+
+/**
+ * Records a consent form as answered, or refuses it if it was: without this, one approved page
+ * (left in a browser's history, or posted again by a script) mints a new code each time.
+ */
+function answerOnce(ctx: Ctx, nonce: string, expiresAt: number): void {
+  stmt(ctx.db, 'DELETE FROM oauth_consents_answered WHERE expires_at <= ?').run(wallNow(ctx));
+  const { changes } = stmt(ctx.db, 'INSERT INTO oauth_consents_answered (nonce, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(nonce, expiresAt);
+  if (changes === 0) throw new OAuthError('invalid_request', 'This consent page was already answered. Start the authorization again.');
 }
 
 /** The app's redirect URI with the response parameters added (RFC 9207 `iss` included). */

@@ -6,7 +6,7 @@ import { generateWebhookSecret } from '../webhooks/sign.js';
 import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { signalOutbox } from './outbox-signal.js';
 
-/** After a rotation the old secret keeps signing beside the new one this long (API.md §7). */
+/** After a rotation the old secret keeps signing beside the new one this long (docs/webhooks.md). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 type EndpointRecord = WebhookEndpoint & { secret: string; previous_secret: string | null };
@@ -93,15 +93,19 @@ export function deleteWebhookEndpoint(ctx: Ctx, id: string): { id: string; delet
   return { id, deleted: true as const };
 }
 
-/** A new secret, shown once; the old one keeps signing beside it for 24 h so receivers can switch without losing a delivery. */
-export function rotateWebhookSecret(ctx: Ctx, id: string): WebhookEndpoint & { secret: string } {
+/**
+ * A new secret, shown once; the old one keeps signing beside it for 24 h so receivers can switch
+ * without losing a delivery — unless `expireOld`: a leaked secret must stop signing at once, and
+ * so must one still in its 24 h from an earlier rotation.
+ */
+export function rotateWebhookSecret(ctx: Ctx, id: string, expireOld = false): WebhookEndpoint & { secret: string } {
   return inTransaction(ctx, () => {
     const before = getRecord(ctx, id);
     const after: EndpointRecord = {
       ...before,
       secret: generateWebhookSecret(),
-      previous_secret: before.secret,
-      previous_secret_expires_at: new Date(ctx.clock() + ROTATION_OVERLAP_MS).toISOString(),
+      previous_secret: expireOld ? null : before.secret,
+      previous_secret_expires_at: expireOld ? null : new Date(ctx.clock() + ROTATION_OVERLAP_MS).toISOString(),
       updated_at: nowIso(ctx),
     };
     updateRow(ctx.db, 'webhook_endpoints', toRow(after));

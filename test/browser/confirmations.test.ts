@@ -62,12 +62,16 @@ describe('revoking API keys', () => {
     const accountApi = apiClient({ baseUrl: suite.sandbox.baseUrl, apiKey: account.api_key });
     const [admin] = (await accountApi.get('/v1/api_keys')).body.data;
     const second = (await accountApi.post('/v1/api_keys', { name: 'second admin', scopes: ['*'] })).body;
+    // An app it registered outlives it: the confirmation names the app.
+    const app = (await apiClient({ baseUrl: suite.sandbox.baseUrl, apiKey: second.secret }).post('/v1/oauth_apps', { name: 'Orphaned Integration', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['leads:read'] })).body;
+    expect(app.registered_by).toBe(second.id);
     const page = await signedInWith(account.api_key);
 
     // Not the session's key, and another admin key remains: a plain confirmation.
     await page.getByRole('button', { name: 'Revoke second admin' }).click();
     let dialog = page.getByRole('dialog', { name: 'Revoke the API key second admin?' });
     expect(await dialog.getByRole('note').count()).toBe(0);
+    expect(await dialog.textContent()).toContain('It registered the OAuth app Orphaned Integration, which keeps working');
     expect(await dialog.getByLabel(/^Type .* to confirm$/).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -105,6 +109,15 @@ describe('the other destructive actions ask first', () => {
     await rotate.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByRole('status').filter({ hasText: 'whsec_' }).waitFor();
     expect(await rotations()).toBe(1);
+    const overlapping = (await suite.api.get(`/v1/webhook_endpoints/${hook.id}`)).body;
+    expect(overlapping.previous_secret_expires_at).toEqual(expect.any(String));
+    // A leaked secret: the dialog's checkbox rotates with expire_old, and the old secret stops signing.
+    await row.getByRole('button', { name: 'Rotate secret' }).click();
+    await rotate.getByRole('checkbox', { name: 'The current secret leaked: stop signing with it now' }).check();
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+    await rotate.waitFor({ state: 'detached' });
+    await expect.poll(rotations).toBe(2);
+    expect((await suite.api.get(`/v1/webhook_endpoints/${hook.id}`)).body.previous_secret_expires_at).toBeNull();
 
     await row.getByRole('button', { name: 'Delete' }).click();
     const remove = page.getByRole('dialog', { name: 'Delete the webhook endpoint http://127.0.0.1:9/confirm-hook?' });

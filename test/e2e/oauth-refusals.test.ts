@@ -61,6 +61,23 @@ describe('refusals', () => {
     expect((await postForm(`${t.sandbox.baseUrl}/oauth/authorize`, { request: sealed, decision: 'approve' })).status).toBe(302);
   });
 
+  it('a consent form answers once: a second Approve (or a Deny after it) mints nothing', async () => {
+    const { url } = await t.authorizationUrl();
+    const sealed = sealedRequest(await (await get(url)).text())!;
+    const first = await postForm(`${t.sandbox.baseUrl}/oauth/authorize`, { request: sealed, decision: 'approve' });
+    expect(first.status).toBe(302);
+    expect(new URL(first.headers.get('location')!).searchParams.get('code')).toEqual(expect.any(String));
+    for (const decision of ['approve', 'deny']) {
+      const again = await postForm(`${t.sandbox.baseUrl}/oauth/authorize`, { request: sealed, decision });
+      expect(again.status, decision).toBe(400);
+      expect(again.headers.get('location')).toBeNull();
+      expect(await again.text()).toContain('already answered');
+    }
+    // A fresh page for the same request is answerable: the refusal is of the used form only.
+    const fresh = sealedRequest(await (await get(url)).text())!;
+    expect((await postForm(`${t.sandbox.baseUrl}/oauth/authorize`, { request: fresh, decision: 'deny' })).status).toBe(302);
+  });
+
   async function approvedCode(redirectUri = REDIRECT) {
     const { url, verifier, state } = await t.authorizationUrl({ redirect_uri: redirectUri });
     return { params: oauth.validateAuthResponse(t.as, t.client, await t.consent(url), state), verifier };

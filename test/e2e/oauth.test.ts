@@ -54,6 +54,20 @@ describe('OAuth apps', () => {
     expect(beyond.status).toBe(403);
     expect(beyond.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="deals:write"');
   });
+
+  it('names the key that registered it; the app outlives that key (delete it too if the key leaked)', async () => {
+    const key = (await t.api.post('/v1/api_keys', { name: 'leaky', scopes: ['keys:write', 'leads:read'] })).body;
+    const made = (await t.asBearer(key.secret).post('/v1/oauth_apps', { name: 'Left behind', redirect_uris: [REDIRECT], scopes: ['leads:read'] })).body;
+    expect(made.registered_by).toBe(key.id);
+    const listed = (await t.api.get('/v1/oauth_apps?limit=100')).body.data.find((a: { id: string }) => a.id === made.id);
+    expect(listed.registered_by).toBe(key.id);
+
+    expect((await t.api.delete(`/v1/api_keys/${key.id}`)).status).toBe(200);
+    const credentials = { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret };
+    expect((await postForm(t.as.token_endpoint!, credentials)).status).toBe(200); // the documented decision
+    expect((await t.api.delete(`/v1/oauth_apps/${made.id}`)).status).toBe(200);
+    expect((await postForm(t.as.token_endpoint!, credentials)).status).toBe(401);
+  });
 });
 
 describe('deleting an OAuth app', () => {

@@ -59,6 +59,10 @@ describe('crm webhooks and crm events', () => {
     expect(updated).toMatchObject({ status: 'disabled', enabled_events: ['*'] });
     const rotated = await json('webhooks', 'rotate-secret', created.id);
     expect(rotated.secret).not.toBe(created.secret);
+    expect(rotated.previous_secret_expires_at).toEqual(expect.any(String));
+    const expired = await json('webhooks', 'rotate-secret', created.id, '--expire-old');
+    expect(expired.secret).not.toBe(rotated.secret);
+    expect(expired.previous_secret_expires_at).toBeNull();
     expect(await json('webhooks', 'delete', created.id)).toEqual({ id: created.id, deleted: true });
     expect((await api.get(`/v1/webhook_endpoints/${created.id}`)).status).toBe(404);
   });

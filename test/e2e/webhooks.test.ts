@@ -290,6 +290,28 @@ describe('deliveries', () => {
     }
     await api.delete(`/v1/webhook_endpoints/${id}`);
   });
+
+  it('stop signing with the old secret at once on a rotation with expire_old (a leaked secret)', async () => {
+    const r = await receiver();
+    const { id, secret: first } = await endpoint(r.url);
+    // The first rotation leaves `first` signing for 24 h; the second, with expire_old, ends that too.
+    const second = (await api.post(`/v1/webhook_endpoints/${id}/rotate_secret`)).body.secret as string;
+    const rotated = await api.post(`/v1/webhook_endpoints/${id}/rotate_secret`, { expire_old: true });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.previous_secret_expires_at).toBeNull();
+    const third = rotated.body.secret as string;
+
+    const made = await lead('Expired');
+    const eventId = await eventOf('lead.created', made.id);
+    await r.waitFor('the delivery', () => r.successes(eventId) === 1);
+    const got = r.received.find((x) => x.id === eventId)!;
+    const headers = got.headers as Record<string, string>;
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(new Webhook(third).verify(got.body, headers)).toMatchObject({ id: eventId });
+    for (const old of [first, second]) expect(() => new Webhook(old).verify(got.body, headers)).toThrow();
+    expect((await api.post(`/v1/webhook_endpoints/${id}/rotate_secret`, { expire_old: 'yes' })).status).toBe(422);
+    await api.delete(`/v1/webhook_endpoints/${id}`);
+  });
 });
 
 describe('POST /v1/events/{id}/resend', () => {

@@ -25,7 +25,7 @@ beforeEach(() => {
   ctx = createContext(openDb(`${dir.path}/oauth.db`));
   now = Date.parse('2026-11-21T12:00:00.000Z');
   ctx.clock = () => now;
-  const created = createOAuthApp(ctx, { name: 'Clocked', redirect_uris: [REDIRECT], scopes: ['leads:read'] });
+  const created = createOAuthApp(ctx, { name: 'Clocked', redirect_uris: [REDIRECT], scopes: ['leads:read'] }, null);
   app = findAppByClientId(ctx, created.client_id)!;
 });
 afterEach(() => {

@@ -45,12 +45,12 @@ describe('the OpenAPI document', () => {
     expect(created['422'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
   });
 
-  it('marks a request body optional exactly where the route takes none (lose, convert, resend)', () => {
+  it('marks a request body optional exactly where the route takes none (lose, convert, resend, rotate_secret)', () => {
     const bodies = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { required: boolean } }>>).flatMap(([path, methods]) =>
       Object.entries(methods).flatMap(([method, op]) => (op.requestBody ? [[`${method.toUpperCase()} ${path}`, op.requestBody.required] as const] : [])),
     );
     const optional = bodies.filter(([, required]) => !required).map(([op]) => op);
-    expect(optional.sort()).toEqual(['POST /v1/deals/{id}/lose', 'POST /v1/events/{id}/resend', 'POST /v1/leads/{id}/convert']);
+    expect(optional.sort()).toEqual(['POST /v1/deals/{id}/lose', 'POST /v1/events/{id}/resend', 'POST /v1/leads/{id}/convert', 'POST /v1/webhook_endpoints/{id}/rotate_secret']);
     expect(Object.fromEntries(bodies)).toMatchObject({ 'POST /v1/leads': true, 'PATCH /v1/deals/{id}': true, 'POST /v1/leads/bulk': true });
   });
 });

@@ -50,6 +50,10 @@ final class WebhooksTest extends TestCase
             self::assertTrue($rotated->secret !== $endpoint->secret && $rotated->previous_secret_expires_at !== null, 'rotated');
             $crm->leads->create(['first_name' => 'Rotated']);
             self::waitFor($receiver, 'lead.created', $rotated->secret);
+            $expired = $crm->webhookEndpoints->rotateSecret($endpoint->id, ['expire_old' => true]);
+            self::assertTrue($expired->previous_secret_expires_at === null, 'rotated with expire_old');
+            $crm->leads->create(['first_name' => 'Expired']);
+            self::waitFor($receiver, 'lead.created', $expired->secret);
 
             $recovered = $crm->webhookEndpoints->recover($endpoint->id, ['since' => gmdate('Y-m-d\TH:i:s\Z', time() - 3600)]);
             self::assertSame($endpoint->id, $recovered->endpoint_id, 'recover');

@@ -718,6 +718,8 @@ class OAuthApp(CrmObject):
     client_id: str
     redirect_uris: List[str]
     scopes: List[str]
+    registered_by: Optional[str]
+    """The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded"""
     created_at: str
 
 
@@ -741,6 +743,8 @@ class OAuthAppWithSecret(CrmObject):
     client_id: str
     redirect_uris: List[str]
     scopes: List[str]
+    registered_by: Optional[str]
+    """The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded"""
     created_at: str
     client_secret: str
     """Shown once, at creation"""
@@ -985,3 +989,8 @@ class WebhookRecoverParams(CrmObject):
 class WebhookRecoverResult(CrmObject):
     endpoint_id: str
     requeued: int
+
+
+class WebhookSecretRotateParams(CrmObject):
+    expire_old: Optional[bool]
+    """true: the old secret stops signing at once (it leaked); false: it signs beside the new one for 24 h, so receivers can switch. Default: `false`."""

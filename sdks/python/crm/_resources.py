@@ -822,9 +822,17 @@ class WebhookEndpointsResource:
         """Delete a webhook endpoint and its delivery history"""
         return self._core.call("DELETE", f"/v1/webhook_endpoints/{_quote(id)}", query=None, model=Deleted, options=options)
 
-    def rotate_secret(self, id: str, **options: Unpack[RequestOptions]) -> WebhookEndpointWithSecret:
+    def rotate_secret(
+        self,
+        id: str,
+        *,
+        expire_old: Union[Optional[bool], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> WebhookEndpointWithSecret:
         """Rotate the signing secret (the new one is shown once)"""
-        return self._core.call("POST", f"/v1/webhook_endpoints/{_quote(id)}/rotate_secret", query=None, model=WebhookEndpointWithSecret, options=options)
+        return self._core.call("POST", f"/v1/webhook_endpoints/{_quote(id)}/rotate_secret", body=_given([
+            ("expire_old", expire_old),
+        ]), model=WebhookEndpointWithSecret, options=options)
 
     def list_deliveries(
         self,

@@ -90,6 +90,7 @@ class ResourcesTest(unittest.TestCase):
         self.assertNotIn("secret", self.crm.webhook_endpoints.retrieve(endpoint.id))
         self.assertEqual(self.crm.webhook_endpoints.update(endpoint.id, description="test").description, "test")
         self.assertNotEqual(self.crm.webhook_endpoints.rotate_secret(endpoint.id).secret, endpoint.secret)
+        self.assertIsNone(self.crm.webhook_endpoints.rotate_secret(endpoint.id, expire_old=True).previous_secret_expires_at)
         self.crm.leads.create(first_name="Evented")
         event = self.crm.events.list(type="lead.created").data[-1]
         self.assertEqual(self.crm.events.retrieve(event.id).type, "lead.created")

@@ -90,6 +90,7 @@ describe('resources', () => {
     expect((await crm.webhookEndpoints.update(endpoint.id, { description: 'test' })).description).toBe('test');
     const rotated = await crm.webhookEndpoints.rotateSecret(endpoint.id);
     expect(rotated.secret).not.toBe(endpoint.secret);
+    expect((await crm.webhookEndpoints.rotateSecret(endpoint.id, { expire_old: true })).previous_secret_expires_at).toBeNull();
     await crm.leads.create({ first_name: 'Evented' });
     const events = await crm.events.list({ type: 'lead.created' });
     const event = events.data.at(-1)!;

@@ -42,7 +42,7 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
       requireScopesToGrant(req.principal, 'OAuth app', req.body.scopes);
       requireNonExpiring(req.principal);
     },
-    handler: async (req, reply) => respond(ctx, req, reply, 201, () => createOAuthApp(ctx, req.body)),
+    handler: async (req, reply) => respond(ctx, req, reply, 201, () => createOAuthApp(ctx, req.body, req.principal ?? null)),
   });
   app.get('/v1/oauth_apps', {
     config: { scope: 'keys:read' },
@@ -101,16 +101,15 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
 
     oauth.post('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
       const params = formParams(request.body);
-      const { app: client, request: checked } = openSealedRequest(ctx, oneParam(params, 'request'));
       const decision = oneParam(params, 'decision');
+      // Checked before the form is opened, which uses it up: a bad decision leaves it answerable.
+      if (decision !== 'approve' && decision !== 'deny') throw new OAuthError('invalid_request', "decision must be 'approve' or 'deny'.");
+      const { app: client, request: checked } = openSealedRequest(ctx, oneParam(params, 'request'));
       if (decision === 'approve') {
         const code = issueCode(ctx, client, checked);
         return redirect(reply, redirectWith(ctx, checked.redirect_uri, { code, state: checked.state }));
       }
-      if (decision === 'deny') {
-        return redirect(reply, redirectWith(ctx, checked.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state }));
-      }
-      throw new OAuthError('invalid_request', "decision must be 'approve' or 'deny'.");
+      return redirect(reply, redirectWith(ctx, checked.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state }));
     });
 
     oauth.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {

@@ -13,6 +13,7 @@ import {
   WebhookEndpointWithSecret,
   WebhookRecover,
   WebhookRecoverResult,
+  WebhookSecretRotate,
 } from '../../schemas/webhook.js';
 import type { Ctx } from '../../services/context.js';
 import { listDeliveries, recoverDeliveries } from '../../services/webhook-deliveries.js';
@@ -73,11 +74,13 @@ export function webhookRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     schema: {
       ...base,
       summary: 'Rotate the signing secret (the new one is shown once)',
-      description: 'For 24 h deliveries carry two signatures, by the new secret and by the old one, so receivers can switch without missing one.',
+      description:
+        'For 24 h deliveries carry two signatures, by the new secret and by the old one, so receivers can switch without missing one; with `expire_old: true` (a leaked secret) the old one stops signing at once.',
       params: IdParams,
+      body: WebhookSecretRotate.optional(),
       response: { 200: WebhookEndpointWithSecret, ...errorResponses('not_found') },
     },
-    handler: async (req, reply) => respond(ctx, req, reply, 200, () => rotateWebhookSecret(ctx, req.params.id)),
+    handler: async (req, reply) => respond(ctx, req, reply, 200, () => rotateWebhookSecret(ctx, req.params.id, req.body?.expire_old)),
   });
   app.get(`${path}/:id/deliveries`, {
     config: read,

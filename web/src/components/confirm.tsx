@@ -1,6 +1,7 @@
-// The one confirmation of the dashboard: every destructive action asks here first (API.md §15),
+// The one confirmation of the dashboard: every destructive action asks here first (docs/dashboard.md),
 // naming what will be lost. confirmAction() opens it and resolves true only on the confirm button;
-// Cancel, Escape and closing resolve false. <ConfirmHost /> is mounted once, in the layout.
+// Cancel, Escape and closing resolve false; confirmWithOption() also says whether the request's one
+// checkbox was ticked. <ConfirmHost /> is mounted once, in the layout.
 import { signal } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { Modal } from './dialog.js';
@@ -16,24 +17,34 @@ export interface ConfirmRequest {
   confirmLabel: string;
   /** When set, the button works only once this exact text is typed. */
   typeToConfirm?: string | undefined;
+  /** A checkbox's label, unticked at first: a harsher variant of the action (confirmWithOption). */
+  option?: string | undefined;
 }
 
-const pending = signal<{ request: ConfirmRequest; resolve: (ok: boolean) => void } | null>(null);
+interface Answer {
+  confirmed: boolean;
+  option: boolean;
+}
 
-export function confirmAction(request: ConfirmRequest): Promise<boolean> {
-  pending.value?.resolve(false);
+const pending = signal<{ request: ConfirmRequest; resolve: (answer: Answer) => void } | null>(null);
+
+export function confirmWithOption(request: ConfirmRequest): Promise<Answer> {
+  pending.value?.resolve({ confirmed: false, option: false });
   return new Promise((resolve) => (pending.value = { request, resolve }));
 }
 
-function settle(ok: boolean): void {
+export const confirmAction = async (request: ConfirmRequest): Promise<boolean> => (await confirmWithOption(request)).confirmed;
+
+function settle(confirmed: boolean, option = false): void {
   const current = pending.value;
   pending.value = null;
-  current?.resolve(ok);
+  current?.resolve({ confirmed, option: confirmed && option });
 }
 
 function ConfirmDialog(props: { request: ConfirmRequest }) {
   const { request } = props;
   const [typed, setTyped] = useState('');
+  const [option, setOption] = useState(false);
   const blocked = request.typeToConfirm !== undefined && typed !== request.typeToConfirm;
   return (
     <Modal labelledBy="confirm-heading" describedBy="confirm-lose" onCancel={() => settle(false)}>
@@ -41,7 +52,7 @@ function ConfirmDialog(props: { request: ConfirmRequest }) {
         class="dialog-body"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!blocked) settle(true);
+          if (!blocked) settle(true, option);
         }}
       >
         <h2 id="confirm-heading">{request.title}</h2>
@@ -50,6 +61,11 @@ function ConfirmDialog(props: { request: ConfirmRequest }) {
           <p class="warning" role="note">
             {request.warning}
           </p>
+        )}
+        {request.option !== undefined && (
+          <label class="check">
+            <input type="checkbox" checked={option} onChange={(e) => setOption(e.currentTarget.checked)} /> {request.option}
+          </label>
         )}
         {request.typeToConfirm !== undefined && (
           <div class="field">

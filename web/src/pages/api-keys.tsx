@@ -38,13 +38,19 @@ async function confirmRevoke(k: Key): Promise<boolean> {
   const own = k.id === me.value?.key_id;
   const admins = k.scopes.includes('*') ? (await all<Key>('/v1/api_keys')).filter((x) => x.scopes.includes('*') && !x.revoked_at && !expired(x)) : [];
   const lastAdmin = admins.length === 1 && admins[0]!.id === k.id;
+  // Apps outlive the key that registered them (docs/security.md): a leaked key's apps must be deleted too.
+  const apps = (await all<{ name: string; registered_by: string | null }>('/v1/oauth_apps').catch(() => [])).filter((a) => a.registered_by === k.id);
+  const one = apps.length === 1;
+  const appNote = apps.length
+    ? ` It registered ${one ? 'the OAuth app' : `${apps.length} OAuth apps:`} ${apps.map((a) => a.name).join(', ')}, which ${one ? 'keeps' : 'keep'} working: if the key leaked, delete ${one ? 'it' : 'them'} on the OAuth apps page too.`
+    : '';
   const warnings = [
     own ? 'This is the key this session signed in with: revoking it signs you out of the dashboard at once.' : '',
     lastAdmin ? 'It is the last active admin (*) key: no key will be left that can create keys or use the sandbox controls (reset, clock, snapshots) until the sandbox is started again with a new admin key.' : '',
   ].filter(Boolean);
   return confirmAction({
     title: `Revoke the API key ${k.name}?`,
-    lose: `Every request made with ${k.name} (${k.prefix}…${k.last4}) is refused with 401 from now on, and sessions signed in with it end. A revoked key cannot be restored.`,
+    lose: `Every request made with ${k.name} (${k.prefix}…${k.last4}) is refused with 401 from now on, and sessions signed in with it end. A revoked key cannot be restored.${appNote}`,
     warning: warnings.join(' ') || undefined,
     confirmLabel: 'Revoke key',
     typeToConfirm: warnings.length ? k.name : undefined,

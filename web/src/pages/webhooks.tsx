@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, newest } from '../api.js';
-import { confirmAction } from '../components/confirm.js';
+import { confirmAction, confirmWithOption } from '../components/confirm.js';
 import { EVENT_TYPES } from '../event-types.js';
 import { CopyButton, ListTable } from '../components/table.js';
 import { Time } from '../records/fields.js';
@@ -128,12 +128,13 @@ export function Webhooks() {
     refresh();
   };
   const rotate = async (w: Endpoint) => {
-    const ok = await confirmAction({
+    const { confirmed, option: expireOld } = await confirmWithOption({
       title: `Rotate the signing secret of ${w.url}?`,
       lose: 'A new secret is made and shown once. The current secret keeps signing beside it for 24 hours, then stops: a receiver still checking only the old secret fails after that.',
+      option: 'The current secret leaked: stop signing with it now',
       confirmLabel: 'Rotate secret',
     });
-    if (ok) await act(async () => setSecret((await api('POST', `/v1/webhook_endpoints/${w.id}/rotate_secret`)).secret));
+    if (confirmed) await act(async () => setSecret((await api('POST', `/v1/webhook_endpoints/${w.id}/rotate_secret`, { expire_old: expireOld })).secret));
   };
   const remove = async (w: Endpoint) => {
     const ok = await confirmAction({

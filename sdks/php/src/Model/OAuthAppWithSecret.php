@@ -15,6 +15,8 @@ final class OAuthAppWithSecret extends Model
     public array $redirect_uris;
     /** @var list<string> */
     public array $scopes;
+    /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded */
+    public ?string $registered_by = null;
     public string $created_at;
     /** Shown once, at creation */
     public string $client_secret;

@@ -70,11 +70,12 @@ final class WebhookEndpointsService extends AbstractService
     /**
      * Rotate the signing secret (the new one is shown once) (POST /v1/webhook_endpoints/{id}/rotate_secret).
      *
+     * @param array<string, mixed> $params the body fields, by their API names
      * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts
      */
-    public function rotateSecret(string $id, array $opts = []): WebhookEndpointWithSecret
+    public function rotateSecret(string $id, array $params = [], array $opts = []): WebhookEndpointWithSecret
     {
-        return $this->request('POST', self::path('/v1/webhook_endpoints/%s/rotate_secret', $id), null, $opts, WebhookEndpointWithSecret::class);
+        return $this->request('POST', self::path('/v1/webhook_endpoints/%s/rotate_secret', $id), $params, $opts, WebhookEndpointWithSecret::class);
     }
 
     /**

@@ -709,6 +709,8 @@ export interface OAuthApp {
   client_id: string;
   redirect_uris: string[];
   scopes: string[];
+  /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded */
+  registered_by: string | null;
   created_at: string;
 }
 
@@ -732,6 +734,8 @@ export interface OAuthAppWithSecret {
   client_id: string;
   redirect_uris: string[];
   scopes: string[];
+  /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded */
+  registered_by: string | null;
   created_at: string;
   /** Shown once, at creation */
   client_secret: string;
@@ -976,4 +980,9 @@ export interface WebhookRecoverParams {
 export interface WebhookRecoverResult {
   endpoint_id: string;
   requeued: number;
+}
+
+export interface WebhookSecretRotateParams {
+  /** true: the old secret stops signing at once (it leaked); false: it signs beside the new one for 24 h, so receivers can switch. Default: `false`. */
+  expire_old?: boolean;
 }
