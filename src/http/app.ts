@@ -124,10 +124,10 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
+  registerErrorHandling(app, (request, reply, error, body) => settleFailure(ctx, request, reply, error, body));
   registerDashboardGuards(app, ctx); // before auth: a foreign Host is 421 whatever the credentials
   registerOwnOriginGuard(app, ctx); // the same, and a foreign Origin 403, on routes that declare ownOrigin (/mcp)
-  registerAuth(app, ctx, accounts);
+  registerAuth(app, ctx, accounts); // its preHandler (routes' authorize) precedes idempotency's replay
   registerRateLimit(app, () => current().limiter);
   registerIdempotency(app, ctx);
   registerUsageMetering(app, () => current().meter);

@@ -17,6 +17,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a route needs; routes without one are public. */
     scope?: string;
+    /**
+     * Access checks that need the validated body or the target (the scopes a conversion writes, the
+     * scopes a new key may hold, the key to revoke). Run after validation and before an idempotent
+     * replay is answered (plugins/idempotency.ts): a stored response goes only to a credential that
+     * could make the request itself. Throws 403 (or the check's own error) to refuse.
+     */
+    authorize?: (request: FastifyRequest) => void;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -89,6 +96,8 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
     request.principal = principal;
     request.credential = { kind: 'bearer', token };
   });
+  // Registered before the idempotency plugin's replay hook and the fault hook, so both run after it.
+  app.addHook('preHandler', async (request) => request.routeOptions.config?.authorize?.(request));
   // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
   app.addHook('onRequest', async (request) => {
     if (request.principal && surfaceOf(request) === 'sandbox' && !currentAccountOr(() => accounts.default).isDefault) {
