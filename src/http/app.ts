@@ -9,6 +9,7 @@ import { routeHeadAsGet } from './head-as-get.js';
 import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';
 import { registerAuth } from './plugins/auth.js';
+import { FailedAuthentications } from './failed-authentications.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
@@ -124,10 +125,11 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app, (request, error, body) => settleFailure(ctx, request, error, body));
+  registerErrorHandling(app, (request, reply, error, body) => settleFailure(ctx, request, reply, error, body));
   registerDashboardGuards(app, ctx); // before auth: a foreign Host is 421 whatever the credentials
   registerOwnOriginGuard(app, ctx); // the same, and a foreign Origin 403, on routes that declare ownOrigin (/mcp)
-  registerAuth(app, ctx, accounts);
+  const failedAuthentications = new FailedAuthentications(); // bearers and dashboard sign-ins count together
+  registerAuth(app, ctx, accounts, failedAuthentications); // its preHandler (routes' authorize) precedes idempotency's replay
   registerRateLimit(app, () => current().limiter);
   registerIdempotency(app, ctx);
   registerUsageMetering(app, () => current().meter);
@@ -173,7 +175,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
   requestLogRoutes(app, ctx, () => current().requestLog);
-  dashboardRoutes(app, ctx, accounts);
+  dashboardRoutes(app, ctx, accounts, failedAuthentications);
   dashboardStreamRoutes(app, ctx, accounts, current);
   apiReferenceRoutes(app);
   accountRoutes(app, accounts, current);

@@ -4,6 +4,7 @@ import { eventJson, eventsAfter } from '../services/event-log.js';
 import { onOutbox } from '../services/outbox-signal.js';
 import { credentialCheck } from './credential.js';
 import { askedMethod } from './head-as-get.js';
+import { takeStreamSlot } from './stream-slots.js';
 
 const HEARTBEAT_MS = 15_000;
 /** The outbox signal wakes event followers at once; this poll is only a safety net. */
@@ -44,6 +45,8 @@ export interface SseStream {
  * account of `ctx`). It is checked again, as a new request with it would be, before anything is
  * read for the stream or written to it, and at least at every heartbeat; a stream whose
  * credential was revoked, has expired or whose session ended ends there, with nothing more sent.
+ * A credential and an account hold only so many streams at once (stream-slots.ts): past that,
+ * `open` throws 429 and the route answers it as any error.
  */
 export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest, reply: FastifyReply, ctx: Ctx): SseStream } {
   const open = new Set<() => void>();
@@ -52,8 +55,9 @@ export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest
   });
   return {
     open(req, reply, ctx) {
-      if (!req.credential) throw new Error(`${req.routeOptions.url}: a stream needs the credential it was opened with`);
+      if (!req.credential || !req.principal) throw new Error(`${req.routeOptions.url}: a stream needs the credential it was opened with`);
       const credentialStands = credentialCheck(ctx, req.credential);
+      const releaseSlot = takeStreamSlot(ctx.db, req.principal.subject); // 429 past a cap, before anything is sent
       reply.hijack();
       const raw = reply.raw;
       // Hijacked: Fastify no longer sends the headers hooks set (X-Request-Id, RateLimit fields, CSP).
@@ -70,6 +74,7 @@ export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest
       const close = () => {
         if (closed) return;
         closed = true;
+        releaseSlot();
         open.delete(end);
         for (const fn of cleanups) fn();
       };

@@ -76,10 +76,16 @@ export function getApiKey(ctx: Ctx, id: string): ApiKey {
   return view(row);
 }
 
+/** 403 unless `by` holds every scope of key `id` (key-authority.ts); a key that does not exist is the caller's 404 to give. */
+export function requireAuthorityOverKey(ctx: Ctx, by: Principal | null, id: string): void {
+  const row = getRow(ctx.db, 'api_keys', id);
+  if (row) requireAuthorityOver(by, 'revoke', { kind: 'key', id, scopes: view(row).scopes });
+}
+
 /** Revokes a key on behalf of `by`, which must hold every scope the key holds (key-authority.ts). */
 export function revokeApiKey(ctx: Ctx, id: string, by: Principal | null): ApiKey {
   const key = getApiKey(ctx, id);
-  requireAuthorityOver(by, 'revoke', { kind: 'key', id, scopes: key.scopes });
+  requireAuthorityOverKey(ctx, by, id);
   if (key.revoked_at) return key;
   stmt(ctx.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(nowIso(ctx), id);
   knownKeys.delete(ctx.db); // the next request with the key reads the row again: 401

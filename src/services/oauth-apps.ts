@@ -77,11 +77,16 @@ export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | un
  * the app holds (key-authority.ts).
  */
 export function deleteOAuthApp(ctx: Ctx, id: string, by: Principal | null): { id: string; deleted: true } {
-  const row = getRow(ctx.db, 'oauth_apps', id);
-  if (!row) throw notFound('OAuth app', id);
-  requireAuthorityOver(by, 'delete', { kind: 'OAuth app', id, scopes: codec.fromRow(row).scopes });
+  if (!getRow(ctx.db, 'oauth_apps', id)) throw notFound('OAuth app', id);
+  requireAuthorityOverApp(ctx, by, id);
   deleteRow(ctx.db, 'oauth_apps', id);
   return { id, deleted: true as const };
+}
+
+/** 403 unless `by` holds every scope of app `id` (key-authority.ts); an app that does not exist is the caller's 404 to give. */
+export function requireAuthorityOverApp(ctx: Ctx, by: Principal | null, id: string): void {
+  const row = getRow(ctx.db, 'oauth_apps', id);
+  if (row) requireAuthorityOver(by, 'delete', { kind: 'OAuth app', id, scopes: codec.fromRow(row).scopes });
 }
 
 export function findAppByClientId(ctx: Ctx, clientId: string): AppRecord | undefined {

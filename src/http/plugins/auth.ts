@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { missingScope } from '../../domain/scopes.js';
-import { RateLimiter } from '../../domain/rate-limit.js';
 import { ApiError, insufficientScope } from '../../errors.js';
 import type { Principal } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
 import { authenticateBearer } from '../credential.js';
+import type { FailedAuthentications } from '../failed-authentications.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { isSameOrigin } from '../dashboard/origin.js';
 import { enterAccountOfBearer, enterAccountOfSession } from '../../accounts/credentials.js';
@@ -17,6 +17,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a route needs; routes without one are public. */
     scope?: string;
+    /**
+     * Access checks that need the validated body or the target (the scopes a conversion writes, the
+     * scopes a new key may hold, the key to revoke). Run after validation and before an idempotent
+     * replay is answered (plugins/idempotency.ts): a stored response goes only to a credential that
+     * could make the request itself. Throws 403 (or the check's own error) to refuse.
+     */
+    authorize?: (request: FastifyRequest) => void;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -31,11 +38,7 @@ declare module 'fastify' {
 
 const REALM = 'Bearer realm="crm"';
 
-/**
- * Failed authentications (a credential presented and refused) per client address and minute;
- * past it, 429 instead of 401 until the minute ends. Valid credentials are never held back.
- */
-export const FAILED_AUTH_LIMIT = 100;
+export { FAILED_AUTH_LIMIT } from '../failed-authentications.js';
 
 /** For routes that need a valid key or token but check scopes further in (the MCP endpoint). */
 export const ANY_SCOPE = 'any';
@@ -51,20 +54,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * Bearer authentication and scope checks on every route that names a scope (API.md §3).
  * The lookup runs on every request, so a revoked key fails on the very next one.
  */
-export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
+export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry, failures: FailedAuthentications): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('ownAccount', false);
   app.decorateRequest('credential', null);
-  const failures = new RateLimiter([{ name: 'failed_authentication', quota: FAILED_AUTH_LIMIT, windowSeconds: 60 }]);
-  const refuse = (request: FastifyRequest, detail: string): never => {
-    const { refusedBy } = failures.hit(request.ip);
-    if (refusedBy) {
-      throw new ApiError('rate_limited', `More than ${FAILED_AUTH_LIMIT} failed authentications from this address in a minute. Retry after ${refusedBy.reset} s.`, {
-        headers: { 'retry-after': String(refusedBy.reset) },
-      });
-    }
-    throw new ApiError('unauthenticated', detail, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } });
-  };
+  const refuse = (request: FastifyRequest, detail: string): never =>
+    failures.refuse(request, new ApiError('unauthenticated', detail, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } }));
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
@@ -89,6 +84,8 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
     request.principal = principal;
     request.credential = { kind: 'bearer', token };
   });
+  // Registered before the idempotency plugin's replay hook and the fault hook, so both run after it.
+  app.addHook('preHandler', async (request) => request.routeOptions.config?.authorize?.(request));
   // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
   app.addHook('onRequest', async (request) => {
     if (request.principal && surfaceOf(request) === 'sandbox' && !currentAccountOr(() => accounts.default).isDefault) {

@@ -125,7 +125,8 @@ function patternToRegex(url: string): RegExp {
 
 export function registerErrorHandling(
   app: FastifyInstance,
-  onFailure: (request: FastifyRequest, error: ApiError, body: ReturnType<typeof problemBody>) => void = () => {},
+  /** Sees every failure before it is answered; returns a reply when it answered it instead (an idempotent replay). */
+  onFailure: (request: FastifyRequest, reply: FastifyReply, error: ApiError, body: ReturnType<typeof problemBody>) => FastifyReply | undefined = () => undefined,
 ): void {
   // Route patterns, collected as routes are added, to tell 405 (the path exists) from 404; made
   // into regular expressions at the first request that matches no route, not in every start's
@@ -140,7 +141,8 @@ export function registerErrorHandling(
     const tooLarge = !(error instanceof ApiError) && toApiError(error).code === 'payload_too_large';
     const apiError = tooLarge ? payloadTooLarge(request.routeOptions.bodyLimit) : toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    onFailure(request, apiError, problemBody(apiError.code, apiError.message, String(request.id), apiError.errors));
+    const answered = onFailure(request, reply, apiError, problemBody(apiError.code, apiError.message, String(request.id), apiError.errors));
+    if (answered) return answered;
     if (apiError.code === 'payload_too_large') await discardRequestBody(request.raw);
     return sendProblem(reply, apiError);
   });

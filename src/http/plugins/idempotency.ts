@@ -4,11 +4,14 @@ import type { ApiError } from '../../errors.js';
 import { inTransaction, type Ctx } from '../../services/context.js';
 import { errorResponses } from '../schema-docs.js';
 import { routedTarget, surfaceOf, surfaceOfPattern, type Surface } from '../route-surface.js';
-import { claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim } from '../../services/idempotency.js';
+import { isDeepStrictEqual } from 'node:util';
+import { claim, finish, fingerprint, isStoredStatus, parseIdempotencyKey, release, type Claim, type Replay } from '../../services/idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency: { claim: Claim; settled: boolean } | null;
+    /** The stored response of the same request, sent once every access check has passed. */
+    pendingReplay: Replay | null;
   }
 }
 
@@ -34,14 +37,17 @@ const IDEMPOTENCY_ERRORS: Record<string, unknown> = errorResponses('idempotency_
 const SCOPES: Partial<Record<Surface, string>> = { api: '', sandbox: 'sandbox ' };
 
 /**
- * Idempotency-Key on every write under /v1 and /_sandbox (API.md §4). The key is checked after
- * authentication and body parsing but before validation, so a stored 422 replays too. /v1 handlers
+ * Idempotency-Key on every write under /v1 and /_sandbox. The key is claimed after authentication
+ * and body parsing but before validation, so a stored 422 replays too. A stored response is sent
+ * only after every access check (scopes, then the route's `authorize`): a key that could not make
+ * the request itself never gets another key's result by sending its Idempotency-Key. /v1 handlers
  * answer through `respond`, which commits the write, its events and the stored response in one
  * transaction; a sandbox control's response is stored as it is sent (its writes are to other
  * databases, or to the process: faults).
  */
 export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('pendingReplay', null);
 
   // Every write documents the header and the errors it can cause, from this one place; a status
   // the route documents too keeps both lists of codes.
@@ -59,12 +65,14 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx): void {
     const key = scope + parseIdempotencyKey(Array.isArray(header) ? header.join(',') : header);
     const print = fingerprint(request.method, routedTarget(request), request.body);
     const outcome = claim(ctx, key, print);
-    if ('replay' in outcome) {
-      const { status, body } = outcome.replay;
-      const type = status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8';
-      return reply.code(status).header('idempotent-replayed', 'true').type(type).send(body);
-    }
-    request.idempotency = { claim: outcome.claim, settled: false };
+    if ('replay' in outcome) request.pendingReplay = outcome.replay;
+    else request.idempotency = { claim: outcome.claim, settled: false };
+  });
+
+  // After auth's preHandler (the route's `authorize`), before faults and the route's own
+  // preHandlers (plan limits such as a full webhook quota, which a replay must not meet again).
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.pendingReplay) return sendReplay(reply, request.pendingReplay);
   });
 
   // A sandbox control answers like any handler; its success is stored here, as it goes out.
@@ -97,13 +105,34 @@ function mergeErrorResponses(a: Record<string, unknown>, b: Record<string, unkno
   return out;
 }
 
-/** Called by the error handler: stores a 4xx for replay, or gives the claim up so a retry runs. */
-export function settleFailure(ctx: Ctx, request: FastifyRequest, error: ApiError, body: unknown): void {
+function sendReplay(reply: FastifyReply, { status, body }: Replay): FastifyReply {
+  const type = status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8';
+  return reply.code(status).header('idempotent-replayed', 'true').type(type).send(body);
+}
+
+/**
+ * Called by the error handler: stores a 4xx for replay, or gives the claim up so a retry runs.
+ * A request with a stored response that failed before its replay (validation, an access check)
+ * gets the replay only when the stored response is this very failure — a stored 422 for the body
+ * it sent again — so nothing but what the failure says is answered: returns the reply then.
+ */
+export function settleFailure(ctx: Ctx, request: FastifyRequest, reply: FastifyReply, error: ApiError, body: { request_id: string }): FastifyReply | undefined {
+  const pending = request.pendingReplay;
+  if (pending) return isSameFailure(pending, error, body) ? sendReplay(reply, pending) : undefined;
   const idem = request.idempotency;
   if (!idem || idem.settled) return;
   idem.settled = true;
   if (isStoredStatus(error.status)) finish(ctx, idem.claim, error.status, JSON.stringify(body));
   else release(ctx, idem.claim);
+  return undefined;
+}
+
+/** Whether a stored response says exactly what a fresh failure says, its request id aside. */
+function isSameFailure(stored: Replay, error: ApiError, fresh: { request_id: string }): boolean {
+  if (stored.status !== error.status) return false;
+  const { request_id: _storedId, ...storedProblem } = JSON.parse(stored.body) as { request_id?: string };
+  const { request_id: _freshId, ...freshProblem } = fresh;
+  return isDeepStrictEqual(storedProblem, freshProblem);
 }
 
 /**

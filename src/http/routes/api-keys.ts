@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiKey, ApiKeyCreate, ApiKeyWithSecret } from '../../schemas/api-key.js';
 import { IdParams, listEnvelope, listQueryFields } from '../../schemas/common.js';
 import { lazySchema } from '../../schemas/lazy.js';
-import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
+import { createApiKey, getApiKey, listApiKeys, requireAuthorityOverKey, revokeApiKey } from '../../services/api-keys.js';
 import type { Ctx } from '../../services/context.js';
 import { z } from 'zod';
 import { requireLifetimeWithin, requireScopesToGrant } from '../../services/key-authority.js';
@@ -17,7 +17,15 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['API keys'], security: BEARER };
   app.post('/v1/api_keys', {
-    config: { scope: 'keys:write' },
+    config: {
+      scope: 'keys:write',
+      // A key can hand out only what it holds itself, for no longer than it lives: no escalation through key creation.
+      authorize: (req) => {
+        const body = req.body as ApiKeyCreate;
+        requireScopesToGrant(req.principal, 'key', body.scopes);
+        requireLifetimeWithin(req.principal, body.expires_at);
+      },
+    },
     schema: {
       ...base,
       summary: 'Create an API key (the secret is shown once)',
@@ -26,11 +34,6 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
         'a caller that expires must give an `expires_at` no later than its own (422 `validation_failed` on `expires_at` names the latest allowed).',
       body: ApiKeyCreate,
       response: { 201: ApiKeyWithSecret, ...errorResponses('validation_failed') },
-    },
-    // A key can hand out only what it holds itself, for no longer than it lives: no escalation through key creation.
-    preHandler: async (req) => {
-      requireScopesToGrant(req.principal, 'key', req.body.scopes);
-      requireLifetimeWithin(req.principal, req.body.expires_at);
     },
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createApiKey(ctx, req.body)),
   });
@@ -45,7 +48,8 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     handler: async (req) => getApiKey(ctx, req.params.id),
   });
   app.delete('/v1/api_keys/:id', {
-    config: { scope: 'keys:write' },
+    // Checked here too (revokeApiKey checks it for every caller), so that a replay of another key's revocation is refused alike.
+    config: { scope: 'keys:write', authorize: (req) => requireAuthorityOverKey(ctx, req.principal, (req.params as { id: string }).id) },
     schema: {
       ...base,
       summary: 'Revoke an API key, effective on the next request',

@@ -39,6 +39,7 @@ export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accoun
 
     const account = current(); // the stream outlives this request's scope: hold on to its account
     req.credential = { kind: 'session', id }; // the stream ends with the session (sign-out, expiry, its key revoked)
+    req.principal = principal; // the session streams as its key: they share the key's streams (stream-slots.ts)
     const stream = streams.open(req, reply, account.ctx);
     stream.write(`event: scopes\ndata: ${JSON.stringify(scopes)}\n\n`);
     if (scopes.events) {

@@ -8,6 +8,7 @@ import { dashboardAssets } from '../dashboard/assets.js';
 import { clearSessionCookie, dashboardHeader, sessionCookie, setSessionCookie } from '../dashboard/cookie.js';
 import { isOwnHost, isSameOrigin } from '../dashboard/origin.js';
 import { enterAccountOfBearer, enterAccountOfLoginToken, enterAccountOfSession } from '../../accounts/credentials.js';
+import type { FailedAuthentications } from '../failed-authentications.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
 import { surfaceOf } from '../route-surface.js';
 
@@ -51,7 +52,7 @@ function noStore(reply: FastifyReply): FastifyReply {
 }
 
 /** `/` → `/dashboard/`, the page and its two files from memory, and the session endpoints. */
-export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
+export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry, failures: FailedAuthentications): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const hide = { hide: true };
 
@@ -70,7 +71,14 @@ export function dashboardRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Ac
     requireDashboardOrigin(ctx, req);
     if (req.body.login_token !== undefined) enterAccountOfLoginToken(accounts, req.body.login_token);
     else enterAccountOfBearer(accounts, req.body.api_key!);
-    const session = req.body.login_token !== undefined ? signInWithToken(ctx, req.body.login_token) : signInWithKey(ctx, req.body.api_key!);
+    let session;
+    try {
+      session = req.body.login_token !== undefined ? signInWithToken(ctx, req.body.login_token) : signInWithKey(ctx, req.body.api_key!);
+    } catch (error) {
+      // A refused key or link counts with refused bearers: the sign-in is no cheaper way to guess keys.
+      if (error instanceof ApiError && error.code === 'unauthenticated') failures.refuse(req, error);
+      throw error;
+    }
     setSessionCookie(ctx, reply, session);
     return noStore(reply).send({ key_id: session.principal.subject, scopes: session.principal.scopes, expires_at: session.expires_at });
   });

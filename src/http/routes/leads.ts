@@ -27,7 +27,10 @@ export function leadRoutes(app: FastifyInstance, ctx: Ctx): void {
   });
 
   app.withTypeProvider<ZodTypeProvider>().post('/v1/leads/:id/convert', {
-    config: { scope: 'clients:write' },
+    config: {
+      scope: 'clients:write',
+      authorize: (req) => requireScopes(req.principal, ['leads:write', ...((req.body as LeadConvert | undefined)?.deal ? ['deals:write'] : [])]),
+    },
     schema: {
       tags: ['Leads'],
       security: BEARER,
@@ -37,7 +40,6 @@ export function leadRoutes(app: FastifyInstance, ctx: Ctx): void {
       body: LeadConvert.optional(),
       response: { 201: Conversion, ...errorResponses('not_found', 'validation_failed', 'invalid_transition', 'conflict') },
     },
-    preHandler: async (req) => requireScopes(req.principal, ['leads:write', ...(req.body?.deal ? ['deals:write'] : [])]),
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => convertLead(ctx, req.params.id, req.body ?? {})),
   });
 }

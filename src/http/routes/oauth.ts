@@ -6,7 +6,7 @@ import { listEnvelope, listQueryFields } from '../../schemas/common.js';
 import { AuthorizationServerMetadata, OAuthApp, OAuthAppCreate, OAuthAppWithSecret } from '../../schemas/oauth.js';
 import { lazySchema } from '../../schemas/lazy.js';
 import type { Ctx } from '../../services/context.js';
-import { authenticateClient, createOAuthApp, deleteOAuthApp, listOAuthApps, OAuthError, type AppRecord } from '../../services/oauth-apps.js';
+import { authenticateClient, createOAuthApp, deleteOAuthApp, listOAuthApps, OAuthError, requireAuthorityOverApp, type AppRecord } from '../../services/oauth-apps.js';
 import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
 import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
 import { consentPage, errorPage } from '../oauth-pages.js';
@@ -25,7 +25,16 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['OAuth'], security: BEARER };
   app.post('/v1/oauth_apps', {
-    config: { scope: 'keys:write' },
+    config: {
+      scope: 'keys:write',
+      // The sandbox's consent page has no login, so whoever registers an app can approve it: it may
+      // ask only for what the registering key holds (as with POST /v1/api_keys), or that is escalation.
+      // Its client credentials mint tokens for ever, so an expiring key registering one would outlive itself.
+      authorize: (req) => {
+        requireScopesToGrant(req.principal, 'OAuth app', (req.body as OAuthAppCreate).scopes);
+        requireNonExpiring(req.principal);
+      },
+    },
     schema: {
       ...base,
       summary: 'Register an OAuth app (the client_secret is shown once)',
@@ -35,13 +44,6 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
       body: OAuthAppCreate,
       response: { 201: OAuthAppWithSecret, ...errorResponses('validation_failed') },
     },
-    // The sandbox's consent page has no login, so whoever registers an app can approve it: it may
-    // ask only for what the registering key holds (as with POST /v1/api_keys), or that is escalation.
-    // Its client credentials mint tokens for ever, so an expiring key registering one would outlive itself.
-    preHandler: async (req) => {
-      requireScopesToGrant(req.principal, 'OAuth app', req.body.scopes);
-      requireNonExpiring(req.principal);
-    },
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createOAuthApp(ctx, req.body, req.principal ?? null)),
   });
   app.get('/v1/oauth_apps', {
@@ -50,7 +52,8 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
     handler: async (req) => listOAuthApps(ctx, req.query),
   });
   app.delete('/v1/oauth_apps/:id', {
-    config: { scope: 'keys:write' },
+    // Checked here too (deleteOAuthApp checks it for every caller), so that a replay of another key's deletion is refused alike.
+    config: { scope: 'keys:write', authorize: (req) => requireAuthorityOverApp(ctx, req.principal, (req.params as { id: string }).id) },
     schema: {
       ...base,
       summary: 'Delete an OAuth app; its access and refresh tokens stop working at once',
