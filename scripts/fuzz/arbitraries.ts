@@ -7,6 +7,12 @@ import type { Schema } from './openapi.js';
  */
 const MAX_ITEMS = 3;
 
+/**
+ * Amounts where money once broke: more decimals than a currency has at sizes where a tolerance
+ * rounded them in silence, sums past 2^53 and 2^63 minor units (a 500 from SQLite), a float sum.
+ */
+const MONEY_EDGES = [5000.005, 123456.789, 9999999999999.99, 9007199254740.99, 4000000000000.001, 9000000000000, 1e13, 0.1 + 0.2];
+
 function typeOf(schema: Schema): string | undefined {
   const t = schema.type;
   if (Array.isArray(t)) return t.find((x) => x !== 'null');
@@ -38,7 +44,9 @@ export function valid(schema: Schema): fc.Arbitrary<unknown> {
     case 'number': {
       const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 0.01 : -1e6);
       const max = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 0.01 : 1e6);
-      return fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100).filter((n) => n >= min && n <= max);
+      const plain = fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100);
+      const edges = MONEY_EDGES.filter((n) => n >= min && n <= max);
+      return (edges.length ? fc.oneof({ arbitrary: plain, weight: 4 }, { arbitrary: fc.constantFrom(...edges), weight: 1 }) : plain).filter((n) => n >= min && n <= max);
     }
     case 'boolean':
       return fc.boolean();
