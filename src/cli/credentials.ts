@@ -102,10 +102,11 @@ export function recordSandbox(
   // A file crm would not believe (another's, or 0644) is replaced, not merged: its entries are not ours.
   const { file, distrusted } = readSandboxFile(cwd);
   const updated = updateEntry(file, cwd, { ...start, now: new Date().toISOString() });
-  ignoreInGit(join(cwd, '.crm'));
-  if (!updated) return undefined;
   const path = sandboxFilePath(cwd);
-  writeSecretFile(path, updated.file);
+  if (updated) writeSecretFile(path, updated.file);
+  // After the write, which may have made .crm/ (a start on --db :memory: or a database elsewhere).
+  ignoreInGit(dirname(path));
+  if (!updated) return undefined;
   return { path, ...(updated.otherDefault ? { otherDefault: updated.otherDefault } : {}), ...(updated.replaced ? { replaced: updated.replaced } : {}), ...(distrusted ? { distrusted } : {}) };
 }
 

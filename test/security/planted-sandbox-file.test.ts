@@ -146,4 +146,16 @@ describe('crm sandbox start and git', () => {
     git('add', '.');
     expect(git('ls-files')).not.toContain('.crm/');
   });
+
+  it('writes it also when the start made .crm/ only for sandbox.json (a database in memory)', async () => {
+    const home = tempDir('crm-planted-memory-');
+    const started = await startSandboxProcess(['--no-seed'], { db: ':memory:', cwd: home.path });
+    try {
+      expect(existsSync(join(home.path, '.crm', 'sandbox.json'))).toBe(true);
+      expect(readFileSync(join(home.path, '.crm', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    } finally {
+      await started.stop();
+      home.remove();
+    }
+  });
 });
