@@ -75,9 +75,9 @@ function validString(schema: Schema): fc.Arbitrary<string> {
   return fc.string({ unit: 'grapheme', minLength: Math.max(min, 1), maxLength: Math.max(max, 1) }).filter((s) => s.trim().length >= min);
 }
 
-/** Strings nobody types by hand: lone surrogates, NUL, bidi marks, combining storms, 10k characters. */
+/** Strings nobody types by hand: lone surrogates, NUL, bidi marks, combining storms, 10k characters, terminal escapes (OSC 52, C1 CSI). */
 export const oddString = fc.oneof(
-  fc.constantFrom('', ' ', '\u0000', '\uD800', '\uDFFF', '\u202E\u202Dx', 'e\u0301\u0301\u0301\u0301', '🧨'.repeat(300), 'x'.repeat(10_000), '%00', '../../etc/passwd', '${{7*7}}', "' OR 1=1 --", '\r\nX-Injected: 1'),
+  fc.constantFrom('', ' ', '\u0000', '\uD800', '\uDFFF', '\u202E\u202Dx', 'e\u0301\u0301\u0301\u0301', '🧨'.repeat(300), 'x'.repeat(10_000), '%00', '../../etc/passwd', '${{7*7}}', "' OR 1=1 --", '\r\nX-Injected: 1', 'ci\u001b]52;c;ZXZpbA==\u0007', 'ci\u009b2J\u007f'),
   fc.string({ unit: 'binary', maxLength: 64 }),
 );
 

@@ -15,7 +15,7 @@ export function drawFrom(picks: number[]): Draw {
 }
 
 /** What `trailing` appends: the brief's list, and neighbours a parser may treat as a delimiter or an escape. */
-export const TRAILERS = ['/', '//', ';', ';x=1', '%00', '%20', '.json', '?', '#', '%', '%2', '%2F', '%5C', '\\', '%2e'] as const;
+export const TRAILERS = ['/', '//', ';', ';x=1', '%00', '%20', '.json', '?', '#', '%', '%2', '%2F', '%5C', '\\', '%2e', '%1b', '%c2%9b'] as const;
 
 /** Segment names `dot_segment` climbs out of: a plain one, and the prefixes checks look for. */
 const DOT_NAMES = ['x', 'v1', '_sandbox', 'dashboard'];

@@ -1,7 +1,7 @@
 import { CrmClient, type ClientOptions } from '../client/client.js';
 import { CrmApiError, CrmNetworkError } from '../client/errors.js';
 import { HOW_TO_LOG_IN } from './credentials.js';
-import { CliError } from './output.js';
+import { CliError, terminalSafeDeep } from './output.js';
 
 export interface GlobalOptions {
   baseUrl: string;
@@ -32,7 +32,10 @@ export async function withClient<T>(
 ): Promise<T> {
   const client = clientFor(options, tuning);
   try {
-    return await run(client);
+    // What the command prints for people comes from here: strings a server sent are shown with
+    // their control characters escaped (output.ts). --json prints them as sent, inside JSON.
+    const result = await run(client);
+    return options.json ? result : terminalSafeDeep(result);
   } catch (error) {
     if (error instanceof CrmNetworkError) throw new CliError(error.message);
     if (error instanceof CrmApiError) {

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { CliError } from './output.js';
-import { markStopped, noneRunningMessage, pickSandbox, readSandboxFile, sandboxFilePath, updateEntry, type SandboxEntry } from './sandbox-file.js';
+import { distrustMessage, markStopped, noneRunningMessage, pickSandbox, readSandboxFile, sandboxFilePath, updateEntry, type SandboxEntry } from './sandbox-file.js';
 
 export { sandboxFilePath } from './sandbox-file.js';
 
@@ -12,7 +12,8 @@ export { sandboxFilePath } from './sandbox-file.js';
  *   1. --base-url / --api-key flags
  *   2. CRM_BASE_URL / CRM_API_KEY
  *   3. the profile named by --profile or CRM_PROFILE (in $XDG_CONFIG_HOME/crm/config.json)
- *   4. .crm/sandbox.json of the current folder (written by `crm sandbox start`)
+ *   4. .crm/sandbox.json of the current folder (written by `crm sandbox start`), when it passes
+ *      sandbox-trust.ts's checks; otherwise it is ignored with a line saying why
  *   5. the default profile
  * A stored key is only used with its own base URL: when a flag or variable names another server,
  * a sandbox or profile key is not sent there (that would leak it).
@@ -94,18 +95,38 @@ export function writeConfig(config: ConfigFile, env: NodeJS.ProcessEnv = process
  * (sandbox-file.ts). When the key is not known (made on an earlier start of the same database),
  * that database's entry keeps its key and gets the new URL and pid.
  */
-export function recordSandbox(cwd: string, start: { baseUrl: string; apiKey: string | undefined; db: string; pid: number }): { path: string; otherDefault?: SandboxEntry; replaced?: SandboxEntry } | undefined {
-  const updated = updateEntry(readSandboxFile(cwd), cwd, { ...start, now: new Date().toISOString() });
-  if (!updated) return undefined;
+export function recordSandbox(
+  cwd: string,
+  start: { baseUrl: string; apiKey: string | undefined; db: string; pid: number },
+): { path: string; otherDefault?: SandboxEntry; replaced?: SandboxEntry; distrusted?: string } | undefined {
+  // A file crm would not believe (another's, or 0644) is replaced, not merged: its entries are not ours.
+  const { file, distrusted } = readSandboxFile(cwd);
+  const updated = updateEntry(file, cwd, { ...start, now: new Date().toISOString() });
   const path = sandboxFilePath(cwd);
-  writeSecretFile(path, updated.file);
-  return { path, ...(updated.otherDefault ? { otherDefault: updated.otherDefault } : {}), ...(updated.replaced ? { replaced: updated.replaced } : {}) };
+  if (updated) writeSecretFile(path, updated.file);
+  // After the write, which may have made .crm/ (a start on --db :memory: or a database elsewhere).
+  ignoreInGit(dirname(path));
+  if (!updated) return undefined;
+  return { path, ...(updated.otherDefault ? { otherDefault: updated.otherDefault } : {}), ...(updated.replaced ? { replaced: updated.replaced } : {}), ...(distrusted ? { distrusted } : {}) };
+}
+
+/**
+ * `.crm/` holds the admin key (sandbox.json) and the database: a `.gitignore` of `*` there keeps a
+ * `git add .` from committing them. One the user wrote is left as it is.
+ */
+function ignoreInGit(dir: string): void {
+  if (!existsSync(dir) || existsSync(join(dir, '.gitignore'))) return;
+  try {
+    writePrivateFile(join(dir, '.gitignore'), '# Written by `crm sandbox start`: this folder holds API keys and the sandbox database.\n*\n', 'wx');
+  } catch {
+    // Another start wrote it first, or the folder is read-only: either way nothing to add.
+  }
 }
 
 /** A clean stop marks this process's entry stopped, so the file never names a dead sandbox as running. */
 export function recordStop(cwd: string, pid: number): void {
   try {
-    const file = markStopped(readSandboxFile(cwd), pid, new Date().toISOString());
+    const file = markStopped(readSandboxFile(cwd).file, pid, new Date().toISOString());
     if (file) writeSecretFile(sandboxFilePath(cwd), file);
   } catch {
     // The folder may be gone or read-only by now; liveness is checked by pid anyway.
@@ -138,12 +159,13 @@ export function resolveCredentials(input: ResolveInput): Credentials {
     }
     stored.push({ source: 'profile', from: profileName, ...profile });
   }
-  const sandboxFile = readSandboxFile(input.cwd);
-  const { entry: sandbox, stopped } = pickSandbox(sandboxFile);
+  const { file: sandboxFile, distrusted } = readSandboxFile(input.cwd);
+  const { entry: sandbox, stopped, refused } = pickSandbox(sandboxFile);
   if (sandbox) stored.push({ source: 'sandbox-file', from: sandboxFilePath(input.cwd), base_url: sandbox.base_url, api_key: sandbox.api_key });
-  // The folder had sandboxes, none of them running: said whenever it matters (no key, or another
-  // source used), unless a flag or variable named the server, which makes the folder's file moot.
-  const noSandbox = sandboxFile && !sandbox && !explicitUrl ? noneRunningMessage(input.cwd, stopped) : undefined;
+  // The folder had sandboxes, none of them running or believed: said whenever it matters (no key, or
+  // another source used), unless a flag or variable named the server, which makes the folder's file moot.
+  const why = distrusted ?? refused;
+  const noSandbox = sandbox || explicitUrl ? undefined : why ? distrustMessage(input.cwd, why) : sandboxFile ? noneRunningMessage(input.cwd, stopped) : undefined;
   const fallback = config.profiles[DEFAULT_PROFILE];
   if (fallback) stored.push({ source: 'default-profile', from: DEFAULT_PROFILE, ...fallback });
 

@@ -4,7 +4,7 @@ import type { WebhookDelivery } from '../schemas/webhook.js';
 import { withClient, type GlobalOptions } from './api.js';
 import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState } from './listen-state.js';
-import { CliError, dim, printJson, table } from './output.js';
+import { CliError, dim, jsonText, printJson, table } from './output.js';
 
 /** `crm events list|get|resend|replay`: the event log of any server speaking API.md §7. */
 export interface ForwardOptions {
@@ -29,8 +29,10 @@ export async function listEventsCommand(options: GlobalOptions & { type?: string
 }
 
 export async function getEventCommand(options: GlobalOptions, id: string): Promise<void> {
-  const event = await withClient(options, (c) => c.get<Event>(`/v1/events/${encodeURIComponent(id)}`));
-  process.stdout.write(`${JSON.stringify(event, null, options.json ? undefined : 2)}\n`);
+  // JSON either way, indented for people: jsonText escapes what a terminal would act on, so the
+  // strings are taken as sent (json: true), not escaped a second time.
+  const event = await withClient({ ...options, json: true }, (c) => c.get<Event>(`/v1/events/${encodeURIComponent(id)}`));
+  process.stdout.write(`${jsonText(event, options.json ? undefined : 2)}\n`);
 }
 
 /** Without --forward-to, asks the server to deliver again to its webhook endpoints; with it, POSTs here, signed with the listen secret. */

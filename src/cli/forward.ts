@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { backoffMs } from '../client/retry.js';
 import { postSigned, type PostResult } from '../webhooks/send.js';
-import { CliError, dim, green, printJson, red } from './output.js';
+import { CliError, dim, green, printJson, red, terminalSafe } from './output.js';
 
 /**
  * Forwarding events to a local URL, signed exactly as the sandbox's webhook worker signs (the
@@ -66,7 +66,9 @@ export class EventForwarder {
     }
     const status = r.statusCode === null ? red('ERR') : ok ? green(String(r.statusCode)) : red(String(r.statusCode));
     const note = [r.error, retryInMs === undefined ? (ok ? '' : 'giving up') : `retry in ${(retryInMs / 1000).toFixed(1)} s`].filter(Boolean).join('; ');
-    process.stdout.write(`${dim(time)}  ${event.type.padEnd(16)}  ${event.id}  → ${status}  ${ms} ms${attempt > 1 ? dim(` (attempt ${attempt})`) : ''}${note ? dim(`  ${note}`) : ''}\n`);
+    // The type, id and error came from the server or the receiver: shown escaped (output.ts).
+    const [type, id, said] = [event.type.padEnd(16), event.id, note].map((text) => terminalSafe(text, true));
+    process.stdout.write(`${dim(time)}  ${type}  ${id}  → ${status}  ${ms} ms${attempt > 1 ? dim(` (attempt ${attempt})`) : ''}${said ? dim(`  ${said}`) : ''}\n`);
   }
 
   async close(): Promise<void> {

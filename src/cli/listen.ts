@@ -5,7 +5,7 @@ import type { GlobalOptions } from './api.js';
 import { HOW_TO_LOG_IN } from './credentials.js';
 import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState, saveListenPosition } from './listen-state.js';
-import { bold, CliError, cyan, dim, printJson, yellow } from './output.js';
+import { bold, CliError, cyan, dim, jsonText, printJson, terminalSafe, yellow } from './output.js';
 
 export interface ListenOptions extends GlobalOptions {
   forwardTo: string;
@@ -136,6 +136,6 @@ function announce(options: ListenOptions, url: string, secret: string, position:
 }
 
 function note(options: ListenOptions, text: string): void {
-  if (options.json) process.stderr.write(`${JSON.stringify({ note: text })}\n`);
-  else process.stderr.write(`${yellow('listen', process.stderr)}: ${text}\n`);
+  if (options.json) process.stderr.write(`${jsonText({ note: text })}\n`);
+  else process.stderr.write(`${yellow('listen', process.stderr)}: ${terminalSafe(text)}\n`);
 }

@@ -3,7 +3,7 @@ import { VERSION } from '../version.js';
 import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_BASE_URL, resolveCredentials, type Credentials } from './credentials.js';
-import { CliError, printError, printJson, yellow } from './output.js';
+import { CliError, printError, printJson, printWarning } from './output.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
 import { registerAccountCommands } from './register-accounts.js';
@@ -31,7 +31,7 @@ function resolveInto(program: Command): Credentials {
     ...(opts.profile ? { profile: opts.profile } : {}),
     cwd: process.cwd(),
   });
-  for (const warning of credentials.warnings) process.stderr.write(`${yellow('warning', process.stderr)}: ${warning}\n`);
+  for (const warning of credentials.warnings) printWarning(warning);
   program.setOptionValueWithSource('baseUrl', credentials.baseUrl, source('baseUrl') ?? 'config');
   if (credentials.apiKey) program.setOptionValueWithSource('apiKey', credentials.apiKey, source('apiKey') === 'cli' ? 'cli' : 'config');
   if (credentials.noKeyReason) program.setOptionValueWithSource('noKeyReason', credentials.noKeyReason, 'config');

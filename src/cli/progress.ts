@@ -1,4 +1,5 @@
 import type { Ora } from 'ora';
+import { terminalSafe } from './output.js';
 
 /**
  * Progress of a long command, on stderr so that stdout stays for results: an ora spinner with
@@ -33,7 +34,7 @@ export async function startProgress(label: string, options: { json: boolean }): 
       lastPrint = Date.now();
       process.stderr.write(`${line(rows, bytes, size)}\n`);
     },
-    note: (message) => process.stderr.write(`${message}\n`),
+    note: (message) => process.stderr.write(`${terminalSafe(message)}\n`),
     stop() {},
   };
 }
@@ -43,7 +44,7 @@ function spinner(spin: Ora, line: (rows: number, bytes?: number, size?: number) 
     update: (rows, bytes, size) => void (spin.text = line(rows, bytes, size)),
     note(message) {
       const text = spin.text;
-      spin.warn(message);
+      spin.warn(terminalSafe(message));
       spin.start(text);
     },
     stop: () => void spin.stop(),

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { fileDistrust, isLoopbackUrl, isServingSandbox } from './sandbox-trust.js';
 
 /**
  * `.crm/sandbox.json`: the sandboxes started from a folder, so that crm commands run there find
@@ -12,10 +13,13 @@ import { join, relative, resolve } from 'node:path';
  * - A start adds or refreshes the entry of its database (new port, new pid). It never touches
  *   another database's entry, and becomes the folder's default only when the default is not live.
  * - A clean stop marks its entry stopped (pid null); a killed process leaves its pid, which no
- *   longer answers a signal 0. Either way the entry stays: its key is the only copy (keys are
- *   stored hashed), and a restart on the same database takes it back.
+ *   longer names a running `crm sandbox start`. Either way the entry stays: its key is the only
+ *   copy (keys are stored hashed), and a restart on the same database takes it back.
  * - Commands use the default when it is live, else the live one started first; when none is
  *   live they say so instead of calling a dead port.
+ * - Any folder may carry such a file (a cloned repository): it is believed only when
+ *   sandbox-trust.ts says this user's running sandbox wrote it; otherwise commands say why and
+ *   go on without it.
  * docs/sandbox.md, "Several sandboxes in one folder".
  */
 export interface SandboxEntry {
@@ -40,8 +44,7 @@ export function sandboxFilePath(cwd: string = process.cwd()): string {
 }
 
 /** Signal 0 checks that a process exists without touching it; EPERM means it does (another user's). */
-export function isAlive(pid: number | null | undefined): boolean {
-  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
+function exists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -55,39 +58,70 @@ const isEntry = (e: unknown): e is SandboxEntry => {
   return !!x && typeof x.db === 'string' && typeof x.base_url === 'string' && typeof x.api_key === 'string';
 };
 
+/** What was read: the entries, or why the file is not believed (sandbox-trust.ts), or neither (no file, or a broken one). */
+export interface SandboxFileRead {
+  file?: SandboxFile;
+  distrusted?: string;
+}
+
 /**
- * The file as entries. One written by an older crm (`{base_url, api_key, db}`, no pid) becomes an
- * entry whose liveness is unknown (pid undefined): it is used as before, until a start rewrites it.
- * A broken file reads as empty: `crm sandbox start` writes it again.
+ * The file as entries, if it is one crm wrote for this user (owner, mode 0600: sandbox-trust.ts).
+ * One written by an older crm (`{base_url, api_key, db}`, no pid) becomes an entry without a pid,
+ * which is never used: the next start rewrites it. A broken file reads as empty: `crm sandbox start`
+ * writes it again.
  */
-export function readSandboxFile(cwd: string): SandboxFile | undefined {
+export function readSandboxFile(cwd: string): SandboxFileRead {
   const path = sandboxFilePath(cwd);
-  if (!existsSync(path)) return undefined;
+  if (!existsSync(path)) return {};
+  const distrusted = fileDistrust(path);
+  if (distrusted) return { distrusted };
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   } catch {
-    return undefined;
+    return {};
   }
   if (parsed && Array.isArray(parsed.sandboxes)) {
-    return { version: 2, ...(typeof parsed.default_db === 'string' ? { default_db: parsed.default_db } : {}), sandboxes: parsed.sandboxes.filter(isEntry) };
+    return { file: { version: 2, ...(typeof parsed.default_db === 'string' ? { default_db: parsed.default_db } : {}), sandboxes: parsed.sandboxes.filter(isEntry) } };
   }
   if (isEntry({ db: '', ...parsed })) {
     const legacy = parsed as unknown as { base_url: string; api_key: string; db?: string };
-    return { version: 2, sandboxes: [{ db: legacy.db ?? '', base_url: legacy.base_url, api_key: legacy.api_key, pid: undefined as unknown as null, started_at: '' }] };
+    return { file: { version: 2, sandboxes: [{ db: legacy.db ?? '', base_url: legacy.base_url, api_key: legacy.api_key, pid: undefined as unknown as null, started_at: '' }] } };
   }
+  return {};
+}
+
+/** Whether a pid is a running sandbox of this user: sandbox-trust.ts's check, or another (the unit tests'). */
+export type Serving = (pid: number | null | undefined) => boolean;
+
+/**
+ * Why an entry is not believed, or undefined. A clean stop (pid null) or a process that is gone
+ * is no reason to distrust it: that is "stopped", which noneRunningMessage says.
+ */
+function entryDistrust(e: SandboxEntry, serving: Serving): string | undefined {
+  if (!isLoopbackUrl(e.base_url)) return `it names ${e.base_url}, not this machine's loopback (127.0.0.1, localhost, [::1])`;
+  if (e.pid !== null && !(Number.isInteger(e.pid) && e.pid > 0)) return `its entry for ${e.base_url} records no pid of a running sandbox`;
+  if (e.pid !== null && exists(e.pid) && !serving(e.pid)) return `pid ${e.pid}, which it names for ${e.base_url}, is not a \`crm sandbox start\` of yours`;
   return undefined;
 }
 
-/** Live, or written by an older crm that recorded no pid (unknown: trusted, as that crm did). */
-const usable = (e: SandboxEntry) => e.pid === undefined || isAlive(e.pid);
-
-/** The entry commands in this folder use, or why there is none. */
-export function pickSandbox(file: SandboxFile | undefined): { entry?: SandboxEntry; stopped: SandboxEntry[] } {
+/** The entry commands in this folder use; else all entries as stopped, and `refused` says why one of them is not believed. */
+export function pickSandbox(file: SandboxFile | undefined, serving: Serving = isServingSandbox): { entry?: SandboxEntry; stopped: SandboxEntry[]; refused?: string } {
   if (!file) return { stopped: [] };
-  const live = file.sandboxes.filter(usable);
+  const problems = file.sandboxes.map((e) => entryDistrust(e, serving));
+  const live = file.sandboxes.filter((e, i) => !problems[i] && serving(e.pid));
   const preferred = live.find((e) => e.db === file.default_db) ?? [...live].sort((a, b) => a.started_at.localeCompare(b.started_at))[0];
-  return preferred ? { entry: preferred, stopped: [] } : { stopped: file.sandboxes };
+  if (preferred) return { entry: preferred, stopped: [] };
+  const refused = problems.find((p) => p !== undefined);
+  return { stopped: file.sandboxes, ...(refused ? { refused } : {}) };
+}
+
+/** "Ignoring …/sandbox.json: <why>." with what to do, in one line: for a file or an entry that is not believed. */
+export function distrustMessage(cwd: string, why: string): string {
+  return (
+    `Ignoring ${sandboxFilePath(cwd)}: ${why}. If your own \`crm sandbox start\` wrote it, run it again here (it rewrites the file); ` +
+    'otherwise delete the file, or pass --base-url and --api-key.'
+  );
 }
 
 /** "No sandbox of this folder is running: …" with what was there and what to do. */
@@ -106,21 +140,26 @@ export function noneRunningMessage(cwd: string, stopped: SandboxEntry[]): string
  * Adds or refreshes this sandbox's entry. Without a key (a restart of a database whose key was
  * made earlier and is not in the file) there is nothing a command could use: nothing is written.
  */
-export function updateEntry(file: SandboxFile | undefined, cwd: string, start: { baseUrl: string; apiKey: string | undefined; db: string; pid: number; now: string }): { file: SandboxFile; otherDefault?: SandboxEntry; replaced?: SandboxEntry } | undefined {
+export function updateEntry(
+  file: SandboxFile | undefined,
+  cwd: string,
+  start: { baseUrl: string; apiKey: string | undefined; db: string; pid: number; now: string },
+  serving: Serving = isServingSandbox,
+): { file: SandboxFile; otherDefault?: SandboxEntry; replaced?: SandboxEntry } | undefined {
   const db = start.db === ':memory:' ? ':memory:' : resolve(cwd, start.db);
   const sandboxes = (file?.sandboxes ?? []).filter(
     // Dropped: this database's old entry (replaced below), throwaway databases whose process is gone
     // (their key died with them), files that no longer exist, and entries from an older crm.
-    (e) => !(db !== ':memory:' && e.db === db) && !(e.db === ':memory:' && !isAlive(e.pid)) && (e.db === ':memory:' || existsSync(e.db)) && e.pid !== undefined,
+    (e) => !(db !== ':memory:' && e.db === db) && !(e.db === ':memory:' && !serving(e.pid)) && (e.db === ':memory:' || existsSync(e.db)) && e.pid !== undefined,
   );
   const previous = db === ':memory:' ? undefined : file?.sandboxes.find((e) => e.db === db);
   const apiKey = start.apiKey ?? previous?.api_key;
   if (!apiKey) return undefined;
   // Two processes on one database file: the newer entry wins, and the start says so.
-  const replaced = previous && previous.pid !== start.pid && isAlive(previous.pid) ? previous : undefined;
+  const replaced = previous && previous.pid !== start.pid && serving(previous.pid) ? previous : undefined;
   sandboxes.push({ db, base_url: start.baseUrl, api_key: apiKey, pid: start.pid, started_at: start.now });
-  const current = file?.default_db ? sandboxes.find((e) => e.db === file.default_db && e.db !== db && isAlive(e.pid)) : undefined;
-  const otherLive = current ?? sandboxes.filter((e) => e.pid !== start.pid && isAlive(e.pid)).sort((a, b) => a.started_at.localeCompare(b.started_at))[0];
+  const current = file?.default_db ? sandboxes.find((e) => e.db === file.default_db && e.db !== db && serving(e.pid)) : undefined;
+  const otherLive = current ?? sandboxes.filter((e) => e.pid !== start.pid && serving(e.pid)).sort((a, b) => a.started_at.localeCompare(b.started_at))[0];
   const defaultDb = otherLive ? otherLive.db : db;
   return { file: { version: 2, default_db: defaultDb, sandboxes }, ...(otherLive ? { otherDefault: otherLive } : {}), ...(replaced ? { replaced } : {}) };
 }

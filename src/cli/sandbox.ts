@@ -108,6 +108,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
  * one that runs. Said on stderr (the --json line stays one line), with how to reach this one.
  */
 function noteOtherSandboxes(recorded: ReturnType<typeof recordSandbox>, baseUrl: string): void {
+  if (recorded?.distrusted) process.stderr.write(`${yellow('note', process.stderr)}: ${recorded.distrusted}; crm wrote a new one in its place.\n`);
   if (recorded?.replaced) {
     process.stderr.write(`${yellow('note', process.stderr)}: another process (pid ${recorded.replaced.pid}, ${recorded.replaced.base_url}) serves the same database; ${recorded.path} now names this one.\n`);
   }

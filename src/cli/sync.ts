@@ -6,7 +6,7 @@ import type { ExportOptions } from '../sync/export.js';
 import type { ImportOptions, ImportReport } from '../sync/import.js';
 import type { CrmClient } from '../client/client.js';
 import { clientFor, withClient, type GlobalOptions } from './api.js';
-import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
+import { CliError, ExitCode, bold, dim, green, jsonText, printJson, red, terminalSafe, yellow } from './output.js';
 import { onInterrupt } from './interrupt.js';
 import { duration, startProgress } from './progress.js';
 import { waitNotes } from './wait-notes.js';
@@ -78,7 +78,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     if (spooled) rmSync(dirname(spooled), { recursive: true, force: true }); // the copy of stdin
   }
   if (report.keptAsCustom && !options.json) {
-    process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${c}"`).join(', ')}; kept as custom.<column>.\n`);
+    process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}; kept as custom.<column>.\n`);
   }
   printImport(report, options.json);
   if (report.summary.failed > 0 || report.unprocessed > 0) throw new ExitCode(1);
@@ -154,7 +154,7 @@ export async function exportCommand(options: GlobalOptions, flags: ExportFlags):
     progress.stop();
     const line = { rows: report.rows, out: report.out, duration_ms: report.durationMs, ...(report.alreadyComplete ? { already_complete: true } : {}), ...(report.interrupted ? { stopped: 'interrupted' } : {}) };
     // With --out -, stdout is the CSV and nothing else: the report goes to stderr.
-    if (options.json) toStdout ? process.stderr.write(`${JSON.stringify(line)}\n`) : printJson(line);
+    if (options.json) toStdout ? process.stderr.write(`${jsonText(line)}\n`) : printJson(line);
     else {
       const what = report.alreadyComplete ? `${flags.out} was already complete (${report.rows} rows)` : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
       const resume = toStdout ? '' : ' Rerun the same command with --resume to continue.';

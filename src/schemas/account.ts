@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildOnce, lazySchema } from './lazy.js';
 import { PLANS } from '../accounts/plans.js';
-import { Time } from './common.js';
+import { Label, Time } from './common.js';
 
 /** Accounts, their plans, clocks and snapshots (API.md §12). */
 const Limit = buildOnce(() => z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable());
@@ -32,7 +32,7 @@ export const Account = lazySchema(() =>
 export const AccountCreate = lazySchema(() =>
   z
     .strictObject({
-      name: z.string().min(1).max(100),
+      name: Label(1, 100),
       plan: z.enum(PLANS).optional().describe('free by default'),
       seed: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional().describe('As --seed (1 by default); null for an empty account'),
       fixtures: z.string().min(1).max(4096).optional().describe("A fixtures file on the sandbox's machine, loaded after the seed"),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
+import { Label } from './common.js';
 import { SCOPES } from '../domain/scopes.js';
 
 export { SCOPES, type Scope } from '../domain/scopes.js';
@@ -9,7 +10,7 @@ export const ScopeName = lazySchema(() => z.enum([...SCOPES, '*']));
 export const ApiKeyCreate = lazySchema(() =>
   z
     .strictObject({
-      name: z.string().min(1).max(100),
+      name: Label(1, 100),
       scopes: z.array(ScopeName.unwrap()).min(1).max(SCOPES.length + 1),
       expires_at: z.iso.datetime({ offset: true }).max(64).optional(),
     })

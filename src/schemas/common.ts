@@ -22,6 +22,19 @@ export const ShortText = buildOnce(() => z.string().max(200));
 export const Phone = buildOnce(() => z.string().max(50));
 export const LongText = buildOnce(() => z.string().max(10_000));
 
+/**
+ * The name or description of a piece of configuration (an API key, an OAuth app, an account, a
+ * webhook endpoint): `crm keys list` and the like show it in a terminal, which acts on control
+ * characters instead of showing them (ESC starts a sequence, OSC 52 writes the clipboard, U+009B
+ * is CSI on its own). So C0 controls (tab and newline too: a label is one line), DEL and the C1
+ * controls are refused. Records' text (names, notes) keeps them: it comes from other systems' CSV
+ * files, and the CLI shows nothing of it unescaped (docs/security.md, "The terminal").
+ */
+export const Label = (min: number, max: number) =>
+  (min > 0 ? z.string().min(min) : z.string())
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'Control characters (U+0000–U+001F, U+007F–U+009F: tab, newline, escape…) are not allowed: a terminal would act on them.');
+
 export const Tags = buildOnce(() => z.array(z.string().min(1).max(50)).max(20).describe('At most 20 tags of at most 50 characters'));
 
 export const CustomFields = buildOnce(() =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
+import { Label } from './common.js';
 import { SCOPES } from './api-key.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -40,7 +41,7 @@ export const OAuthScope = lazySchema(() => z.enum(SCOPES));
 export const OAuthAppCreate = lazySchema(() =>
   z
     .strictObject({
-      name: z.string().min(1).max(100),
+      name: Label(1, 100),
       redirect_uris: z.array(RedirectUri.unwrap()).min(1).max(10),
       scopes: z.array(OAuthScope.unwrap()).min(1).max(SCOPES.length).describe('The most this app may ask for'),
     })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildOnce, lazySchema } from './lazy.js';
-import { Time, listEnvelope, listQueryFields } from './common.js';
+import { Label, Time, listEnvelope, listQueryFields } from './common.js';
 import { EVENT_TYPES } from './event.js';
 
 // Parts of the schemas below, built with the first of them (lazy.ts).
@@ -21,7 +21,7 @@ const EnabledEvents = buildOnce(() =>
     .describe('["*"] for every event type, or a list of types'),
 );
 
-const Description = buildOnce(() => z.string().max(500).nullable());
+const Description = buildOnce(() => Label(0, 500).nullable());
 
 export const WebhookEndpointCreate = lazySchema(() =>
   z

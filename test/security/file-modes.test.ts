@@ -65,6 +65,7 @@ describe.each([
         '.crm/sandbox.db-wal',
         '.crm/sandbox.db-shm',
         '.crm/sandbox.json',
+        '.crm/.gitignore',
         '.crm/sandbox.accounts',
         `.crm/sandbox.accounts/${id}.db`,
         `.crm/sandbox.accounts/${id}.db-wal`,
