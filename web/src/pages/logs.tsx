@@ -61,6 +61,11 @@ export function Logs() {
       <ListTable<RequestLog>
         caption="Requests to /v1, newest first"
         path={logsPath()}
+        empty={
+          hideDashboardRequests.value
+            ? 'No requests from apps or scripts match. The dashboard’s own requests are hidden: untick “Hide dashboard requests” to see them.'
+            : undefined
+        }
         onSelect={(r) => setSelected(r.id)}
         columns={[
           {

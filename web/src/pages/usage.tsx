@@ -34,7 +34,9 @@ export function Usage() {
       </div>
       <p>
         {`${formatCount(usage.totals.requests)} ${usage.source === 'api' ? 'requests today, not counting the dashboard’s own' : 'requests today'}. `}
-        {usage.quota ? `Quota: ${formatCount(usage.quota.used)} of ${formatCount(usage.quota.limit)} used, resets ${when(usage.quota.resets_at)}. ` : 'No quota. '}
+        {usage.quota
+          ? `Quota: ${formatCount(usage.quota.used)} of ${formatCount(usage.quota.limit)} used${usage.source === 'api' ? ' (the dashboard’s requests count too)' : ''}, resets ${when(usage.quota.resets_at)}. `
+          : 'No quota. '}
         {usage.rate_limit ? `Rate limit: ${formatCount(usage.rate_limit.limit)} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
       </p>
       <UsageChart byClass={byClass} />
