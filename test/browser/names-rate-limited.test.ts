@@ -22,14 +22,15 @@ describe('the Deals list under --rate-limit 10/1s', () => {
     const page = await suite.signedIn();
     const seen = new Set<string>(); // every text a Client cell showed, while the page loaded
     await page.exposeFunction('reportCell', (text: string) => void seen.add(text));
-    await page.addInitScript(() => {
-      new MutationObserver(() => {
-        for (const cell of document.querySelectorAll('tbody tr td:nth-child(2)')) (window as any).reportCell(cell.textContent);
-      }).observe(document, { subtree: true, childList: true, characterData: true });
+    await page.addInitScript({
+      content: `new MutationObserver(() => {
+        for (const cell of document.querySelectorAll('tbody tr td:nth-child(2)')) window.reportCell(cell.textContent);
+      }).observe(document, { subtree: true, childList: true, characterData: true });`,
     });
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals`);
     const cells = page.getByRole('table', { name: 'Deals, newest first' }).locator('tbody tr td:nth-child(2)');
     await expect.poll(() => cells.allTextContents(), { timeout: 30_000 }).toEqual(expected);
+    await expect.poll(() => seen.has(expected[0]!)).toBe(true); // the watch saw the cells (it is not blind)
     expect([...seen].filter((t) => /Not found|Couldn't load/.test(t))).toEqual([]);
     await page.context().close();
   }, 60_000);
