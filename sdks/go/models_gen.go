@@ -54,6 +54,14 @@ const (
 	LeadStatusQualified                     = "qualified"
 	LeadStatusUnqualified                   = "unqualified"
 	LeadStatusConverted                     = "converted"
+	RequestLogSourceAPI                     = "api"
+	RequestLogSourceDashboard               = "dashboard"
+	RequestLogDetailSourceAPI               = "api"
+	RequestLogDetailSourceDashboard         = "dashboard"
+	UsageSourceAPI                          = "api"
+	UsageSourceDashboard                    = "dashboard"
+	UsageBySourceSourceAPI                  = "api"
+	UsageBySourceSourceDashboard            = "dashboard"
 	WebhookDeliveryStatusPending            = "pending"
 	WebhookDeliveryStatusSucceeded          = "succeeded"
 	WebhookDeliveryStatusFailed             = "failed"
@@ -417,8 +425,10 @@ type RequestLog struct {
 	KeyPrefix      *string `json:"key_prefix"`
 	IdempotencyKey *string `json:"idempotency_key"`
 	// true when the stored response of an earlier request was replayed
-	IdempotentReplayed bool   `json:"idempotent_replayed"`
-	CreatedAt          string `json:"created_at"`
+	IdempotentReplayed bool `json:"idempotent_replayed"`
+	// "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token
+	Source    string `json:"source"`
+	CreatedAt string `json:"created_at"`
 }
 
 // RequestLogDetail is an object the API returns.
@@ -439,8 +449,10 @@ type RequestLogDetail struct {
 	KeyPrefix      *string `json:"key_prefix"`
 	IdempotencyKey *string `json:"idempotency_key"`
 	// true when the stored response of an earlier request was replayed
-	IdempotentReplayed bool   `json:"idempotent_replayed"`
-	CreatedAt          string `json:"created_at"`
+	IdempotentReplayed bool `json:"idempotent_replayed"`
+	// "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token
+	Source    string `json:"source"`
+	CreatedAt string `json:"created_at"`
 	// For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads
 	RequestBody interface{} `json:"request_body"`
 	// For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads
@@ -451,12 +463,16 @@ type RequestLogDetail struct {
 type Usage struct {
 	APIResource
 	// The UTC day the totals are for
-	Day         string             `json:"day"`
-	GeneratedAt string             `json:"generated_at"`
-	Totals      *UsageTotals       `json:"totals"`
-	ByKey       []*UsageByKey      `json:"by_key"`
-	ByEndpoint  []*UsageByEndpoint `json:"by_endpoint"`
-	ByStatus    []*UsageByStatus   `json:"by_status"`
+	Day         string `json:"day"`
+	GeneratedAt string `json:"generated_at"`
+	// The source the figures are of (?source=), or null for every request
+	Source *string      `json:"source"`
+	Totals *UsageTotals `json:"totals"`
+	// The dashboard’s own requests apart from the others
+	BySource   []*UsageBySource   `json:"by_source"`
+	ByKey      []*UsageByKey      `json:"by_key"`
+	ByEndpoint []*UsageByEndpoint `json:"by_endpoint"`
+	ByStatus   []*UsageByStatus   `json:"by_status"`
 	// The calling key’s quota; null when quotas are off
 	Quota             *UsageQuota             `json:"quota"`
 	RateLimit         *UsageRateLimit         `json:"rate_limit"`
@@ -474,6 +490,14 @@ type UsageByEndpoint struct {
 type UsageByKey struct {
 	APIResource
 	KeyID    string `json:"key_id"`
+	Requests int    `json:"requests"`
+}
+
+// UsageBySource is an object the API returns.
+type UsageBySource struct {
+	APIResource
+	// "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token
+	Source   string `json:"source"`
 	Requests int    `json:"requests"`
 }
 

@@ -530,6 +530,8 @@ type RequestLogListParams struct {
 	PathPrefix *string `url:"path_prefix"`
 	// Only requests made with this API key or token
 	KeyID *string `url:"key_id"`
+	// Only requests the dashboard made ("dashboard") or only the others ("api")
+	Source *string `url:"source"`
 	// Only records created after this RFC 3339 time.
 	CreatedAfter *string `url:"created_after"`
 	// asc (oldest first, the default) or desc (newest first). Default: `"asc"`.
@@ -540,6 +542,8 @@ type RequestLogListParams struct {
 type UsageRetrieveParams struct {
 	// YYYY-MM-DD (UTC); today by default
 	Day *string `url:"day"`
+	// Only the dashboard’s requests ("dashboard") or only the others ("api"): every count and series of the report, not the quota
+	Source *string `url:"source"`
 }
 
 // WebhookEndpointCreateParams is what a method sends.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
 import { listEnvelope, listQueryFields, LogOrder, Time } from './common.js';
+import { RequestSourceSchema } from './request-source.js';
 
 /** One /v1 request as the request log keeps it (API.md §11). */
 export const RequestLog = lazySchema(() =>
@@ -16,6 +17,7 @@ export const RequestLog = lazySchema(() =>
       key_prefix: z.string().max(20).nullable().describe('The API key’s first characters, crm_test_XXXX'),
       idempotency_key: z.string().max(300).nullable(),
       idempotent_replayed: z.boolean().describe('true when the stored response of an earlier request was replayed'),
+      source: RequestSourceSchema(),
       created_at: z.string().max(64),
     })
     .meta({ id: 'RequestLog' }),
@@ -39,6 +41,7 @@ export const RequestLogListQuery = lazySchema(() =>
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']).optional(),
     path_prefix: z.string().min(1).max(2000).optional().describe('Only paths that start with this, e.g. /v1/leads'),
     key_id: z.string().max(100).optional().describe('Only requests made with this API key or token'),
+    source: RequestSourceSchema().optional().describe('Only requests the dashboard made ("dashboard") or only the others ("api")'),
     created_after: Time().optional(),
     order: LogOrder(),
   }),

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
+import { RequestSourceSchema } from './request-source.js';
 
 export const Usage = lazySchema(() =>
   z
     .object({
       day: z.string().describe('The UTC day the totals are for'),
       generated_at: z.string(),
+      source: RequestSourceSchema().nullable().describe('The source the figures are of (?source=), or null for every request'),
       totals: z.object({ requests: z.number().int() }),
+      by_source: z.array(z.object({ source: RequestSourceSchema(), requests: z.number().int() })).describe('The dashboard’s own requests apart from the others'),
       by_key: z.array(z.object({ key_id: z.string(), requests: z.number().int() })),
       by_endpoint: z.array(z.object({ endpoint: z.string(), requests: z.number().int() })),
       by_status: z.array(z.object({ status: z.number().int(), requests: z.number().int() })),
@@ -27,6 +30,16 @@ export const Usage = lazySchema(() =>
     .meta({ id: 'Usage' }),
 );
 
-export const UsageQuery = lazySchema(() => z.strictObject({ day: z.iso.date().max(10).optional().describe('YYYY-MM-DD (UTC); today by default') }));
+export const UsageQuery = lazySchema(() =>
+  z.strictObject({
+    day: z.iso.date().max(10).optional().describe('YYYY-MM-DD (UTC); today by default'),
+    source: RequestSourceSchema()
+      .optional()
+      .describe('Only the dashboard’s requests ("dashboard") or only the others ("api"): every count and series of the report, not the quota'),
+  }),
+);
+
+/** The live report's query: the source only (it is always today's). */
+export const UsageStreamQuery = lazySchema(() => UsageQuery.unwrap().pick({ source: true }));
 
 export type Usage = z.infer<typeof Usage>;

@@ -5,6 +5,7 @@ import { bookkeepingWrite } from '../store/list-json.js';
 import { notFound } from '../errors.js';
 import type { RequestLog, RequestLogListQuery } from '../schemas/request-log.js';
 import { mayHoldSecrets, redactedJson, redactText } from './redact.js';
+import type { RequestSource } from '../schemas/request-source.js';
 
 /** How many requests the log keeps (API.md §11), and how much of each body. */
 export const KEEP = 10_000;
@@ -52,6 +53,7 @@ export interface RequestRecord {
   key_id: string | null;
   idempotency_key: string | null;
   idempotent_replayed: boolean;
+  source: RequestSource;
   request_body: string | null;
   response_body: string | null;
   created_at: string;
@@ -93,7 +95,7 @@ export class RequestLogWriter {
     this.pending = [];
     const rows = batch.map((r) => ({
       id: r.id, method: r.method, path: r.path, query: r.query, status: r.status, duration_ms: r.duration_ms,
-      key_id: r.key_id, key_prefix: this.prefix(r.key_id), idempotency_key: r.idempotency_key, idempotent_replayed: r.idempotent_replayed ? 1 : 0,
+      key_id: r.key_id, key_prefix: this.prefix(r.key_id), idempotency_key: r.idempotency_key, idempotent_replayed: r.idempotent_replayed ? 1 : 0, source: r.source,
       request_body: r.request_body, response_body: r.response_body, created_at: r.created_at,
     }));
     // No list page is made of the log: its writes keep them (every 50 ms under load).
@@ -126,6 +128,7 @@ const view = (row: Row): RequestLog => ({
   key_prefix: (row.key_prefix as string | null) ?? null,
   idempotency_key: (row.idempotency_key as string | null) ?? null,
   idempotent_replayed: row.idempotent_replayed === 1,
+  source: row.source as RequestSource,
   created_at: row.created_at as string,
 });
 
@@ -136,6 +139,7 @@ export function listRequestLogs(ctx: Ctx, q: RequestLogListQuery) {
   // substr, not LIKE: a prefix with % or _ in it means itself.
   if (q.path_prefix !== undefined) conditions.push(['substr(path, 1, ?) = ?', [q.path_prefix.length, q.path_prefix]]);
   if (q.key_id !== undefined) conditions.push(['key_id = ?', [q.key_id]]);
+  if (q.source !== undefined) conditions.push(['source = ?', [q.source]]);
   if (q.created_after !== undefined) conditions.push(['created_at > ?', [new Date(q.created_after).toISOString()]]);
   return listTable(ctx.db, ctx.cursorSecret, 'request_logs', q, conditions, (rows) => rows.map(view));
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import { bookkeepingWrite } from '../store/list-json.js';
+import { REQUEST_SOURCES, type RequestSource } from '../schemas/request-source.js';
 
 /**
  * Usage metering (API.md §6). Requests are counted in memory on the hot path and written to
@@ -11,6 +12,7 @@ const RING_SECONDS = 300;
 
 export interface UsageRow {
   subject: string;
+  source: RequestSource;
   endpoint: string;
   status: number;
   requests: number;
@@ -28,10 +30,20 @@ export function statusClass(status: number): StatusClass | undefined {
   return undefined;
 }
 
+/** A source's per-second counts: all its requests, and by status class. */
+interface Rings {
+  all: number[];
+  byClass: Record<StatusClass, number[]>;
+}
+const newRings = (): Rings => ({
+  all: new Array<number>(RING_SECONDS).fill(0),
+  byClass: Object.fromEntries(STATUS_CLASSES.map((c) => [c, new Array<number>(RING_SECONDS).fill(0)])) as Record<StatusClass, number[]>,
+});
+
 export class UsageMeter {
   private pending = new Map<string, number>();
-  private readonly ring = new Array<number>(RING_SECONDS).fill(0);
-  private readonly classRings = Object.fromEntries(STATUS_CLASSES.map((c) => [c, new Array<number>(RING_SECONDS).fill(0)])) as Record<StatusClass, number[]>;
+  /** Per source, so the live chart can leave the dashboard's own requests out (issue #45). */
+  private readonly rings = Object.fromEntries(REQUEST_SOURCES.map((s) => [s, newRings()])) as Record<RequestSource, Rings>;
   private ringSecond = 0;
 
   constructor(
@@ -39,13 +51,14 @@ export class UsageMeter {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  record(subject: string, endpoint: string, status: number): void {
-    const key = `${day(this.clock())}\u0000${subject}\u0000${endpoint}\u0000${status}`;
+  record(subject: string, endpoint: string, status: number, source: RequestSource = 'api'): void {
+    const key = `${day(this.clock())}\u0000${subject}\u0000${source}\u0000${endpoint}\u0000${status}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
     this.advanceRing();
-    this.ring[this.ringSecond % RING_SECONDS]! += 1;
+    const rings = this.rings[source];
+    rings.all[this.ringSecond % RING_SECONDS]! += 1;
     const cls = statusClass(status);
-    if (cls) this.classRings[cls][this.ringSecond % RING_SECONDS]! += 1;
+    if (cls) rings.byClass[cls][this.ringSecond % RING_SECONDS]! += 1;
   }
 
   /** Writes pending counts in one transaction. */
@@ -53,35 +66,44 @@ export class UsageMeter {
     if (this.pending.size === 0 || !this.db.open) return;
     const batch = this.pending;
     this.pending = new Map();
-    const upsert = stmt(this.db, `INSERT INTO usage_counters (day, subject, endpoint, status, count) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (day, subject, endpoint, status) DO UPDATE SET count = count + excluded.count`);
+    const upsert = stmt(this.db, `INSERT INTO usage_counters (day, subject, source, endpoint, status, count) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (day, subject, source, endpoint, status) DO UPDATE SET count = count + excluded.count`);
     bookkeepingWrite(this.db, this.db.transaction(() => {
       for (const [key, count] of batch) {
-        const [d, subject, endpoint, status] = key.split('\u0000');
-        upsert.run(d, subject, endpoint, Number(status), count);
+        const [d, subject, source, endpoint, status] = key.split('\u0000');
+        upsert.run(d, subject, source, endpoint, Number(status), count);
       }
     }));
   }
 
-  /** Counts for one UTC day (today by default), stored and pending together. */
-  rows(forDay = day(this.clock())): UsageRow[] {
+  /** Counts for one UTC day (today by default), stored and pending together; of one source, or of all. */
+  rows(forDay = day(this.clock()), source?: RequestSource): UsageRow[] {
     this.flush();
-    return stmt(this.db, 'SELECT subject, endpoint, status, count AS requests FROM usage_counters WHERE day = ? ORDER BY requests DESC').all(forDay) as UsageRow[];
+    return source
+      ? (stmt(this.db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? AND source = ? ORDER BY requests DESC').all(forDay, source) as UsageRow[])
+      : (stmt(this.db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? ORDER BY requests DESC').all(forDay) as UsageRow[]);
   }
 
-  /** Requests per second over the last five minutes, oldest first. */
-  perSecond(): number[] {
+  /** Requests per second over the last five minutes, oldest first; of one source, or of all. */
+  perSecond(source?: RequestSource): number[] {
     this.advanceRing();
-    const out: number[] = [];
-    for (let i = 1; i <= RING_SECONDS; i++) out.push(this.ring[(this.ringSecond + i) % RING_SECONDS]!);
-    return out;
+    return this.read(this.ringsOf(source).map((r) => r.all));
   }
 
   /** The same series split by status class, oldest first. */
-  perSecondByClass(): Record<StatusClass, number[]> {
+  perSecondByClass(source?: RequestSource): Record<StatusClass, number[]> {
     this.advanceRing();
-    const read = (ring: number[]) => Array.from({ length: RING_SECONDS }, (_, i) => ring[(this.ringSecond + i + 1) % RING_SECONDS]!);
-    return Object.fromEntries(STATUS_CLASSES.map((c) => [c, read(this.classRings[c])])) as Record<StatusClass, number[]>;
+    const rings = this.ringsOf(source);
+    return Object.fromEntries(STATUS_CLASSES.map((c) => [c, this.read(rings.map((r) => r.byClass[c]))])) as Record<StatusClass, number[]>;
+  }
+
+  private ringsOf(source: RequestSource | undefined): Rings[] {
+    return source ? [this.rings[source]] : REQUEST_SOURCES.map((s) => this.rings[s]);
+  }
+
+  /** The rings' sum per second, oldest first. */
+  private read(rings: number[][]): number[] {
+    return Array.from({ length: RING_SECONDS }, (_, i) => rings.reduce((n, ring) => n + ring[(this.ringSecond + i + 1) % RING_SECONDS]!, 0));
   }
 
   private advanceRing(): void {
@@ -89,8 +111,10 @@ export class UsageMeter {
     if (this.ringSecond === 0) this.ringSecond = second;
     const gap = Math.min(second - this.ringSecond, RING_SECONDS);
     for (let i = 1; i <= gap; i++) {
-      this.ring[(this.ringSecond + i) % RING_SECONDS] = 0;
-      for (const c of STATUS_CLASSES) this.classRings[c][(this.ringSecond + i) % RING_SECONDS] = 0;
+      for (const rings of Object.values(this.rings)) {
+        rings.all[(this.ringSecond + i) % RING_SECONDS] = 0;
+        for (const c of STATUS_CLASSES) rings.byClass[c][(this.ringSecond + i) % RING_SECONDS] = 0;
+      }
     }
     if (second > this.ringSecond) this.ringSecond = second;
   }

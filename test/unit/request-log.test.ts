@@ -26,6 +26,7 @@ const record = (i: number) => ({
   key_id: null,
   idempotency_key: null,
   idempotent_replayed: false,
+  source: 'api' as const,
   request_body: null,
   response_body: null,
   created_at: new Date().toISOString(),

@@ -22,6 +22,8 @@ export class ApiProblem extends Error {
     readonly code: string,
     message: string,
     readonly errors: FieldProblem[] = [],
+    /** Seconds to wait before asking again (Retry-After of a 429 or 503), when the answer said. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -36,9 +38,18 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   const parsed = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
   if (!response.ok) {
     if (response.status === 401 && path !== '/dashboard/session') me.value = null;
-    throw new ApiProblem(response.status, parsed?.code ?? 'error', parsed?.detail ?? `HTTP ${response.status}`, Array.isArray(parsed?.errors) ? parsed.errors : []);
+    const errors = Array.isArray(parsed?.errors) ? parsed.errors : [];
+    throw new ApiProblem(response.status, parsed?.code ?? 'error', parsed?.detail ?? `HTTP ${response.status}`, errors, retryAfterSeconds(response.headers.get('retry-after')));
   }
   return parsed as T;
+}
+
+/** Retry-After as seconds: a number of seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 export const can = (scope: string): boolean => {

@@ -3,7 +3,8 @@
 // is signed in and shared by every page, resuming after the last event id when it drops.
 // EventSource cannot send the X-CRM-Dashboard header that makes the server accept the session
 // cookie, so the stream is read with fetch and parsed here.
-import { signal } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
+import { hideDashboardRequests } from './components/dashboard-requests.js';
 
 export interface LiveEvent {
   id: string;
@@ -17,7 +18,10 @@ export interface LiveEvent {
 export type StatusClass = '2xx' | '4xx' | '429' | '5xx';
 
 export interface UsageReport {
+  /** 'api' when the dashboard's own requests are left out (?usage_source=api), else null. */
+  source: 'api' | 'dashboard' | null;
   totals: { requests: number };
+  by_source: { source: 'api' | 'dashboard'; requests: number }[];
   by_key: { key_id: string; requests: number }[];
   by_endpoint: { endpoint: string; requests: number }[];
   by_status: { status: number; requests: number }[];
@@ -72,16 +76,34 @@ async function* sseMessages(body: ReadableStream): AsyncGenerator<SseMessage> {
 
 const RECONNECT_MS = 1000;
 
-/** Opens the live stream; the returned function closes it (on sign-out). */
+/**
+ * Opens the live stream; the returned function closes it (on sign-out). "Hide dashboard requests"
+ * asks for the usage report without them (?usage_source=api): a change reconnects at once, resuming
+ * after the last event as after a drop.
+ */
 export function connectLive(): () => void {
   const abort = new AbortController();
+  let connection: AbortController | undefined;
+  let reconnectNow = false;
+  const stopWatching = effect(() => {
+    void hideDashboardRequests.value;
+    reconnectNow = true;
+    connection?.abort();
+  });
+  abort.signal.addEventListener('abort', () => {
+    stopWatching();
+    connection?.abort();
+  });
   let lastEventId: string | undefined;
   void (async () => {
     while (!abort.signal.aborted) {
+      reconnectNow = false;
+      connection = new AbortController();
       try {
         const headers: Record<string, string> = { 'x-crm-dashboard': '1', accept: 'text/event-stream' };
         if (lastEventId) headers['last-event-id'] = lastEventId;
-        const response = await fetch('/dashboard/stream', { headers, credentials: 'same-origin', signal: abort.signal });
+        const path = hideDashboardRequests.peek() ? '/dashboard/stream?usage_source=api' : '/dashboard/stream';
+        const response = await fetch(path, { headers, credentials: 'same-origin', signal: connection.signal });
         if (response.status === 401) return; // signed out elsewhere: the next API call shows the sign-in form
         if (response.ok && response.body) {
           for await (const m of sseMessages(response.body)) {
@@ -94,7 +116,7 @@ export function connectLive(): () => void {
       } catch {
         // The sandbox restarted or the network dropped: try again below.
       }
-      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+      if (!reconnectNow) await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
     }
   })();
   return () => abort.abort();

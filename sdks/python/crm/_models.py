@@ -786,6 +786,8 @@ class RequestLog(CrmObject):
     idempotency_key: Optional[str]
     idempotent_replayed: bool
     """true when the stored response of an earlier request was replayed"""
+    source: Literal["api", "dashboard"]
+    """\"dashboard\": made by the dashboard (signed in with a session cookie); \"api\": made with an API key or OAuth token"""
     created_at: str
 
 
@@ -806,6 +808,8 @@ class RequestLogDetail(CrmObject):
     idempotency_key: Optional[str]
     idempotent_replayed: bool
     """true when the stored response of an earlier request was replayed"""
+    source: Literal["api", "dashboard"]
+    """\"dashboard\": made by the dashboard (signed in with a session cookie); \"api\": made with an API key or OAuth token"""
     created_at: str
     request_body: Any
     """For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads"""
@@ -826,6 +830,8 @@ class RequestLogListParams(CrmObject):
     """Only paths that start with this, e.g. /v1/leads"""
     key_id: Optional[str]
     """Only requests made with this API key or token"""
+    source: Optional[Literal["api", "dashboard"]]
+    """Only requests the dashboard made (\"dashboard\") or only the others (\"api\")"""
     created_after: Optional[str]
     """Only records created after this RFC 3339 time."""
     order: Optional[Literal["asc", "desc"]]
@@ -836,7 +842,11 @@ class Usage(CrmObject):
     day: str
     """The UTC day the totals are for"""
     generated_at: str
+    source: Optional[Literal["api", "dashboard"]]
+    """The source the figures are of (?source=), or null for every request"""
     totals: "UsageTotals"
+    by_source: List["UsageBySource"]
+    """The dashboard’s own requests apart from the others"""
     by_key: List["UsageByKey"]
     by_endpoint: List["UsageByEndpoint"]
     by_status: List["UsageByStatus"]
@@ -853,6 +863,12 @@ class UsageByEndpoint(CrmObject):
 
 class UsageByKey(CrmObject):
     key_id: str
+    requests: int
+
+
+class UsageBySource(CrmObject):
+    source: Literal["api", "dashboard"]
+    """\"dashboard\": made by the dashboard (signed in with a session cookie); \"api\": made with an API key or OAuth token"""
     requests: int
 
 
@@ -891,6 +907,8 @@ class UsageRequestsPerSecondByClass(CrmObject):
 class UsageRetrieveParams(CrmObject):
     day: Optional[str]
     """YYYY-MM-DD (UTC); today by default"""
+    source: Optional[Literal["api", "dashboard"]]
+    """Only the dashboard’s requests (\"dashboard\") or only the others (\"api\"): every count and series of the report, not the quota"""
 
 
 class UsageTotals(CrmObject):

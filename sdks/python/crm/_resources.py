@@ -714,11 +714,13 @@ class UsageResource:
         self,
         *,
         day: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        source: Union[Optional[Literal["api", "dashboard"]], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
     ) -> Usage:
         """Requests by key, endpoint and status; quota; requests per second (last 5 min)"""
         return self._core.call("GET", "/v1/usage", query=_given([
             ("day", day),
+            ("source", source),
         ]), model=Usage, options=options)
 
 
@@ -872,6 +874,7 @@ class RequestLogsResource:
         method: Union[Optional[Literal["GET", "POST", "PATCH", "DELETE"]], NotGiven] = NOT_GIVEN,
         path_prefix: Union[Optional[str], NotGiven] = NOT_GIVEN,
         key_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        source: Union[Optional[Literal["api", "dashboard"]], NotGiven] = NOT_GIVEN,
         created_after: Union[Optional[str], NotGiven] = NOT_GIVEN,
         order: Union[Optional[Literal["asc", "desc"]], NotGiven] = NOT_GIVEN,
         **options: Unpack[RequestOptions],
@@ -884,6 +887,7 @@ class RequestLogsResource:
             ("method", method),
             ("path_prefix", path_prefix),
             ("key_id", key_id),
+            ("source", source),
             ("created_after", created_after),
             ("order", order),
         ]), RequestLog, options)

@@ -68,9 +68,10 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
       const fromSession = dashboardPrincipal(ctx, accounts, request);
       if (fromSession) {
         request.ownAccount = true;
+        // Before the scope check: a refused request is still the dashboard's in the request log.
+        request.credential = { kind: 'session', id: sessionCookie(ctx, request)! };
         if (scope !== ANY_SCOPE) requireScopes(fromSession, [scope]);
         request.principal = fromSession;
-        request.credential = { kind: 'session', id: sessionCookie(ctx, request)! };
         return;
       }
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {

@@ -5,6 +5,7 @@ import { bodyForLog } from '../json-body.js';
 import { routedPath, surfaceOf } from '../route-surface.js';
 import { logBody, type RequestLogWriter } from '../../services/request-log.js';
 import { redactQuery } from '../../services/redact.js';
+import { requestSource } from '../request-source.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,6 +60,7 @@ export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter
         key_id: request.principal?.subject ?? null,
         idempotency_key: typeof key === 'string' ? key.slice(0, 300) : null,
         idempotent_replayed: reply.getHeader('idempotent-replayed') === 'true',
+        source: requestSource(request),
         request_body: write ? (request.loggedRequestBody !== undefined ? request.loggedRequestBody : logBody(bodyForLog(request))) : null,
         response_body: write ? logBody(request.loggedResponse) : null,
         created_at: new Date(ctx.clock()).toISOString(),

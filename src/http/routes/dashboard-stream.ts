@@ -9,19 +9,23 @@ import type { Ctx } from '../../services/context.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
 import { latestEventId } from '../../services/event-log.js';
 import { usageReport } from '../../services/usage-report.js';
+import { RequestSourceSchema } from '../../schemas/request-source.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { followEvents, sseStreams } from '../sse.js';
 import { enterAccountOfSession } from '../../accounts/credentials.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
 
 const Headers = z.looseObject({ 'last-event-id': EventPosition.optional() });
+/** usage_source: the usage report of that source's requests only (the Usage page's "Hide dashboard requests"). */
+const Query = z.strictObject({ usage_source: RequestSourceSchema().optional() });
 
 /**
  * GET /dashboard/stream: everything live the dashboard shows, on one connection (browsers allow
  * six per origin over HTTP/1.1, and a poll per page would count in the usage it charts):
  *   `event: scopes`  first, what the session may see: {"events": bool, "usage": bool};
  *   `event: event`   each new event (`id:` its id, `data:` the event JSON), with events:read;
- *   `event: usage`   the usage report once a second, with usage:read.
+ *   `event: usage`   the usage report once a second, with usage:read (?usage_source=api: of the
+ *                    requests the dashboard did not make, as GET /v1/usage?source=api).
  * It resumes after Last-Event-ID like /v1/events/stream, and is not a /v1 request: it is in
  * neither the request log nor the usage counts.
  */
@@ -29,7 +33,7 @@ export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accoun
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const streams = sseStreams(fastify);
 
-  app.get('/dashboard/stream', { schema: { hide: true, headers: Headers } }, async (req, reply) => {
+  app.get('/dashboard/stream', { schema: { hide: true, headers: Headers, querystring: Query } }, async (req, reply) => {
     const id = sessionCookie(ctx, req);
     if (id) enterAccountOfSession(accounts, id);
     // The cookie counts only with the dashboard's header, as on /v1: a cross-site EventSource cannot send it.
@@ -49,7 +53,7 @@ export function dashboardStreamRoutes(fastify: FastifyInstance, ctx: Ctx, accoun
       followEvents(account.ctx, stream, position, { name: 'event' });
     }
     if (scopes.usage) {
-      const message = () => `event: usage\ndata: ${JSON.stringify(usageReport(account, principal))}\n\n`;
+      const message = () => `event: usage\ndata: ${JSON.stringify(usageReport(account, principal, undefined, req.query.usage_source))}\n\n`;
       stream.write(message());
       stream.every(1000, message);
     }

@@ -5,6 +5,7 @@ import { Time } from '../records/fields.js';
 import { UrlFilter, withFilters } from '../components/search.js';
 import { query } from '../router.js';
 import { keyLabel, useKeyNames } from '../components/key-names.js';
+import { DashboardBadge, HideDashboardRequests, hideDashboardRequests } from '../components/dashboard-requests.js';
 
 /** Newest first, in a time window (in the URL as ?since=; the last hour unless it says otherwise). */
 const WINDOWS: Record<string, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000, '24h': 24 * 60 * 60_000 };
@@ -16,7 +17,8 @@ const WINDOW_OPTIONS = [
 ];
 
 function logsPath(): string {
-  const path = withFilters('/v1/request_logs?order=desc', ['status', 'method', 'path_prefix', 'key_id']);
+  const filtered = withFilters('/v1/request_logs?order=desc', ['status', 'method', 'path_prefix', 'key_id']);
+  const path = hideDashboardRequests.value ? `${filtered}&source=api` : filtered;
   const window = WINDOWS[query('since') || '1h'];
   if (!window) return path;
   // Rounded to the minute, so the list (and its cursor) stays the same while the user pages.
@@ -34,6 +36,7 @@ interface RequestLog {
   key_prefix: string | null;
   idempotency_key: string | null;
   idempotent_replayed: boolean;
+  source: 'api' | 'dashboard';
   created_at: string;
 }
 
@@ -53,13 +56,32 @@ export function Logs() {
         <UrlFilter name="method" label="Method" options={['GET', 'POST', 'PATCH', 'DELETE']} />
         <UrlFilter name="path_prefix" label="Path starts with" />
         <UrlFilter name="since" label="Since" options={WINDOW_OPTIONS} fallback="1h" />
+        <HideDashboardRequests />
       </div>
       <ListTable<RequestLog>
         caption="Requests to /v1, newest first"
         path={logsPath()}
+        empty={
+          hideDashboardRequests.value
+            ? 'No requests from apps or scripts match. The dashboard’s own requests are hidden: untick “Hide dashboard requests” to see them.'
+            : undefined
+        }
         onSelect={(r) => setSelected(r.id)}
         columns={[
-          { label: 'Request', value: (r) => `${r.method} ${r.path}` },
+          {
+            label: 'Request',
+            value: (r) => (
+              <>
+                {`${r.method} ${r.path}`}
+                {r.source === 'dashboard' && (
+                  <>
+                    {' '}
+                    <DashboardBadge />
+                  </>
+                )}
+              </>
+            ),
+          },
           { label: 'Status', value: (r) => String(r.status) },
           { label: 'Duration', value: (r) => `${r.duration_ms} ms` },
           { label: 'Key', value: (r) => keyLabel(keys, r.key_id, r.key_prefix) },

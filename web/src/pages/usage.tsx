@@ -3,6 +3,7 @@ import { when } from '../components/table.js';
 import { STATUS_CLASSES, UsageChart } from '../components/usage-chart.js';
 import { liveScopes, liveUsage, type StatusClass as Cls, type UsageReport } from '../live.js';
 import { formatCount } from '../records/format.js';
+import { HideDashboardRequests } from '../components/dashboard-requests.js';
 
 const CLASSES = STATUS_CLASSES;
 
@@ -28,9 +29,14 @@ export function Usage() {
   return (
     <section>
       <h1>Usage</h1>
+      <div class="filters">
+        <HideDashboardRequests />
+      </div>
       <p>
-        {`${formatCount(usage.totals.requests)} requests today. `}
-        {usage.quota ? `Quota: ${formatCount(usage.quota.used)} of ${formatCount(usage.quota.limit)} used, resets ${when(usage.quota.resets_at)}. ` : 'No quota. '}
+        {`${formatCount(usage.totals.requests)} ${usage.source === 'api' ? 'requests today, not counting the dashboard’s own' : 'requests today'}. `}
+        {usage.quota
+          ? `Quota: ${formatCount(usage.quota.used)} of ${formatCount(usage.quota.limit)} used${usage.source === 'api' ? ' (the dashboard’s requests count too)' : ''}, resets ${when(usage.quota.resets_at)}. `
+          : 'No quota. '}
         {usage.rate_limit ? `Rate limit: ${formatCount(usage.rate_limit.limit)} per ${usage.rate_limit.window_seconds} s.` : 'No rate limit.'}
       </p>
       <UsageChart byClass={byClass} />

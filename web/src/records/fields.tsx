@@ -4,6 +4,7 @@
 import { Link, recordUrl } from '../components/link.js';
 import { optionLabel, valueAt, type FieldSpec } from './describe.js';
 import { currencyName, formatDate, formatDateTime, formatMoney, formatPercent, formatQuantity } from './format.js';
+import { NameStatus } from './name-status.js';
 import { useRecordName } from './relations.js';
 
 export const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
@@ -26,10 +27,9 @@ export function Badge(props: { value: string; label: string }) {
 
 /** A related record by its name, linking to its page. */
 export function RelationLink(props: { resource: FieldSpec['relation'] & string; id: string }) {
-  const name = useRecordName(props.resource, props.id);
-  if (name === undefined) return <span class="muted">…</span>;
-  if (name === null) return <span class="muted">{`Not found (${props.id})`}</span>;
-  return <Link href={recordUrl(props.resource, props.id)}>{name}</Link>;
+  const lookup = useRecordName(props.resource, props.id);
+  if (lookup.state !== 'found') return <NameStatus lookup={lookup} id={props.id} />;
+  return <Link href={recordUrl(props.resource, props.id)}>{lookup.name}</Link>;
 }
 
 /** Only the sandbox's own payment pages become links, whatever the data says. */

@@ -8,6 +8,9 @@ use Crm\Model;
 /** RequestLog, as the API returns it. */
 final class RequestLog extends Model
 {
+    public const SOURCE_API = 'api';
+    public const SOURCE_DASHBOARD = 'dashboard';
+
     /** The request id (X-Request-Id) */
     public string $id;
     public string $method;
@@ -24,5 +27,7 @@ final class RequestLog extends Model
     public ?string $idempotency_key = null;
     /** true when the stored response of an earlier request was replayed */
     public bool $idempotent_replayed;
+    /** "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token */
+    public string $source;
     public string $created_at;
 }

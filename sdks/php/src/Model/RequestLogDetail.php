@@ -8,6 +8,9 @@ use Crm\Model;
 /** RequestLogDetail, as the API returns it. */
 final class RequestLogDetail extends Model
 {
+    public const SOURCE_API = 'api';
+    public const SOURCE_DASHBOARD = 'dashboard';
+
     /** The request id (X-Request-Id) */
     public string $id;
     public string $method;
@@ -24,6 +27,8 @@ final class RequestLogDetail extends Model
     public ?string $idempotency_key = null;
     /** true when the stored response of an earlier request was replayed */
     public bool $idempotent_replayed;
+    /** "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token */
+    public string $source;
     public string $created_at;
     /** For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads */
     public mixed $request_body;

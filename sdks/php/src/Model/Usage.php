@@ -8,10 +8,20 @@ use Crm\Model;
 /** Usage, as the API returns it. */
 final class Usage extends Model
 {
+    public const SOURCE_API = 'api';
+    public const SOURCE_DASHBOARD = 'dashboard';
+
     /** The UTC day the totals are for */
     public string $day;
     public string $generated_at;
+    /** The source the figures are of (?source=), or null for every request */
+    public ?string $source = null;
     public UsageTotals $totals;
+    /**
+     * The dashboard’s own requests apart from the others
+     * @var list<UsageBySource>
+     */
+    public array $by_source;
     /** @var list<UsageByKey> */
     public array $by_key;
     /** @var list<UsageByEndpoint> */
@@ -25,6 +35,6 @@ final class Usage extends Model
 
     protected static function types(): array
     {
-        return ['totals' => UsageTotals::class, 'by_key' => [UsageByKey::class], 'by_endpoint' => [UsageByEndpoint::class], 'by_status' => [UsageByStatus::class], 'quota' => UsageQuota::class, 'rate_limit' => UsageRateLimit::class, 'requests_per_second' => UsageRequestsPerSecond::class];
+        return ['totals' => UsageTotals::class, 'by_source' => [UsageBySource::class], 'by_key' => [UsageByKey::class], 'by_endpoint' => [UsageByEndpoint::class], 'by_status' => [UsageByStatus::class], 'quota' => UsageQuota::class, 'rate_limit' => UsageRateLimit::class, 'requests_per_second' => UsageRequestsPerSecond::class];
     }
 }

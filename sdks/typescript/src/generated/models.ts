@@ -777,6 +777,8 @@ export interface RequestLog {
   idempotency_key: string | null;
   /** true when the stored response of an earlier request was replayed */
   idempotent_replayed: boolean;
+  /** "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token */
+  source: "api" | "dashboard";
   created_at: string;
 }
 
@@ -797,6 +799,8 @@ export interface RequestLogDetail {
   idempotency_key: string | null;
   /** true when the stored response of an earlier request was replayed */
   idempotent_replayed: boolean;
+  /** "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token */
+  source: "api" | "dashboard";
   created_at: string;
   /** For writes: the JSON body (or its first 64 KB as text), secrets redacted; null for reads */
   request_body: unknown;
@@ -817,6 +821,8 @@ export interface RequestLogListParams {
   path_prefix?: string;
   /** Only requests made with this API key or token */
   key_id?: string;
+  /** Only requests the dashboard made ("dashboard") or only the others ("api") */
+  source?: "api" | "dashboard";
   /** Only records created after this RFC 3339 time. */
   created_after?: string;
   /** asc (oldest first, the default) or desc (newest first). Default: `"asc"`. */
@@ -827,7 +833,11 @@ export interface Usage {
   /** The UTC day the totals are for */
   day: string;
   generated_at: string;
+  /** The source the figures are of (?source=), or null for every request */
+  source: "api" | "dashboard" | null;
   totals: UsageTotals;
+  /** The dashboard’s own requests apart from the others */
+  by_source: UsageBySource[];
   by_key: UsageByKey[];
   by_endpoint: UsageByEndpoint[];
   by_status: UsageByStatus[];
@@ -844,6 +854,12 @@ export interface UsageByEndpoint {
 
 export interface UsageByKey {
   key_id: string;
+  requests: number;
+}
+
+export interface UsageBySource {
+  /** "dashboard": made by the dashboard (signed in with a session cookie); "api": made with an API key or OAuth token */
+  source: "api" | "dashboard";
   requests: number;
 }
 
@@ -882,6 +898,8 @@ export interface UsageRequestsPerSecondByClass {
 export interface UsageRetrieveParams {
   /** YYYY-MM-DD (UTC); today by default */
   day?: string;
+  /** Only the dashboard’s requests ("dashboard") or only the others ("api"): every count and series of the report, not the quota */
+  source?: "api" | "dashboard";
 }
 
 export interface UsageTotals {

@@ -17,7 +17,6 @@ interface ColumnProps {
   hasMore: boolean;
   onLoadMore: () => Promise<void>;
   stages: { value: Stage; label: string }[];
-  clientNames: ReadonlyMap<string, string>;
   pending: ReadonlyMap<string, unknown>;
   writable: boolean;
   onMove: (deal: BoardDeal, to: Stage, byKeyboard: boolean) => void;
@@ -85,7 +84,6 @@ export function BoardColumn(props: ColumnProps) {
               key={d.id}
               deal={d}
               busy={props.pending.has(d.id)}
-              client={props.clientNames.get(d.client_id ?? '')}
               writable={props.writable}
               stages={props.stages}
               onMove={props.onMove}

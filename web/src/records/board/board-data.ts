@@ -1,13 +1,13 @@
 // What the board holds and how it gets it: the column heads from GET /v1/deals/summary (counts and
 // totals of every deal, however many), each column's most recently changed cards a page at a time
-// ("Show more" asks the API for the next page), the names of the clients on its cards, and every
-// deal.* and client.* event folded in. A big board thus loads one summary, six pages of 15 cards
-// and their clients' names, not every deal and every client.
+// ("Show more" asks the API for the next page), the names of the clients on its cards (asked for
+// through relations.ts, which also keeps them live), and every deal.* event folded in. A big board
+// thus loads one summary, six pages of 15 cards and their clients' names, not every deal and client.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, can } from '../../api.js';
+import { loadNames } from '../relations.js';
 import { onLiveEvent, type LiveEvent } from '../../live.js';
 import type { Stage } from '../../../../src/domain/pipeline.js';
-import { clients as clientSpec } from '../resources/clients.js';
 import { DEAL_STAGES } from '../resources/deals.js';
 import { applyDealEvents, coalesced, type BoardDeal, type StageSummary } from './board-model.js';
 
@@ -34,7 +34,6 @@ export interface BoardData {
   /** Whether a column has cards the board has not loaded, and loading its next page. */
   hasMore: (stage: Stage) => boolean;
   loadMore: (stage: Stage) => Promise<void>;
-  clientNames: ReadonlyMap<string, string>;
   loadError: string;
 }
 
@@ -42,9 +41,7 @@ export function useBoardData(): BoardData {
   const [deals, setDealsState] = useState<Deals | null>(null);
   const [summary, setSummary] = useState<readonly StageSummary[] | null>(null);
   const [cursors, setCursors] = useState<ReadonlyMap<Stage, string | null>>(new Map());
-  const [clientNames, setClientNames] = useState<ReadonlyMap<string, string>>(new Map());
   const [loadError, setLoadError] = useState('');
-  const askedNames = useRef(new Set<string>()).current; // client ids whose names were asked for once
   const setDeals = (f: (d: Deals) => Deals) => setDealsState((d) => (d ? f(d) : d));
   const refreshSummary = useMemo(
     () =>
@@ -76,21 +73,23 @@ export function useBoardData(): BoardData {
       const object = e.data.object as Record<string, any>;
       if (e.type.startsWith('deal.')) {
         if (dealEvents.push({ type: e.type, deal: object as BoardDeal }) === 1) requestAnimationFrame(foldDealEvents);
-      } else if (e.type === 'client.deleted') setClientNames((m) => withName(m, object.id, undefined));
-      else if (e.type.startsWith('client.')) setClientNames((m) => withName(m, object.id, clientSpec.title(object)));
+      }
     };
     const stop = onLiveEvent((e) => (loaded ? apply(e) : early.push(e)));
-    // The heads and each column's first page, side by side; then their clients' names in one request.
+    // The heads and each column's first page, side by side; then their clients' names in one request,
+    // before the cards are drawn (which would otherwise show "…" first).
     const heads = api<{ stages: StageSummary[] }>('GET', '/v1/deals/summary');
     const firstPages = Promise.all(STAGE_IDS.map((stage) => api<Page>('GET', pagePath(stage))));
     Promise.all([heads, firstPages])
-      .then(async ([{ stages }, pages]) => [stages, pages, await namesOfClients(pages.flatMap((p) => p.data), askedNames)] as const)
+      .then(async ([{ stages }, pages]) => {
+        await namesOfClients(pages.flatMap((p) => p.data));
+        return [stages, pages] as const;
+      })
       .then(
-        ([stages, pages, names]) => {
+        ([stages, pages]) => {
           setSummary(stages);
           setDealsState(new Map(pages.flatMap((p) => p.data).map((d) => [d.id, d])));
           setCursors(new Map(STAGE_IDS.map((stage, i) => [stage, pages[i]!.next_cursor])));
-          setClientNames(new Map(names));
           loaded = true;
           early.forEach(apply);
         },
@@ -106,8 +105,7 @@ export function useBoardData(): BoardData {
     loading.current.add(stage);
     try {
       const page = await api<Page>('GET', pagePath(stage, cursor));
-      const names = await namesOfClients(page.data, askedNames); // before the cards, which would each ask
-      if (names.length) setClientNames((m) => new Map([...m, ...names]));
+      await namesOfClients(page.data); // in one request, before the cards are drawn
       // A card already here (moved in, or changed since) keeps the newer of the two.
       setDeals((d) => applyDealEvents(d, page.data.map((deal) => ({ type: 'deal.updated', deal }))));
       setCursors((c) => new Map(c).set(stage, page.next_cursor));
@@ -115,31 +113,15 @@ export function useBoardData(): BoardData {
       loading.current.delete(stage);
     }
   };
-  return { deals, setDeals, summary, refreshSummary, hasMore: (stage) => Boolean(cursors.get(stage)), loadMore, clientNames, loadError };
+  return { deals, setDeals, summary, refreshSummary, hasMore: (stage) => Boolean(cursors.get(stage)), loadMore, loadError };
 }
 
 /**
- * The names of the deals' clients not asked for yet, by id, 100 ids a request (`?ids=`): the board
- * asks for the clients its cards show, not for every client. Without clients:read, none: the cards
- * then say a client needs that scope. Should the request fail, none either: the board still draws,
- * and each card asks for its own client's name (deal-card.tsx).
+ * The names of the deals' clients, in one request per 100 ids (relations.ts), settled whatever
+ * the answer: the cards then show the names, or say why there is none. Without clients:read none
+ * are asked for: the cards say a client needs that scope.
  */
-async function namesOfClients(deals: readonly BoardDeal[], asked: Set<string>): Promise<[string, string][]> {
-  if (!can('clients:read')) return [];
-  const ids = [...new Set(deals.map((d) => d.client_id).filter((id): id is string => !!id && !asked.has(id)))];
-  ids.forEach((id) => asked.add(id));
-  const batches = Array.from({ length: Math.ceil(ids.length / 100) }, (_, i) => ids.slice(i * 100, i * 100 + 100));
-  try {
-    const pages = await Promise.all(batches.map((batch) => api<{ data: Record<string, any>[] }>('GET', `/v1/clients?ids=${batch.join(',')}&limit=100`)));
-    return pages.flatMap((p) => p.data.map((c): [string, string] => [c.id as string, clientSpec.title(c)]));
-  } catch {
-    return [];
-  }
-}
-
-function withName(names: ReadonlyMap<string, string>, id: string, name: string | undefined): ReadonlyMap<string, string> {
-  const next = new Map(names);
-  if (name === undefined) next.delete(id);
-  else next.set(id, name);
-  return next;
+function namesOfClients(deals: readonly BoardDeal[]): Promise<void> {
+  if (!can('clients:read')) return Promise.resolve();
+  return loadNames('clients', deals.flatMap((d) => (d.client_id ? [d.client_id] : [])));
 }

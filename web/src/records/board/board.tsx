@@ -4,7 +4,7 @@
 //
 // Size: the heads come from the API's summary and each column loads its cards a page at a time
 // (board-data.ts), so a board of thousands of deals loads seven small answers and keeps a few hundred
-// elements. Client names come from one list of clients, not a request per card.
+// elements. Client names come from one `?ids=` request per page of cards (relations.ts), not a request per card.
 import type { ComponentChildren } from 'preact';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, can } from '../../api.js';
@@ -32,7 +32,7 @@ function focusCard(id: string): void {
 }
 
 export function DealBoard(props: { views: ComponentChildren }) {
-  const { deals, setDeals, summary, refreshSummary, hasMore, loadMore, clientNames, loadError } = useBoardData();
+  const { deals, setDeals, summary, refreshSummary, hasMore, loadMore, loadError } = useBoardData();
   const [pending, setPending] = useState<ReadonlyMap<string, Move>>(new Map());
   const [error, setError] = useState('');
   const [said, say] = useState('');
@@ -120,7 +120,6 @@ export function DealBoard(props: { views: ComponentChildren }) {
               hasMore={hasMore(value as Stage)}
               onLoadMore={() => loadMore(value as Stage)}
               stages={STAGE_CHOICES}
-              clientNames={clientNames}
               pending={pending}
               writable={writable}
               onMove={onMove}

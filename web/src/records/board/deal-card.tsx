@@ -7,6 +7,7 @@ import type { Stage } from '../../../../src/domain/pipeline.js';
 import { Link, recordUrl } from '../../components/link.js';
 import { MenuButton } from '../../components/menu-button.js';
 import { formatMoney } from '../format.js';
+import { NameStatus } from '../name-status.js';
 import { useRecordName } from '../relations.js';
 import type { BoardDeal } from './board-model.js';
 
@@ -26,8 +27,6 @@ interface CardProps {
   deal: BoardDeal;
   /** Its last move has no answer yet. */
   busy: boolean;
-  /** The client's name, when the board knows it. */
-  client: string | undefined;
   writable: boolean;
   stages: { value: Stage; label: string }[];
   /** Must keep its identity across renders: a card is not drawn again for a new one. */
@@ -37,10 +36,10 @@ interface CardProps {
 export class DealCard extends Component<CardProps> {
   override shouldComponentUpdate(next: CardProps): boolean {
     const now = this.props;
-    return next.deal !== now.deal || next.busy !== now.busy || next.client !== now.client || next.writable !== now.writable || next.stages !== now.stages;
+    return next.deal !== now.deal || next.busy !== now.busy || next.writable !== now.writable || next.stages !== now.stages;
   }
 
-  override render({ deal, busy, client, writable, stages, onMove }: CardProps) {
+  override render({ deal, busy, writable, stages, onMove }: CardProps) {
     const titleId = `deal-${deal.id}-title`;
     return (
       <li
@@ -60,9 +59,7 @@ export class DealCard extends Component<CardProps> {
         <Link href={recordUrl('deals', deal.id)} class="deal-title" draggable={false} id={titleId}>
           {deal.title}
         </Link>
-        <p class="deal-client" title={client}>
-          {deal.client_id ? (client ?? <ClientName id={deal.client_id} />) : <span class="muted">No client</span>}
-        </p>
+        <p class="deal-client">{deal.client_id ? <ClientName id={deal.client_id} /> : <span class="muted">No client</span>}</p>
         <div class="deal-foot">
           <span class="deal-value num">{formatMoney(deal.value, deal.currency)}</span>
           {writable && (
@@ -81,14 +78,17 @@ export class DealCard extends Component<CardProps> {
   }
 }
 
-/** A client the board's list did not have (created since): its name fetched once. */
+/**
+ * The card's client, by name (relations.ts: the board asked for its cards' clients in one request
+ * before drawing them). Its own component: a renamed client redraws this line, not the card.
+ */
 function ClientName(props: { id: string }) {
-  // Without clients:read every lookup would be refused: say so instead of asking per card.
+  // Without clients:read every lookup would be refused: say so instead of asking.
   if (!can('clients:read')) return <span class="muted">A client (needs clients:read)</span>;
   return <FetchedClientName id={props.id} />;
 }
 
 function FetchedClientName(props: { id: string }) {
-  const name = useRecordName('clients', props.id);
-  return <>{name ?? <span class="muted">{name === null ? 'Unknown client' : '…'}</span>}</>;
+  const lookup = useRecordName('clients', props.id);
+  return lookup.state === 'found' ? <span title={lookup.name}>{lookup.name}</span> : <NameStatus lookup={lookup} id={props.id} />;
 }
