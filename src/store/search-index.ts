@@ -12,10 +12,11 @@ import { stmt } from './rows.js';
  * services/context.ts calls refreshSearchIndexes), so a commit leaves no stale row and a search
  * only reads. They were rewritten by the first search after the writes instead, on the server's
  * thread: after a 1M-lead import that search took ~4 s, and no request of any account was answered
- * meanwhile (issue #45). Rows made at the commit cost the import ~10 % more of the sandbox's CPU
- * (1M leads: 23.7 → 26.2–26.7 s; docs/benchmarks.md), within the import's goal; a rebuild on
- * another thread would have saved that only with a second, slower search for the rows not yet made,
- * which FTS5's tokenizer would have to be copied for to stay exact.
+ * meanwhile (issue #45). Rows made at the commit cost the import ~13 % more of the sandbox's CPU
+ * (1M leads: 22.5–23.7 → 26.2–27.7 s) and a single write ~40 µs (docs/benchmarks.md). A rebuild on
+ * another thread would do the same work on a core an import's client already uses, and would need
+ * a second search for the records not yet rebuilt that cuts and folds words exactly as FTS5's
+ * tokenizer does, or searches would answer differently while it ran.
  *
  * A set-based rewrite per transaction, not triggers that write the rows: FTS5 writes its pending
  * terms out as a segment at every statement, so a row written per statement costs ~350 µs.
