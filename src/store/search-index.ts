@@ -70,16 +70,16 @@ export function emptySearchIndexes(db: Db): void {
 const FEW_MATCHES = 500;
 
 /**
- * The condition that keeps the records matching `text` (every word, as a prefix), and whether SQLite then sorts them. SQLite cannot know how many records a
- * word matches, and the best plan depends on it: for a few, read the matches and sort them (any
- * order); for many, when the list's order is an index's, walk the index and test each record (the
- * page fills after a few records; sorting 100k matches took 60–600 ms at 100k leads, the walk
- * 20–40 ms, a few matches 0.03 ms). So the matches are counted first, up to FEW_MATCHES + 1: at
- * most a few milliseconds.
+ * The condition that keeps the records matching `text` (every word, as a prefix), and whether
+ * SQLite then sorts them. SQLite cannot know how many records a word matches, and the best plan
+ * depends on it: for a few, read the matches and sort them (any order); for many, when the list's
+ * order is an index's, walk the index and test each record (the page fills after a few records;
+ * sorting 100k matches took 60–600 ms at 100k leads, the walk 20–40 ms, a few matches 0.03 ms). So
+ * the matches are counted first, up to FEW_MATCHES + 1: at most a few milliseconds.
  */
 export function searchCondition(db: Db, table: string, text: string, inIndexOrder: boolean): { condition: Condition; sorts: boolean } {
   const name = indexOf(table);
-  // Only a write made outside inTransaction could have left a mark (none does): one query, then a correct answer still.
+  // Only a write made outside inTransaction could leave a mark (none does): one query, and still a right answer.
   refreshSearchIndexes(db);
   const match = ftsQuery(text);
   const matches = `SELECT rowid FROM ${name}_search WHERE ${name}_search MATCH ?`;
