@@ -11,9 +11,9 @@ import { stmt } from './rows.js';
  * The marked rows are rewritten before each write transaction commits (inTransaction in
  * services/context.ts calls refreshSearchIndexes), so a commit leaves no stale row and a search
  * only reads. They were rewritten by the first search after the writes instead, on the server's
- * thread: after a 1M-lead import that search took ~4 s, and no request of any account was answered
- * meanwhile (issue #45). Rows made at the commit cost the import ~13 % more of the sandbox's CPU
- * (1M leads: 22.5–23.7 → 26.2–27.7 s) and a single write ~40 µs (docs/benchmarks.md). A rebuild on
+ * thread: after a 1M-lead import that search took 2.4–9 s, and no request of any account was
+ * answered meanwhile (issue #45). Rows made at the commit cost a 1M-lead import ~15 % more of the
+ * sandbox's CPU and ~12 % more time, and a single write ~40 µs (docs/benchmarks.md). A rebuild on
  * another thread would do the same work on a core an import's client already uses, and would need
  * a second search for the records not yet rebuilt that cuts and folds words exactly as FTS5's
  * tokenizer does, or searches would answer differently while it ran.
