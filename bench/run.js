@@ -22,6 +22,7 @@ const BENCHMARKS = {
   http: () => import('./http.js'),
   sync: () => import('./sync.js'),
   copy: () => import('./copy.js'), // crm sync copy of 100k records between two sandboxes
+  'search-after-import': () => import('./search-after-import.js'), // the first q= after an import, /healthz beside it
   webhooks: () => import('./webhooks.js'),
   accounts: () => import('./accounts.js'),
   pacing: () => import('./pacing.js'),

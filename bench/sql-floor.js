@@ -6,8 +6,8 @@
 // HTTP, no JSON parsing, no validation, no per-batch commits: a lower bound for any server that
 // keeps API.md §7 and §8 (a stored event per record) on this schema.
 // With `clients`, a clients file (as writeClients makes it): each client, its contact person, its
-// search mark (the triggers'; the search row is made at the next search: store/search-index.ts) and
-// its client.created event with the client's JSON and contacts, by the SQLite inside better-sqlite3
+// search mark (the triggers'; not its search row, which the sandbox has made before each commit
+// since issue #45: the floor is the one earlier rounds compared with) and its client.created event with the client's JSON and contacts, by the SQLite inside better-sqlite3
 // (Debian's sqlite3 3.40 lacks ORDER BY in aggregates, which the contacts SQL uses): the rows
 // are staged in a temporary table first, untimed, then one db.exec of the same kind of script.
 // Usage: node bench/sql-floor.js FILE.csv DB [clients]; prints {"rows", "ms"} (ms: the sqlite3 run only).

@@ -2,6 +2,7 @@ import { ApiError } from '../errors.js';
 import { IdGenerator } from '../domain/ids.js';
 import { metaValue, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
+import { refreshSearchIndexes } from '../store/search-index.js';
 
 /**
  * What every service needs: the database, a clock and an id generator (both replaceable, so
@@ -43,14 +44,22 @@ const withoutSavepoints = new WeakSet<Db>();
 
 /**
  * Runs fn in one transaction (nested calls join the outer one, as better-sqlite3 makes savepoints).
- * One wrapper per database that takes fn as its argument: db.transaction() builds a new wrapper on
- * every call (about 10 µs), which was the largest cost of a bulk batch after SQLite itself.
+ * The outermost call also brings the search rows of what fn wrote up to date before it commits
+ * (store/search-index.ts): every write goes through here, so no commit leaves a stale search row
+ * behind for a search to rewrite while every other request waits (issue #45). One wrapper per
+ * database that takes fn as its argument: db.transaction() builds a new wrapper on every call
+ * (about 10 µs), which was the largest cost of a bulk batch after SQLite itself.
  */
 export function inTransaction<T>(ctx: Ctx, fn: () => T): T {
   if (withoutSavepoints.has(ctx.db)) return fn();
   let run = transactionRunners.get(ctx.db);
   if (!run) transactionRunners.set(ctx.db, (run = ctx.db.transaction((f: () => unknown) => f())));
-  return run(fn) as T;
+  if (ctx.db.inTransaction) return run(fn) as T;
+  return run(() => {
+    const result = fn();
+    refreshSearchIndexes(ctx.db);
+    return result;
+  }) as T;
 }
 
 /**

@@ -8,10 +8,18 @@ import { stmt } from './rows.js';
  * (migrations 008 and 012): `<name>_search` holds a row per record under the record's rowid, made
  * from the view `<name>_search_source`; triggers only mark a changed record in `<name>_search_stale`.
  *
- * The marked rows are rewritten when a search comes, not when the write commits: writes, a bulk
- * import above all, then cost the mark only (a 100k-lead import spent ~20 % more of its database
- * time when each batch rewrote its rows before committing), and a search still sees every committed
- * change. The first search after a large import pays for its rows at once (about 0.5 s per 100k).
+ * The marked rows are rewritten before each write transaction commits (inTransaction in
+ * services/context.ts calls refreshSearchIndexes), so a commit leaves no stale row and a search
+ * only reads. They were rewritten by the first search after the writes instead, on the server's
+ * thread: after a 1M-lead import that search took 2.4–9 s, and no request of any account was
+ * answered meanwhile (issue #45). Rows made at the commit cost a 1M-lead import ~15 % more of the
+ * sandbox's CPU and ~12 % more time, and a single write ~40 µs (docs/benchmarks.md). A rebuild on
+ * another thread would do the same work on a core an import's client already uses, and would need
+ * a second search for the records not yet rebuilt that cuts and folds words exactly as FTS5's
+ * tokenizer does, or searches would answer differently while it ran.
+ *
+ * A set-based rewrite per transaction, not triggers that write the rows: FTS5 writes its pending
+ * terms out as a segment at every statement, so a row written per statement costs ~350 µs.
  */
 const INDEXES = { clients: 'client', leads: 'lead', deals: 'deal', invoices: 'invoice' } as const;
 const NAMES = Object.values(INDEXES);
@@ -26,8 +34,8 @@ const STALE_BITS = `SELECT ${NAMES.map((name, bit) => `(EXISTS (SELECT 1 FROM ${
 
 /**
  * Rewrites the search rows that writes marked stale, then forgets the marks: a deleted record's row
- * goes, a changed one's is made again from its source. Set-based, in one transaction: one FTS5
- * write for everything written since the last search. Costs one query when nothing is stale.
+ * goes, a changed one's is made again from its source. Set-based: one FTS5 write for everything the
+ * transaction wrote. Costs one query when nothing is stale.
  */
 export function refreshSearchIndexes(db: Db): void {
   const stale = stmt(db, STALE_BITS).pluck().get() as number;
@@ -62,16 +70,16 @@ export function emptySearchIndexes(db: Db): void {
 const FEW_MATCHES = 500;
 
 /**
- * The condition that keeps the records matching `text` (every word, as a prefix), once the search
- * rows are up to date, and whether SQLite then sorts them. SQLite cannot know how many records a
- * word matches, and the best plan depends on it: for a few, read the matches and sort them (any
- * order); for many, when the list's order is an index's, walk the index and test each record (the
- * page fills after a few records; sorting 100k matches took 60–600 ms at 100k leads, the walk
- * 20–40 ms, a few matches 0.03 ms). So the matches are counted first, up to FEW_MATCHES + 1: at
- * most a few milliseconds.
+ * The condition that keeps the records matching `text` (every word, as a prefix), and whether
+ * SQLite then sorts them. SQLite cannot know how many records a word matches, and the best plan
+ * depends on it: for a few, read the matches and sort them (any order); for many, when the list's
+ * order is an index's, walk the index and test each record (the page fills after a few records;
+ * sorting 100k matches took 60–600 ms at 100k leads, the walk 20–40 ms, a few matches 0.03 ms). So
+ * the matches are counted first, up to FEW_MATCHES + 1: at most a few milliseconds.
  */
 export function searchCondition(db: Db, table: string, text: string, inIndexOrder: boolean): { condition: Condition; sorts: boolean } {
   const name = indexOf(table);
+  // Only a write made outside inTransaction could leave a mark (none does): one query, and still a right answer.
   refreshSearchIndexes(db);
   const match = ftsQuery(text);
   const matches = `SELECT rowid FROM ${name}_search WHERE ${name}_search MATCH ?`;
