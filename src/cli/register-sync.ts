@@ -83,6 +83,7 @@ ${examples([
   ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
   ['crm sync import clients hubspot.csv --from hubspot'],
   ['crm sync import leads leads.csv --resume', 'after an interruption'],
+  ['crm sync import leads notes.csv --max-field-size 4M --resume', 'after a field longer than 1M stopped it'],
   ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
 ])}`,
     )
