@@ -21,6 +21,7 @@ const BENCHMARKS = {
   startup: () => import('./startup.js'), // builds build/crm first (scripts/build-binary.mjs)
   http: () => import('./http.js'),
   sync: () => import('./sync.js'),
+  csv: () => import('./csv-parser.js'), // the import's CSV parser alone: 1M leads, and a quote never closed
   copy: () => import('./copy.js'), // crm sync copy of 100k records between two sandboxes
   'search-after-import': () => import('./search-after-import.js'), // the first q= after an import, /healthz beside it
   webhooks: () => import('./webhooks.js'),

@@ -1,5 +1,6 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
+import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../sync/csv-limits.js';
 import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
 import { examples } from './help.js';
@@ -20,6 +21,12 @@ function count(min: number, max: number) {
 }
 
 const collect = (value: string, all: string[]): string[] => [...all, value];
+
+function fieldSize(value: string): number {
+  const size = parseSize(value);
+  if (size === undefined) throw new InvalidArgumentError('Expected a number of characters, or with K or M (1K = 1024, 1M = 1024K), from 1 to 100M: e.g. 4M.');
+  return size;
+}
 
 const resource = () => new Argument('<resource>', 'leads or clients').choices(['leads', 'clients']);
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
@@ -47,6 +54,11 @@ export function registerSyncCommands(program: Command): void {
     .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
     .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
     .addOption(new Option('--encoding <encoding>', 'the file encoding (a UTF-8 or UTF-16LE BOM is detected)').choices(['utf8', 'latin1', 'utf16le']))
+    .addOption(
+      new Option('--max-field-size <size>', `the most characters a CSV field may have (a row: ${FIELDS_PER_ROW} times that); a longer one stops the import there. A number, or with K or M (1M = 1,048,576)`)
+        .argParser(fieldSize)
+        .default(DEFAULT_MAX_FIELD_SIZE, formatSize(DEFAULT_MAX_FIELD_SIZE)),
+    )
     .option('--retries <n>', 'retries of a failing request before the import stops', count(0, 20), 6)
     .option('--raw', "cells as they are: keep a leading ' and write the results files unescaped", false)
     .option('--bom', 'start the results files (failed.csv, …) with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
@@ -62,12 +74,16 @@ results folder (default FILE.plan) and changes nothing; run again without --plan
 A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
 and the results files escape cells as the export does; --raw turns both off (import a --raw export
 with --raw).
+A row that cannot be read (a quote never closed, a field longer than --max-field-size) stops the
+import there: the batches before it are imported, the rows after the last of them are not sent
+(unprocessed.csv), nothing after it is read.
 Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.
 ${examples([
   ['crm sync import leads leads.csv', 'upsert on external_id; a rerun never duplicates'],
   ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
   ['crm sync import clients hubspot.csv --from hubspot'],
   ['crm sync import leads leads.csv --resume', 'after an interruption'],
+  ['crm sync import leads notes.csv --max-field-size 4M --resume', 'after a field longer than 1M stopped it'],
   ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
 ])}`,
     )
@@ -88,6 +104,7 @@ ${examples([
         results: opts.results as string | undefined,
         delimiter: opts.delimiter as string,
         encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
+        maxFieldSize: opts.maxFieldSize as number,
         retries: opts.retries as number,
         raw: opts.raw as boolean,
         bom: opts.bom as boolean,

@@ -81,7 +81,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}; kept as custom.<column>.\n`);
   }
   printImport(report, options.json);
-  if (report.summary.failed > 0 || report.unprocessed > 0) throw new ExitCode(1);
+  if (report.summary.failed > 0 || report.unprocessed > 0 || report.stopped) throw new ExitCode(1);
 }
 
 function printImport(report: ImportReport, json: boolean): void {
@@ -115,8 +115,17 @@ function printImport(report: ImportReport, json: boolean): void {
     out.write(`${bold(`${n(rows)} rows`)}: ${parts.length ? parts.join(', ') : 'nothing to import'} ${took}\n`);
     if (replayed) out.write(`  ${yellow(replayedText(replayed, report.batches))}\n`);
   }
-  if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n  ${n(unprocessed)} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`);
+  if (stopped && report.unreadable) out.write(`${red('Stopped early')}: ${stopped}\n  ${unreadableNext(report, n(unprocessed))}\n`);
+  else if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n  ${n(unprocessed)} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`);
   out.write(`  Results: ${resultsDir}/${summary.failed ? ' (see failed.csv for the reasons)' : ''}\n`);
+}
+
+/** What became of the rows around one the file could not be read past, and how to go on. */
+function unreadableNext(report: ImportReport, unprocessed: string): string {
+  const sent = `Nothing after that row was read${report.unprocessed ? `; the ${unprocessed} row(s) after the last full batch were not sent (unprocessed.csv)` : ''}.`;
+  if (report.dryRun) return `${sent} Check the file again once it is fixed${report.unreadable!.resumable ? ' or the cap is raised' : ''}.`;
+  const fixed = 'Once the file is fixed, rerun the same command (within 24 h): batches already sent are replayed, not written twice.';
+  return report.unreadable!.resumable ? `${sent} With a higher --max-field-size, rerun the same command with --resume to go on. ${fixed}` : `${sent} ${fixed}`;
 }
 
 /** "Replayed 4 of 4 batches (lines 2-2001): …" — a rerun says that it wrote nothing. */

@@ -20,7 +20,9 @@ import { openCsv, type Encoding } from './source.js';
  * --concurrency batches in flight and the file read only as fast as batches finish (flat memory).
  * Every finished batch lands in the results files and then in the journal. A batch the server
  * cannot take (down past the client's retries) stops the import: every row not finished by then
- * goes to unprocessed.csv, and a rerun with --resume sends exactly those.
+ * goes to unprocessed.csv, and a rerun with --resume sends exactly those. So does a row the file
+ * cannot be read past (a field longer than --max-field-size, a quote never closed): see
+ * docs/sync.md.
  */
 export interface ImportOptions {
   resource: SyncResource;
@@ -39,6 +41,8 @@ export interface ImportOptions {
   resultsDir?: string | undefined;
   delimiter?: string | undefined;
   encoding?: Encoding | undefined;
+  /** The most characters a CSV field may have; a row, 4 times that (csv-limits.ts). */
+  maxFieldSize?: number | undefined;
   /**
    * --raw: cells as they are, both ways: the file's `'=…` is not read back as `=…`, and the results
    * files are written without the `'` before what a spreadsheet would run (formula-cells.ts).
@@ -60,6 +64,11 @@ export interface ImportReport {
   durationMs: number;
   /** Why the import stopped before the end of the file. */
   stopped?: string;
+  /**
+   * It stopped at a row of the file it could not read (`stopped` says which and why): nothing after
+   * it was read. `resumable`: the row was only too long, and --resume with a higher cap goes on.
+   */
+  unreadable?: { resumable: boolean };
   dryRun: boolean;
   plan?: string;
   /** --from: the file's columns the preset does not know, kept as custom.<column>. */
@@ -100,7 +109,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
   const started = Date.now();
   const opened = isJsonl(options.file)
     ? await openJsonl(options.file, options.resource)
-    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter, raw: options.raw });
+    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter, raw: options.raw, maxFieldSize: options.maxFieldSize });
   const mapOption = parseMapOption(options.map);
   const preset = options.from ? applyPreset(options.from, options.resource, opened, mapOption.keys()) : undefined;
   const source = preset?.source ?? opened;
@@ -124,6 +133,11 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     for await (const chunk of chunksOf(source.rows, options.batchSize)) {
       run.rows += chunk.rows.length;
       if (options.signal?.aborted) run.stopped ??= 'interrupted (Ctrl+C)';
+      // Only the last chunk, cut short by a row that cannot be read, sees this: it is not sent,
+      // since the fixed file would give that batch other rows, and so another key (a rerun would
+      // write its rows twice in --mode create) and another line range (--resume would refuse).
+      // A dry run sends nothing, so it checks those rows too.
+      if (!options.dryRun) run.noteFailure(source.failure?.());
       if (run.stopped) run.leaveUnprocessed(chunk);
       else if (point?.done.has(chunk.index)) run.skipDone(chunk, point);
       else if (options.dryRun) run.validateOnly(toBatch(chunk, spec, false));
@@ -133,6 +147,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
         if (inFlight.size >= options.concurrency) await Promise.race(inFlight);
       }
     }
+    run.noteFailure(source.failure?.()); // when the rows before it filled their batches
   } finally {
     await Promise.all(inFlight); // send() never rejects: every outcome is written down
     results.close();
@@ -147,7 +162,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     else rmSync(dir, { recursive: true, force: true });
     throw new PlanRefused(run.noDryRun);
   }
-  const { summary, rows, unprocessed, stopped, replayed, batches } = run;
+  const { summary, rows, unprocessed, stopped, replayed, batches, unreadable } = run;
   return {
     summary,
     rows,
@@ -158,6 +173,7 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     batches,
     ...(replayed.batches ? { replayed: { ...replayed, lines: mergeRanges(replayed.lines) } } : {}),
     ...(stopped ? { stopped } : {}),
+    ...(unreadable ? { unreadable } : {}),
     ...(plan ? { plan: plan.path } : {}),
     ...(preset?.custom.length ? { keptAsCustom: preset.custom } : {}),
   };
@@ -200,6 +216,7 @@ class ImportRun {
   finished = 0;
   unprocessed = 0;
   stopped: string | undefined;
+  unreadable: { resumable: boolean } | undefined;
   /** Set when a plan is asked of a server that cannot make one. */
   noDryRun: string | undefined;
   serverWrote = false;
@@ -214,6 +231,13 @@ class ImportRun {
     private readonly progress: () => void,
     private readonly plan?: PlanFile,
   ) {}
+
+  /** The file could not be read past a row: stop there. */
+  noteFailure(failure: { message: string; resumable: boolean } | undefined): void {
+    if (!failure || this.stopped) return; // stopped already (the server, Ctrl+C): that is the reason
+    this.stopped = failure.message;
+    this.unreadable = { resumable: failure.resumable };
+  }
 
   async send(batch: Batch): Promise<void> {
     if (!batch.request) return this.finish(batch, []);

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import { CsvParser } from './csv-parser.js';
+import { CsvParser, CsvSyntaxError, CsvTooLongError } from './csv-parser.js';
 import { SyncUsageError } from './errors.js';
 import { unescapeRow } from './formula-cells.js';
 
@@ -9,7 +9,8 @@ import { unescapeRow } from './formula-cells.js';
  * decoded (UTF-8, Latin-1 or UTF-16LE, BOM detected), parsed by CsvParser (quoted fields may span
  * lines), and each row comes with the line it starts on, for the results files. A cell crm
  * escaped against spreadsheet formulas (`'=…`, formula-cells.ts) reads back as the text it stands
- * for, header included, unless `raw`.
+ * for, header included, unless `raw`. A row that cannot be read (malformed quoting, a field longer
+ * than `maxFieldSize`) ends the rows there; `failure()` then says why.
  */
 export const ENCODINGS = ['utf8', 'latin1', 'utf16le'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -35,12 +36,17 @@ export interface CsvSource {
    * instead of one per row, which cost more than parsing. Iterate once.
    */
   rows: AsyncIterable<SourceRow[]>;
+  /**
+   * Set once the rows have ended early, at a row that cannot be read: why. `resumable`: the same
+   * file reads further with a higher --max-field-size (the row was only too long).
+   */
+  failure?(): { message: string; resumable: boolean } | undefined;
 }
 
 // WHATWG names: 'latin1' is windows-1252 there, a superset of ISO-8859-1 for printable text.
 const DECODER_LABEL: Record<Encoding, string> = { utf8: 'utf-8', latin1: 'latin1', utf16le: 'utf-16le' };
 
-export async function openCsv(path: string, options: { encoding?: Encoding | undefined; delimiter?: string | undefined; raw?: boolean | undefined }): Promise<CsvSource> {
+export async function openCsv(path: string, options: { encoding?: Encoding | undefined; delimiter?: string | undefined; raw?: boolean | undefined; maxFieldSize?: number | undefined }): Promise<CsvSource> {
   if (!existsSync(path) || !statSync(path).isFile()) throw new SyncUsageError(`${path}: no such file.`);
   const { size } = statSync(path);
   const head = readHead(path, 64 * 1024);
@@ -48,10 +54,13 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
   const delimiter = options.delimiter && options.delimiter !== 'auto' ? unescapeDelimiter(options.delimiter) : sniffDelimiter(decodeHead(head, encoding));
 
   let bytesRead = 0;
-  const runs = readRuns(path, decoder(encoding), new CsvParser(delimiter), (bytes) => (bytesRead += bytes), options.raw !== true);
+  let failure: CsvSyntaxError | undefined;
+  const parser = new CsvParser(delimiter, options.maxFieldSize);
+  const runs = readRuns(path, decoder(encoding), parser, (bytes) => (bytesRead += bytes), options.raw !== true, (error) => (failure = error));
 
   // The header is the first row that is not empty; rows of the same run after it are data.
   const first = await runs.next();
+  if (first.done && failure) throw new Error(`Cannot read the CSV: ${failure.message}`);
   if (first.done) throw new SyncUsageError(`${path} has no header line: a CSV file with a header line is expected.`);
   const pending = first.value;
   const header = pending.shift()!.values;
@@ -61,6 +70,7 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
     encoding,
     size,
     bytesRead: () => bytesRead,
+    failure: () => failure && { message: failure instanceof CsvTooLongError ? failure.describe(header) : failure.message, resumable: failure instanceof CsvTooLongError },
     rows: {
       async *[Symbol.asyncIterator]() {
         if (pending.length) yield pending;
@@ -72,7 +82,9 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
 
 /**
  * The file's data rows and header, one run per 64 KiB read (some 600 rows). Empty lines are
- * dropped here, after the parser has counted their lines.
+ * dropped here, after the parser has counted their lines. A row the parser refuses ends the runs
+ * after the rows before it, and goes to `onFailure` once those have been taken (batches they
+ * fill are sent like any other).
  *
  * The file is read with readSync into one reused buffer, and the event loop gets a turn after each
  * read (progress, answers of batches in flight): a read stream cost ~0.3 µs a row, in a fresh
@@ -80,7 +92,14 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
  * take microseconds to read. Larger reads cost more than they save: all the rows of a read stay
  * in memory until their batches are answered.
  */
-async function* readRuns(path: string, decode: (bytes?: Buffer) => string, parser: CsvParser, onRead: (bytes: number) => void, unescape: boolean): AsyncGenerator<SourceRow[]> {
+async function* readRuns(
+  path: string,
+  decode: (bytes?: Buffer) => string,
+  parser: CsvParser,
+  onRead: (bytes: number) => void,
+  unescape: boolean,
+  onFailure: (error: CsvSyntaxError) => void,
+): AsyncGenerator<SourceRow[]> {
   const notEmpty = (rows: SourceRow[]) => {
     const kept = rows.filter((row) => row.values.length !== 1 || row.values[0] !== '');
     if (unescape) for (const row of kept) unescapeRow(row.values);
@@ -101,7 +120,10 @@ async function* readRuns(path: string, decode: (bytes?: Buffer) => string, parse
     const rows = notEmpty([...parser.push(decode()), ...parser.end()]);
     if (rows.length) yield rows;
   } catch (error) {
-    throw readError(error as Error);
+    if (!(error instanceof CsvSyntaxError)) throw readError(error as Error);
+    const rows = notEmpty(error.rowsBefore);
+    if (rows.length) yield rows;
+    onFailure(error);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

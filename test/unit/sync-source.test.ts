@@ -19,6 +19,22 @@ async function readAll(path: string, options: Parameters<typeof openCsv>[1] = {}
 }
 
 describe('reading CSV files', () => {
+  it('ends the rows before a field longer than maxFieldSize, and says why, naming the column; a header too long is refused', async () => {
+    const path = join(dir.path, 'long-field.csv');
+    writeFileSync(path, `id,notes\n1,short\n2,"${'x'.repeat(200)}"\n3,after\n`);
+    const read = await readAll(path, { maxFieldSize: 100 });
+    expect(read.rows.map((r) => r.values[0])).toEqual(['1']);
+    expect(read.source.failure!()).toEqual({ resumable: true, message: expect.stringMatching(/^Field 2 \("notes"\) of the row on line 3 is longer than 100 characters/) });
+    expect((await readAll(path, { maxFieldSize: 202 })).source.failure!()).toBeUndefined(); // 200 and its quotes
+    // Malformed quoting ends the rows the same way, but no cap lets the file through.
+    writeFileSync(path, 'id,notes\n1,short\n2,"never closed\n3,after\n');
+    const malformed = await readAll(path);
+    expect(malformed.rows.map((r) => r.values[0])).toEqual(['1']);
+    expect(malformed.source.failure!()).toEqual({ resumable: false, message: expect.stringMatching(/row on line 3 is never closed/) });
+    writeFileSync(path, `id,${'n'.repeat(101)}\n1,2\n`);
+    await expect(readAll(path, { maxFieldSize: 100 })).rejects.toThrow(/^Cannot read the CSV: Field 2 of the row on line 1 is longer than 100 characters/);
+  });
+
   it('sniffs the delimiter from the header line, outside quotes', () => {
     expect(sniffDelimiter('a,b,c\n1;2;3')).toBe(',');
     expect(sniffDelimiter('a;b;"c,d,e"\n')).toBe(';');
