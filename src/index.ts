@@ -17,7 +17,7 @@ export { CrmClient } from './client/client.js';
 export { CrmApiError, CrmNetworkError } from './client/errors.js';
 export { verifyWebhook, WebhookVerificationError } from './webhooks/verify.js';
 
-/** One account of the sandbox (API.md §12): its own data, keys, clock and snapshots. */
+/** One account of the sandbox (docs/accounts.md): its own data, keys, clock and snapshots. */
 export interface AccountHandle {
   id: string;
   name: string;

@@ -24,7 +24,7 @@ export function clockView(account: Account) {
 }
 
 /**
- * Moves an account's clock forward (API.md §12: `{advance: "7d"}` or `{to: time}`), then does
+ * Moves an account's clock forward (docs/accounts.md#test-clocks: `{advance: "7d"}` or `{to: time}`), then does
  * what came due on the way: the trial's end, overdue invoices, retention, webhook retries.
  */
 export function moveClock(accounts: AccountRegistry, account: Account, move: { advance?: string | undefined; to?: string | undefined }) {

@@ -8,7 +8,7 @@ import { distrustMessage, markStopped, noneRunningMessage, pickSandbox, readSand
 export { sandboxFilePath } from './sandbox-file.js';
 
 /**
- * Where a command's base URL and API key come from (API.md §14), highest first:
+ * Where a command's base URL and API key come from (docs/sync.md#credentials), highest first:
  *   1. --base-url / --api-key flags
  *   2. CRM_BASE_URL / CRM_API_KEY
  *   3. the profile named by --profile or CRM_PROFILE (in $XDG_CONFIG_HOME/crm/config.json)

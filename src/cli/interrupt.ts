@@ -1,5 +1,5 @@
 /**
- * Ctrl+C for commands that must stop cleanly (API.md §10): the first SIGINT or SIGTERM aborts the
+ * Ctrl+C for commands that must stop cleanly (docs/sandbox.md): the first SIGINT or SIGTERM aborts the
  * signal, so the command finishes what is in flight, writes down where it stopped and exits with its
  * documented code; a second one gives up at once (exit 130, as a shell reports Ctrl+C).
  */

@@ -16,7 +16,7 @@ const NO_CREDENTIALS = new Set(['start', 'login', 'logout', 'whoami', 'openapi']
 
 /**
  * Fills --base-url and --api-key from the one resolver (flags, variables, profile, .crm/sandbox.json,
- * default profile; API.md §14) before any command runs, so every command, `crm mcp` and `crm listen`
+ * default profile; docs/sync.md#credentials) before any command runs, so every command, `crm mcp` and `crm listen`
  * use the same credentials.
  */
 function resolveInto(program: Command): Credentials {

@@ -5,7 +5,7 @@ import { dayOrRfc3339, duration } from './arg-parsers.js';
 import { examples } from './help.js';
 
 /**
- * The commands around accounts (API.md §12): `crm accounts create|list|delete`, `crm sandbox
+ * The commands around accounts (docs/accounts.md): `crm accounts create|list|delete`, `crm sandbox
  * clock`, `crm sandbox snapshot`. Definitions only; the code is imported when a command runs.
  */
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & { account?: string }>();

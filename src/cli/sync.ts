@@ -13,7 +13,7 @@ import { waitNotes } from './wait-notes.js';
 import { limitHeapGrowth } from '../heap-limits.js';
 
 /**
- * `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). Each command
+ * `crm sync import|export`: CSV in and out of any server with this API (docs/sync.md, docs/api.md#bulk-api). Each command
  * loads its own code when it runs: an import does not pay for loading the export, nor the reverse.
  */
 
@@ -23,7 +23,7 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
 }
 
 /**
- * A free plan takes at most 100 records per bulk call (API.md §12): the batch shrinks to fit,
+ * A free plan takes at most 100 records per bulk call (docs/accounts.md#plans-and-the-trial): the batch shrinks to fit,
  * with a note, instead of every batch failing with 402. A server without GET /v1/account (one
  * that is not a crm sandbox) keeps the batch size asked for.
  */

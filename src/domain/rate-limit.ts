@@ -1,5 +1,5 @@
 /**
- * Fixed-window counters for the two policies of API.md §6 ("burst" and "daily"), per key or
+ * Fixed-window counters for the two policies of docs/reference/limits.md#rate-limits-and-quotas ("burst" and "daily"), per key or
  * token. Pure and clock-driven, so the HTTP layer only reads and writes headers.
  */
 export interface Policy {

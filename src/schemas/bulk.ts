@@ -7,7 +7,7 @@ import { DealCreate } from './deal.js';
 import { LeadCreate } from './lead.js';
 
 /**
- * Bulk upsert (API.md §8), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
+ * Bulk upsert (docs/api.md#bulk-api), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
  * call, each validated with its resource's create schema, each failing on its own.
  */
 export { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';

@@ -99,7 +99,7 @@ export interface Principal {
   scopes: readonly string[];
   /**
    * When the credential stops working (epoch ms), or null if it does not expire: the latest a
-   * key it creates may expire (a child never outlives its parent, API.md §16).
+   * key it creates may expire (a child never outlives its parent, docs/security.md#keys-tokens-and-sessions).
    */
   expiresAt: number | null;
 }

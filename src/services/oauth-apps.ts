@@ -10,7 +10,7 @@ import { requireAuthorityOver } from './key-authority.js';
 import { nowIso, type Ctx } from './context.js';
 
 /**
- * OAuth apps (API.md §3): registration, client authentication and scope narrowing. The errors
+ * OAuth apps (docs/reference/access.md#oauth-20): registration, client authentication and scope narrowing. The errors
  * here are RFC 6749's, not problem+json: OAuth clients and libraries understand only those.
  */
 export type OAuthErrorCode =

@@ -4,7 +4,7 @@ import type { Db } from './db.js';
 import { PENDING, RELEASED, type CheckpointMessage } from './checkpoint-messages.js';
 
 /**
- * Checkpoints on a thread of their own while bulk writes come in (issue #27). A checkpoint copies
+ * Checkpoints on a thread of their own while bulk writes come in (docs/benchmarks.md). A checkpoint copies
  * the write-ahead log's pages into the database file. Made by the commit that takes the log past
  * wal_autocheckpoint, it holds the server's thread while it copies and syncs: over an import of
  * 200k clients 1.0–2.5 s of ~14.7–17.7 (docs/benchmarks.md, thirteenth round). Here a worker with a

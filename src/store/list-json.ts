@@ -172,7 +172,7 @@ const bookkeepingChanges = new WeakMap<Db, number>();
  * Runs a write to a table no kept page is made of (the request log, the usage counters, a key's
  * last use) without emptying the page cache. Under load the request log alone is written every
  * 50 ms, and each of those writes used to drop every kept page: at 300 requests a second, one
- * list request in ~15 ran its query again (issue #27). Only for writes that cannot change a page
+ * list request in ~15 ran its query again (docs/benchmarks.md). Only for writes that cannot change a page
  * of leads, clients, deals, invoices or events.
  */
 export function bookkeepingWrite<T>(db: Db, write: () => T): T {

@@ -114,7 +114,7 @@ function sortKeySql(key: SortKey, order: SortOrder): string {
   return key.text ? `${sql} COLLATE NOCASE` : sql;
 }
 
-/** Conditions for the filters that leads, clients and deals share (API.md §2). */
+/** Conditions for the filters that leads, clients and deals share (docs/reference/basics.md#lists-and-pagination). */
 /** Conditions joined into a WHERE clause (empty without any), and their parameters in order. */
 export function whereClause(conditions: readonly Condition[]): { where: string; params: unknown[] } {
   return {

@@ -18,7 +18,7 @@ export interface Renderer {
  * Where the export turns pages into CSV: on a thread of its own when its script is there. The
  * export's client was busy ~85 % of its time on one core (JSON.parse of each page ~20 %, the
  * collections after it ~20 %, CSV ~17 %) while the machine's other core waited on the server
- * (issue #27); on a thread, page N is parsed and rendered while the main thread receives page N+1.
+ * (docs/benchmarks.md); on a thread, page N is parsed and rendered while the main thread receives page N+1.
  * The main thread keeps the network, the file and the resume state. A page's bytes go to the
  * thread and its CSV comes back transferred, not copied, so that neither becomes a large string
  * on the main thread (V8 keeps strings over ~128 KB in its large-object space, which only a full
