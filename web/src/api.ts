@@ -78,7 +78,7 @@ export async function newest<T>(path: string, count: number): Promise<T[]> {
 }
 
 /**
- * A fresh Idempotency-Key (API.md §4) for one create. crypto.getRandomValues, not randomUUID: the
+ * A fresh Idempotency-Key (docs/reference/limits.md#idempotency) for one create. crypto.getRandomValues, not randomUUID: the
  * latter exists only in secure contexts, and a sandbox on a LAN address is served over plain http.
  */
 export function newIdempotencyKey(): string {
