@@ -8,7 +8,8 @@
  *   await sandbox.stop();
  */
 import type { Account } from './accounts/account.js';
-import { moveClock, parseDuration } from './accounts/clock.js';
+import { moveClock } from './accounts/clock.js';
+import { parseDuration } from './domain/duration.js';
 import { restoreSnapshot, saveSnapshot } from './accounts/snapshots.js';
 import { startSandbox as launch, type SandboxOptions } from './sandbox/sandbox.js';
 
