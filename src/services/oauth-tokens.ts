@@ -3,7 +3,8 @@ import { credentialIssued } from './credential-issues.js';
 import { stmt } from '../store/rows.js';
 import { hashSecret, type Principal } from './api-keys.js';
 import { inTransaction, wallNow, type Ctx } from './context.js';
-import { narrowScopes, OAuthError, randomToken, type AppRecord } from './oauth-apps.js';
+import { randomToken } from '../domain/tokens.js';
+import { narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 import type { AuthorizationRequest } from './oauth-authorize.js';
 
 /**
