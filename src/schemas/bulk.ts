@@ -14,7 +14,6 @@ export { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 export const BULK_MODES = ['upsert', 'create'] as const;
 export const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
 export type BulkMode = (typeof BULK_MODES)[number];
-export type BulkStatus = (typeof BULK_STATUSES)[number];
 
 const RecordId = z
   .string()

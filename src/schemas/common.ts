@@ -162,6 +162,3 @@ export const Problem = z
     errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
-
-/** A helper for PATCH bodies: every field optional, no unknown fields. */
-export type Patch<T> = { [K in keyof T]?: T[K] };
