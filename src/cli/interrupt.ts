@@ -1,3 +1,5 @@
+import { EXIT } from './exit-codes.js';
+
 /**
  * Ctrl+C for commands that must stop cleanly (docs/sandbox.md): the first SIGINT or SIGTERM aborts the
  * signal, so the command finishes what is in flight, writes down where it stopped and exits with its
@@ -6,7 +8,7 @@
 export function onInterrupt(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const handler = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
     controller.abort();
   };
   process.on('SIGINT', handler);
