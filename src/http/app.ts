@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { parserFor } from '../schemas/compiled.js';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
+import { VERSION } from '../version.js';
 import { RateLimiter } from '../domain/rate-limit.js';
 import { routeHeadAsGet } from './head-as-get.js';
 import { registerJsonBody } from './json-body.js';
@@ -151,7 +152,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
       openapi: '3.1.0',
       info: {
         title: 'crm API',
-        version: '1.0.0',
+        version: VERSION,
         description: 'The CRM REST API, as served by the crm sandbox. Errors are RFC 9457 problem details.',
       },
       servers: [{ url: 'http://127.0.0.1:4010', description: 'replaced by the address the sandbox listens on' }],
