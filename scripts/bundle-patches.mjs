@@ -109,8 +109,7 @@ const PATCHES = [
     ],
   },
   // Fastify finishes each route in an avvio `after` of its own (~150 in a sandbox): a plugin object,
-  // a queue, a timer and a tick each, ~10 ms of every sandbox start (31 alternating starts: paired
-  // -9.8 ms, faster in 26/31; docs/benchmarks.md). All that `after` does is copy the instance's error handler,
+  // a queue, a timer and a tick each, ~10 ms of every sandbox start (docs/benchmarks-history.md). All that `after` does is copy the instance's error handler,
   // serializer and error formatter into the route and wait for `preReady`, where the route's hooks
   // and schemas are set up. Here it is one `preReady` listener doing both: the values are read when
   // every plugin has loaded instead of when the queue reached the route, which can differ only if a
