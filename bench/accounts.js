@@ -1,6 +1,6 @@
-// Benchmark "accounts" (issue #14): creating a seeded account, snapshot and restore of the seeded
+// Benchmark "accounts" (docs/benchmarks.md): creating a seeded account, snapshot and restore of the seeded
 // data and of 100k leads, memory per idle account, a valid and an unknown bearer with 101 accounts
-// (issue #23), and the list benchmark with 100 accounts present against 1 (it should not move). One sandbox process on a fresh file, driven over HTTP.
+// (docs/security.md), and the list benchmark with 100 accounts present against 1 (it should not move). One sandbox process on a fresh file, driven over HTTP.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -43,7 +43,7 @@ async function snapshotTimes(base, key, account, runs) {
 }
 
 /**
- * Issue #23: an unknown bearer was looked up in every account's tables (23.6 ms with 305 accounts,
+ * docs/security.md: an unknown bearer was looked up in every account's tables (23.6 ms with 305 accounts,
  * against 2.3 ms for a valid key); with the credential index it costs what a valid one does.
  * Alternating, one request at a time; a made-up token each time (the failed-authentication limit
  * of 100 a minute is not reached).

@@ -1,4 +1,4 @@
-// Part of benchmark "dashboard": the pipeline board with 1,000 more deals than the seed's (issue #24:
+// Part of benchmark "dashboard": the pipeline board with 1,000 more deals than the seed's (docs/dashboard.md#the-pipeline-board:
 // "a board of 1,000 deals scrolls smoothly"), then with 10,000 more. Seeds them through the bulk API,
 // then per load: time from navigation start until the board is ready (every column's count drawn and
 // its first cards on screen), the cards and elements the page holds (a column draws 15 cards, then a

@@ -1,4 +1,4 @@
-// Benchmark "dashboard": the app's size (gzip) against the 150 KB budget of issue #12, and the time
+// Benchmark "dashboard": the app's size (gzip) against the 150 KB budget (docs/dashboard.md), and the time
 // each page takes to paint on loopback against its 300 ms budget, in Debian's Chromium
 // (CRM_CHROMIUM to override). Per page, REPEAT loads in a signed-in tab; reported: the browser's
 // first-contentful-paint, and "ready": navigation start until the page's own <h1> is on screen

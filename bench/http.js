@@ -10,9 +10,9 @@ import { UNLIMITED, get, startReference, startSandbox } from './servers.js';
 import { medianRow, round } from './stats.js';
 
 const LIST = '/v1/deals?limit=50';
-const MIN_RATIO = 0.8; // issue #16: of the bare reference serving stored JSON documents
+const MIN_RATIO = 0.8; // docs/benchmarks.md: of the bare reference serving stored JSON documents
 const MAX_P99_MS = 25;
-// Latency at a fixed offered load (open loop, issue #16): closed-loop p99 at 50 connections
+// Latency at a fixed offered load (open loop, docs/benchmarks.md): closed-loop p99 at 50 connections
 // measures queueing, not latency. Requests leave on a schedule and are timed from when they were
 // due (open-loop.js, which says why autocannon's overallRate is not used for this).
 const OPEN_LOOP = { rate: 300, connections: 10 };
@@ -46,7 +46,7 @@ async function measureSandbox(db, options) {
     // Creates after the list, so the list is measured on the seeded data only (leads are
     // another table anyway). The same body every time: leads have no unique email.
     const create = await measure('sandbox POST /v1/leads', createRequest(sandbox.base_url, auth), load);
-    // Idempotency (API.md §4): a fresh key on every request pays for the claim and the stored
+    // Idempotency (docs/reference/limits.md#idempotency): a fresh key on every request pays for the claim and the stored
     // response; one key for all requests measures the replay path (the first one creates).
     const keyed = (name, setupRequest) =>
       measure(name, { ...createRequest(sandbox.base_url, auth), requests: [{ setupRequest }] }, load);

@@ -1,4 +1,4 @@
-// An open-loop load generator (issue #27's "p99 at 300 req/s offered"): requests leave on a fixed
+// An open-loop load generator (docs/benchmarks.md: "p99 at 300 req/s offered"): requests leave on a fixed
 // schedule, one every 1000/rate ms, whatever the server does, over at most `connections`
 // keep-alive connections; each latency runs from the moment the request was *due* to the end of
 // its response (as wrk2 measures). A server that stalls therefore pays for every request that was

@@ -1,4 +1,4 @@
-// Benchmark "pacing" (issue #15): `crm sync import` of 20,000 leads against a sandbox limited to
+// Benchmark "pacing" (docs/benchmarks.md): `crm sync import` of 20,000 leads against a sandbox limited to
 // 20 requests/s (a bulk call counts as one), with batches of 500 (40 calls) and of 100 (200 calls),
 // 8 in flight. Reports the 429s the server answered and the rate the import ran at, against the
 // goals: at most a handful of 429s, at least 90 % of 20 requests/s. The rate is measured in the

@@ -1,5 +1,5 @@
 // Benchmark "peers": the sandbox beside the tools a developer would otherwise reach for, on their
-// home ground (issue #27): json-server 1.x (beta), json-server 0.17 (npm's `latest` tag) and
+// home ground (docs/benchmarks.md): json-server 1.x (beta), json-server 0.17 (npm's `latest` tag) and
 // Stoplight Prism 5 in mock mode on our own OpenAPI document. All are devDependencies, started here
 // as separate processes with the Node that runs the bench, on the same data (the sandbox's seeded
 // deals and leads exported into a db.json), and driven by the same load generator (load.js) in
@@ -26,7 +26,7 @@ const bin = (path) => join(ROOT, 'node_modules', path);
 // starts (no load rounds), for working on the start path.
 const START_REPEAT = Number(process.env.BENCH_STARTS) > 0 ? Math.floor(Number(process.env.BENCH_STARTS)) : 11;
 const ONLY_START = process.env.BENCH_PEERS_ONLY === 'start';
-const LIST_TARGET = 1.2; // crm's list req/s over json-server's (issue #27)
+const LIST_TARGET = 1.2; // crm's list req/s over json-server's (docs/benchmarks.md)
 const START_TARGET = 1.0; // crm's cold start over json-server's
 
 /** A free TCP port on 127.0.0.1 (the peers take --port; polling starts at spawn time for all alike). */
@@ -52,7 +52,7 @@ function peers(data) {
     crm: {
       // The sandbox as a user starts it; a new file each start, so it migrates and seeds.
       // A later --port wins over sandboxArgs' --port 0; --api-key makes the export's admin key the
-      // admin key of every fresh file, so one key works for all starts (API.md §14).
+      // admin key of every fresh file, so one key works for all starts (docs/sync.md#credentials).
       args: (port, dir) => sandboxArgs(join(dir, 'crm.db'), ['--port', String(port), '--api-key', data.apiKey, ...UNLIMITED]),
       list: '/v1/deals?limit=50',
       post: '/v1/leads',

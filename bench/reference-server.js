@@ -1,9 +1,9 @@
-// The floor for GET /v1/deals?limit=50 (issue #16): bare node:http serving deals stored as JSON
+// The floor for GET /v1/deals?limit=50 (docs/benchmarks.md): bare node:http serving deals stored as JSON
 // documents in SQLite, one prepared statement, the documents joined into the page. It does no more
 // than read stored JSON and write it out: no framework, no auth, no validation, no logging, no
 // conversion. Whatever the sandbox spends above this is the cost of those layers.
 // With --rows it is the earlier reference instead: the deals' rows read from the sandbox's file and
-// turned into the page in JavaScript on every request (the figure issue #16 quotes, 2,891 req/s).
+// turned into the page in JavaScript on every request (the figure docs/benchmarks.md quotes, 2,891 req/s).
 // With --fastify, the stored documents served by a bare Fastify 5 route (no hooks, no validation,
 // no logger): what the framework alone costs over node:http.
 //

@@ -27,7 +27,7 @@ export function spawnNode(args, cwd = ROOT) {
 
 /** Starts a sandbox and waits for its JSON line: { base_url, api_key, db, pid, stop() }. */
 export async function startSandbox(db, extra = [], crm = CRM) {
-  // In the database's folder: `crm sandbox start` writes .crm/sandbox.json where it runs (API.md §14).
+  // In the database's folder: `crm sandbox start` writes .crm/sandbox.json where it runs (docs/sync.md#credentials).
   const child = spawnNode(sandboxArgs(db, extra, crm), dirname(db));
   const info = await firstJsonLine(child);
   return { ...info, stop: () => stop(child) };

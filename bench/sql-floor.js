@@ -4,7 +4,7 @@
 // the sqlite3 CLI alone: `.import` into an in-memory staging table, then two INSERT … SELECT in
 // one transaction, the event's JSON made by json_object() as the list pages make it. No Node, no
 // HTTP, no JSON parsing, no validation, no per-batch commits: a lower bound for any server that
-// keeps API.md §7 and §8 (a stored event per record) on this schema.
+// keeps the API's rules (a stored event per record: docs/reference/events.md, docs/api.md#bulk-api) on this schema.
 // With `clients`, a clients file (as writeClients makes it): each client, its contact person, its
 // search mark (the triggers'; not its search row, which the sandbox has made before each commit
 // since issue #45: the floor is the one earlier rounds compared with) and its client.created event with the client's JSON and contacts, by the SQLite inside better-sqlite3

@@ -48,7 +48,7 @@ export async function run(ctx) {
     'build/crm (single binary)': (i) => readyOnce(BINARY, [], join(ctx.tmp, `startup-binary-${i}.db`)),
     'npx crm': (i) => readyOnce('npx', ['crm'], join(ctx.tmp, `startup-npx-${i}.db`)),
     'node bin/crm.js': (i) => readyOnce(process.execPath, [CRM], join(ctx.tmp, `startup-node-${i}.db`)),
-    // The command a new user types first (issue #27 names it): spawn -> exit, its help printed.
+    // The command a new user types first (docs/benchmarks.md): spawn -> exit, its help printed.
     'node bin/crm.js --help (spawn -> exit)': () => exitMs(process.execPath, [CRM, '--help'], { cwd: ROOT }),
     'node -e 0 (spawn -> exit, the floor)': () => nodeFloorMs(),
   };
@@ -68,7 +68,7 @@ export async function run(ctx) {
     },
     checks: [
       { name: 'the binary is ready before npx crm', actual: `${round(binary, 1)} ms vs ${round(npx, 1)} ms`, pass: binary < npx },
-      { name: 'the binary is ready within 300 ms (issue #16)', actual: `${round(binary, 1)} ms`, pass: binary <= 300 },
+      { name: 'the binary is ready within 300 ms', actual: `${round(binary, 1)} ms`, pass: binary <= 300 },
     ],
   };
 }

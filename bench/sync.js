@@ -33,8 +33,8 @@ const SQLITE = '/usr/bin/sqlite3';
 const TIME = '/usr/bin/time'; // -f %M: the peak RSS of the command it runs, in KB; %U %S its CPU seconds
 const SIZES = (process.env.BENCH_SYNC_ROWS ?? '100000,1000000').split(',').map(Number);
 const REPEAT = Number(process.env.BENCH_SYNC_REPEAT ?? 3);
-// Issue #16: the import against the contract's rows in C (sql-floor.js), not .import; the export
-// against sqlite3 -csv. Issue #27: the peak RSS of both processes ≤ 200 MB, with no flag from the user.
+// docs/benchmarks.md: the import against the contract's rows in C (sql-floor.js), not .import; the export
+// against sqlite3 -csv. docs/benchmarks.md: the peak RSS of both processes ≤ 200 MB, with no flag from the user.
 const TARGETS = { import: 1.5, clientsImport: 2, export: 6, emptyExportMs: 300, rssMb: 200, sandboxRssMb: 200 };
 const EMPTY_EXPORT_RUNS = 5;
 
@@ -285,7 +285,7 @@ export async function run(ctx) {
     checks.push({ name: `client peak RSS <= ${TARGETS.rssMb} MB (${label} rows, import / export)`, actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`, pass: Math.max(m.importRss, m.exportRss) <= TARGETS.rssMb });
     rss.push(m.importRss);
   }
-  // Issue #27: clients ≤ 2x their contract rows at the largest size, as the leads; each size reported.
+  // docs/benchmarks.md: clients ≤ 2x their contract rows at the largest size, as the leads; each size reported.
   for (const size of SIZES) {
     process.stderr.write(`bench sync: ${size.toLocaleString('en')} clients...\n`);
     const clients = await measureClients(ctx.tmp, size);

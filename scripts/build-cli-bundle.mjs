@@ -1,7 +1,7 @@
 // Builds dist/cli.bundle.cjs: the CLI (dist/cli/main.js, the lazy `import()`s of its commands, and
 // the dependencies they load) as one CommonJS file, which bin/crm.js runs when it is there and not
 // older than dist/cli/main.js. Resolving and reading ~600 module files was most of a cold start
-// (docs/benchmarks.md, issue #27); one file read, compiled once into Node's compile cache, is not.
+// (docs/benchmarks.md); one file read, compiled once into Node's compile cache, is not.
 // The unbundled dist/ stays as it is: the programmatic API (dist/index.js) and a fallback.
 //
 // A few packages stay outside (see `external`), found in node_modules as usual. Modules of dist/

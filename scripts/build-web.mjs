@@ -1,4 +1,4 @@
-// Builds the dashboard (API.md §11): web/src/main.tsx and everything it imports (Preact,
+// Builds the dashboard (docs/dashboard.md): web/src/main.tsx and everything it imports (Preact,
 // @preact/signals, one file per page in web/src/pages) into one script, dist/web/app.js, and its
 // styles into one sheet, dist/web/app.css. The sandbox reads both once at start and serves them
 // from memory (src/http/dashboard/assets.ts); the single binary embeds them (build-binary.mjs).

@@ -32,7 +32,7 @@ const PATCHES = [
   // And the one range a plugin of the sandbox declares, `5.x`, is answered without semver when
   // Fastify's version is a release: an X-range of one major is met by every release of that major
   // (semver: `5.x` := >=5.0.0 <6.0.0-0). semver parses the range with its large regular
-  // expressions, compiled on first use: 2-5 ms of every sandbox start (stamped, issue #27). So the
+  // expressions, compiled on first use: 2-5 ms of every sandbox start (stamped, docs/benchmarks.md). So the
   // three functions load when first called: semver's module of expressions was 0.7 ms more (timed).
   {
     file: /node_modules\/fastify\/lib\/plugin-utils\.js$/,
@@ -96,7 +96,7 @@ const PATCHES = [
   },
   {
     // better-sqlite3's JavaScript is bundled (outside, Node's loader resolved, read and compiled its
-    // ~15 files on every start: ~5 ms, issue #27); its native addon stays in its package. The lookup
+    // ~15 files on every start: ~5 ms, docs/benchmarks.md); its native addon stays in its package. The lookup
     // finds the addon beside its own file (__dirname), which in the bundle is dist/: here it asks
     // Node where the installed package is, the same folder it used to be beside. Asked once: the
     // lookup tries three places, and each require.resolve was 1-1.5 ms of a start.
@@ -109,8 +109,7 @@ const PATCHES = [
     ],
   },
   // Fastify finishes each route in an avvio `after` of its own (~150 in a sandbox): a plugin object,
-  // a queue, a timer and a tick each, ~10 ms of every sandbox start (31 alternating starts: paired
-  // -9.8 ms, faster in 26/31; issue #27). All that `after` does is copy the instance's error handler,
+  // a queue, a timer and a tick each, ~10 ms of every sandbox start (docs/benchmarks-history.md). All that `after` does is copy the instance's error handler,
   // serializer and error formatter into the route and wait for `preReady`, where the route's hooks
   // and schemas are set up. Here it is one `preReady` listener doing both: the values are read when
   // every plugin has loaded instead of when the queue reached the route, which can differ only if a

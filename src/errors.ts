@@ -1,5 +1,5 @@
 /**
- * The error vocabulary of the whole product (API.md §5). Every layer throws ApiError with a
+ * The error vocabulary of the whole product (docs/reference/errors.md). Every layer throws ApiError with a
  * stable code; each edge (HTTP problem+json, CLI exit code, MCP tool error) maps codes once.
  */
 export const ERRORS = {

@@ -1,6 +1,6 @@
 /**
  * Keeps a long run (the sandbox's server, `crm sync import|export|copy`) near the memory it needs,
- * with no flag from the user (issue #27). Under an import's allocation rate Node 24's V8 grows the
+ * with no flag from the user (docs/benchmarks.md). Under an import's allocation rate Node 24's V8 grows the
  * young generation to 2 x 64 MB and lets the old one reach up to four times what survives a full
  * collection: the sandbox peaked at ~390 MB importing 1M leads, the client at ~300 MB, for a live
  * heap of ~25 MB. `--max-semi-space-size` would cap the first, but V8 reads it only when the process

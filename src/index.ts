@@ -8,7 +8,8 @@
  *   await sandbox.stop();
  */
 import type { Account } from './accounts/account.js';
-import { moveClock, parseDuration } from './accounts/clock.js';
+import { moveClock } from './accounts/clock.js';
+import { parseDuration } from './domain/duration.js';
 import { restoreSnapshot, saveSnapshot } from './accounts/snapshots.js';
 import { startSandbox as launch, type SandboxOptions } from './sandbox/sandbox.js';
 
@@ -17,7 +18,7 @@ export { CrmClient } from './client/client.js';
 export { CrmApiError, CrmNetworkError } from './client/errors.js';
 export { verifyWebhook, WebhookVerificationError } from './webhooks/verify.js';
 
-/** One account of the sandbox (API.md §12): its own data, keys, clock and snapshots. */
+/** One account of the sandbox (docs/accounts.md): its own data, keys, clock and snapshots. */
 export interface AccountHandle {
   id: string;
   name: string;

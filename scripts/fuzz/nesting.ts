@@ -6,7 +6,7 @@ import { operationsOf, type Document, type Operation } from './openapi.js';
 import { NoAnswer, rawRequest, type RawResponse } from './raw-http.js';
 
 /**
- * Deeply nested JSON bodies on the write operations (issue #23): `[[[…]]]`, `{"a":{"a":…}}` and a
+ * Deeply nested JSON bodies on the write operations (docs/reliability.md#paths---path-runs-n-20-by-default): `[[[…]]]`, `{"a":{"a":…}}` and a
  * valid body with one field nested, 1,000 to 100,000 deep, with and without an Idempotency-Key.
  * Each must be refused with a 4xx (never a 5xx, never left unanswered), the sandbox must still
  * answer /healthz afterwards, and a /v1 request must still reach the request log with its body (cut, not dropped).

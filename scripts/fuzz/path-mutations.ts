@@ -1,5 +1,5 @@
 /**
- * Other spellings of a request path (issue #23): the forms a router may decode, normalise or refuse,
+ * Other spellings of a request path (docs/reliability.md#paths---path-runs-n-20-by-default): the forms a router may decode, normalise or refuse,
  * and a check on the raw URL may read differently from the router. Each takes the canonical path
  * (no query) and a source of random naturals, so fast-check decides every choice and a seed replays it.
  */

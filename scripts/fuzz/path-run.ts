@@ -8,7 +8,7 @@ import { rawRequest, type RawResponse } from './raw-http.js';
 import { differences, observe, snapshot, type Observed, type Snapshot } from './side-effects.js';
 
 /**
- * The path fuzzer (issue #23): each case sends one request twice, on its canonical path and on
+ * The path fuzzer (docs/reliability.md#paths---path-runs-n-20-by-default): each case sends one request twice, on its canonical path and on
  * another spelling of it (path-mutations.ts), with one of four credentials (powers.ts), sometimes
  * under a foreign Host, and checks the rule of side-effects.ts: the other spelling gets exactly what
  * the canonical path gets, or a 4xx that changed nothing; never a 5xx.

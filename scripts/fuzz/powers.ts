@@ -2,7 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { idPools, type IdsAt } from './id-pools.js';
 
 /**
- * The credentials the path fuzzer sends, from most to least powerful (issue #23): the sandbox admin
+ * The credentials the path fuzzer sends, from most to least powerful (docs/reliability.md#paths---path-runs-n-20-by-default): the sandbox admin
  * key (the default account's), another account's admin key (which must never reach /_sandbox/*), a
  * narrow key of the default account, and none. Each account also gets an observer key, whose
  * requests (usage, request log) are told apart from the fuzzed ones, and records made to be deleted.

@@ -115,7 +115,7 @@ async function build(op: Operation, c: any, idsAt: IdsAt, apiKey: string): Promi
 }
 
 /**
- * Records that any request may remove: the request log keeps the newest 10,000 (API.md §11), so the
+ * Records that any request may remove: the request log keeps the newest 10,000 (docs/dashboard.md#the-request-log), so the
  * oldest entry goes with each new request, refused or not (found at 10,000 cases per operation: the
  * pooled ids are the oldest entries, and one left between the two reads of a case).
  */

@@ -1,4 +1,4 @@
-// Package crm is the Go SDK of the crm API (https://github.com/…/crm, API.md).
+// Package crm is the Go SDK of the crm API (its reference: docs/reference/README.md in the crm repository).
 //
 // The core (this file, backend.go, errors.go, iter.go, webhook.go, …) is written by hand; the resource
 // services and models (*_gen.go) are generated from the OpenAPI document by `npm run sdk`.

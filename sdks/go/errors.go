@@ -11,7 +11,7 @@ import (
 // `errors.Is(err, crm.ErrNotFound)` and `e.Kind == crm.ErrNotFound` work.
 type ErrorKind string
 
-// The error families of SDK.md.
+// The error families of docs/sdk-surface.md#errors.
 const (
 	ErrAuthentication        ErrorKind = "authentication_error" // 401
 	ErrPermission            ErrorKind = "permission_error"     // 403

@@ -8,7 +8,7 @@ import { stmt } from '../store/rows.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { planLimits, planPolicies, type Plan, type PlanLimits, type StartLimits } from './plans.js';
 
-/** An account as the registry stores it (API.md §12). */
+/** An account as the registry stores it (docs/accounts.md). */
 export interface AccountRow {
   id: string;
   name: string;

@@ -1,3 +1,4 @@
+import { parseDuration } from '../domain/duration.js';
 import { ApiError, fieldError } from '../errors.js';
 import { purgeExpiredEvents } from '../services/event-log.js';
 import { recordEvent } from '../services/events.js';
@@ -8,23 +9,13 @@ import { signalOutbox } from '../services/outbox-signal.js';
 import type { Account } from './account.js';
 import type { AccountRegistry } from './registry.js';
 
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "7d", "36h", "90m", "30s" (or combined, "1d12h") as milliseconds; undefined if it is none of those. */
-export function parseDuration(text: string): number | undefined {
-  if (!/^(\d+[smhd])+$/.test(text)) return undefined;
-  let ms = 0;
-  for (const [, n, unit] of text.matchAll(/(\d+)([smhd])/g)) ms += Number(n) * UNIT_MS[unit!]!;
-  return ms;
-}
-
 /** The account's clock as the API shows it. */
 export function clockView(account: Account) {
   return { account_id: account.id, now: new Date(account.ctx.clock()).toISOString(), offset_seconds: Math.round(account.offsetMs / 1000) };
 }
 
 /**
- * Moves an account's clock forward (API.md §12: `{advance: "7d"}` or `{to: time}`), then does
+ * Moves an account's clock forward (docs/accounts.md#test-clocks: `{advance: "7d"}` or `{to: time}`), then does
  * what came due on the way: the trial's end, overdue invoices, retention, webhook retries.
  */
 export function moveClock(accounts: AccountRegistry, account: Account, move: { advance?: string | undefined; to?: string | undefined }) {

@@ -9,7 +9,7 @@ const HASHES = `SELECT hash FROM api_keys UNION ALL SELECT hash FROM oauth_token
 /**
  * Which account holds a credential: one map from hash to account over every account's keys, OAuth
  * tokens, dashboard sign-ins and sessions. Looking an unknown bearer up in each account's tables
- * took ~24 ms with 300 accounts (issue #23), for anyone who reaches the port; now it is one map
+ * took ~24 ms with 300 accounts (docs/security.md#accounts), for anyone who reaches the port; now it is one map
  * lookup. An account's hashes are read again when it issued a credential since (credentialIssued)
  * — only a holder of a valid credential can cause that. Revoked and expired credentials stay in
  * the map: their account answers for them (401 with its reason).

@@ -4,7 +4,7 @@ import { stmt } from '../store/rows.js';
 import type { Account } from './account.js';
 
 /**
- * A payment token belongs to exactly one account (API.md §16): `/pay/{token}` needs no key, so the
+ * A payment token belongs to exactly one account (docs/security.md#payment-links): `/pay/{token}` needs no key, so the
  * token alone must say whose invoice it is. New accounts, restored snapshots and the seed image
  * get tokens of their own (services/payment-links.ts); this file keeps the rule across accounts.
  */

@@ -3,7 +3,7 @@ import { currentAccount } from './current.js';
 import { planLimitError } from './plans.js';
 
 /**
- * The limits a plan puts on single calls (API.md §12), checked where the call is served; rate
+ * The limits a plan puts on single calls (docs/accounts.md#plans-and-the-trial), checked where the call is served; rate
  * and quota limits are the rate limiter's (each account's follows its plan). 402 plan_limit.
  */
 export function checkBulkSize(records: number): void {

@@ -2,7 +2,7 @@ import { parsePolicy, type Policy } from '../domain/rate-limit.js';
 import { ApiError } from '../errors.js';
 
 /**
- * Plans (API.md §12). `free` has fixed limits; `trial` and `pro` get the limits the sandbox was
+ * Plans (docs/accounts.md#plans-and-the-trial). `free` has fixed limits; `trial` and `pro` get the limits the sandbox was
  * started with (`--rate-limit`, `--quota`). A trial lasts 7 days of the account's clock.
  */
 export const PLANS = ['free', 'trial', 'pro'] as const;

@@ -46,7 +46,7 @@ function loadAccountFixtures(account: Account, dir: string): void {
 }
 
 /**
- * The accounts of a sandbox (API.md §12), each in its own SQLite database (docs/accounts.md: why
+ * The accounts of a sandbox, each in its own SQLite database (docs/accounts.md: why
  * not an account column). New accounts are copies of a seeded template made once per seed, so
  * making one costs a file write, not a seed. Requests find their account through the credential
  * they carry (`find`): the default account's tables first, then the others', cached.
@@ -169,7 +169,7 @@ export class AccountRegistry {
     }
     try {
       const account = new Account(row, db, this.inMemory ? null : this.fileOf(id), this.options.start, this.options.baseUrl);
-      // The template's tokens are in every copy: a token must name one account (API.md §16).
+      // The template's tokens are in every copy: a token must name one account (docs/security.md#payment-links).
       renewPaymentLinks(account.ctx);
       if (input.fixtures) loadAccountFixtures(account, input.fixtures);
       const apiKey = createApiKey(account.ctx, { name: 'Account admin', scopes: ['*'] }).secret;

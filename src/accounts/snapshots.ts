@@ -12,7 +12,7 @@ import { emptySearchIndexes } from '../store/search-index.js';
 import type { Account } from './account.js';
 
 /**
- * Snapshots (API.md §12): an account's data, events, deliveries, idempotency keys and clock saved
+ * Snapshots (docs/accounts.md#snapshots): an account's data, events, deliveries, idempotency keys and clock saved
  * under a name, and put back. API keys, OAuth apps and webhook endpoints are configuration and
  * stay as they are, as with reset. A snapshot is a copy of the account's database (VACUUM INTO);
  * a restore replaces the data tables from it in one transaction, so a request sees the account

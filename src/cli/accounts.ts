@@ -3,7 +3,7 @@ import { withClient, type GlobalOptions } from './api.js';
 import { bold, dim, printJson, table, yellow } from './output.js';
 
 /**
- * `crm accounts …`, `crm sandbox clock …` and `crm sandbox snapshot …` (API.md §12): calls to
+ * `crm accounts …`, `crm sandbox clock …` and `crm sandbox snapshot …` (docs/accounts.md): calls to
  * /_sandbox/accounts with the sandbox admin key. The clock and snapshots act on --account, or
  * else on the account of the key in use (GET /v1/account).
  */

@@ -2,6 +2,7 @@ import { CrmClient, type ClientOptions } from '../client/client.js';
 import { CrmApiError, CrmNetworkError } from '../client/errors.js';
 import { HOW_TO_LOG_IN } from './credentials.js';
 import { CliError, terminalSafeDeep } from './output.js';
+import { EXIT } from './exit-codes.js';
 
 export interface GlobalOptions {
   baseUrl: string;
@@ -14,7 +15,7 @@ export interface GlobalOptions {
 /** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
 export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
   // A stopped sandbox is not a usage error: the command was right, the server is not there (exit 1).
-  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
+  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, EXIT.failure) : new CliError(HOW_TO_LOG_IN, EXIT.usage);
   return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
 }
 

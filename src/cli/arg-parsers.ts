@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseDuration } from '../domain/duration.js';
 
 /**
  * Checks of flag and argument values that the CLI can make itself, at parse time: a value that can
@@ -44,7 +45,7 @@ function distance(a: string, b: string): number {
 
 /** `7d`, `36h`, `90m`, `30s`, or combined (`1d12h`), as the sandbox's test clocks take them. */
 export function duration(value: string): string {
-  if (!/^(\d+[smhd])+$/.test(value)) throw new InvalidArgumentError('Expected a duration like 7d, 36h, 90m or 30s (or combined: 1d12h).');
+  if (parseDuration(value) === undefined) throw new InvalidArgumentError('Expected a duration like 7d, 36h, 90m or 30s (or combined: 1d12h).');
   return value;
 }
 

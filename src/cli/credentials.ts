@@ -4,11 +4,12 @@ import { dirname, join } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { CliError } from './output.js';
 import { distrustMessage, markStopped, noneRunningMessage, pickSandbox, readSandboxFile, sandboxFilePath, updateEntry, type SandboxEntry } from './sandbox-file.js';
+import { EXIT } from './exit-codes.js';
 
 export { sandboxFilePath } from './sandbox-file.js';
 
 /**
- * Where a command's base URL and API key come from (API.md §14), highest first:
+ * Where a command's base URL and API key come from (docs/sync.md#credentials), highest first:
  *   1. --base-url / --api-key flags
  *   2. CRM_BASE_URL / CRM_API_KEY
  *   3. the profile named by --profile or CRM_PROFILE (in $XDG_CONFIG_HOME/crm/config.json)
@@ -72,7 +73,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, warnings: strin
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigFile>;
     return { profiles: parsed.profiles && typeof parsed.profiles === 'object' ? parsed.profiles : {} };
   } catch (error) {
-    throw new CliError(`${path} is not valid JSON (${(error as Error).message}). Fix it, or delete it and run \`crm login\` again.`, 2);
+    throw new CliError(`${path} is not valid JSON (${(error as Error).message}). Fix it, or delete it and run \`crm login\` again.`, EXIT.usage);
   }
 }
 

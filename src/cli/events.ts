@@ -6,7 +6,7 @@ import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState } from './listen-state.js';
 import { CliError, dim, jsonText, printJson, table } from './output.js';
 
-/** `crm events list|get|resend|replay`: the event log of any server speaking API.md §7. */
+/** `crm events list|get|resend|replay`: the event log of any server with this API (docs/reference/events.md#reading-events). */
 export interface ForwardOptions {
   forwardTo?: string;
   state: string;

@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { backoffMs } from '../client/retry.js';
 import { postSigned, type PostResult } from '../webhooks/send.js';
 import { CliError, dim, green, printJson, red, terminalSafe } from './output.js';
+import { EXIT } from './exit-codes.js';
 
 /**
  * Forwarding events to a local URL, signed exactly as the sandbox's webhook worker signs (the
@@ -33,9 +34,9 @@ export function checkForwardUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`--forward-to must be a URL such as http://localhost:3000/webhooks, not '${url}'.`, 2);
+    throw new CliError(`--forward-to must be a URL such as http://localhost:3000/webhooks, not '${url}'.`, EXIT.usage);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError('--forward-to must be an http or https URL.', 2);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliError('--forward-to must be an http or https URL.', EXIT.usage);
   return parsed.toString();
 }
 

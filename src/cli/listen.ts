@@ -6,6 +6,7 @@ import { HOW_TO_LOG_IN } from './credentials.js';
 import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState, saveListenPosition } from './listen-state.js';
 import { bold, CliError, cyan, dim, jsonText, printJson, terminalSafe, yellow } from './output.js';
+import { EXIT } from './exit-codes.js';
 
 export interface ListenOptions extends GlobalOptions {
   forwardTo: string;
@@ -23,11 +24,11 @@ export interface ListenOptions extends GlobalOptions {
  * forward under way finish first, so nothing is forwarded twice.
  */
 export async function listenCommand(options: ListenOptions): Promise<void> {
-  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
+  if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, EXIT.failure) : new CliError(HOW_TO_LOG_IN, EXIT.usage);
   const url = checkForwardUrl(options.forwardTo);
   const wanted = parseTypes(options.events);
   if (options.from !== undefined && options.from !== 'now' && !/^evt_[0-9A-Z]{0,26}$/.test(options.from)) {
-    throw new CliError(`--from takes "now" or an event id (evt_…), not '${options.from}'.`, 2);
+    throw new CliError(`--from takes "now" or an event id (evt_…), not '${options.from}'.`, EXIT.usage);
   }
   const state = loadListenState(options.state, options.baseUrl);
   // An explicit --from wins; otherwise resume where the last run stopped; on a first run, from now.
@@ -114,7 +115,7 @@ function parseTypes(list: string | undefined): Set<string> | undefined {
   if (list === undefined) return undefined;
   const types = list.split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown.length || types.length === 0) throw new CliError(`Unknown event type(s) for --events: ${unknown.join(', ') || '(none)'}. Known: ${EVENT_TYPES.join(', ')}.`, 2);
+  if (unknown.length || types.length === 0) throw new CliError(`Unknown event type(s) for --events: ${unknown.join(', ') || '(none)'}. Known: ${EVENT_TYPES.join(', ')}.`, EXIT.usage);
   return new Set(types);
 }
 

@@ -1,16 +1,17 @@
 import type { Credentials } from './credentials.js';
 import { DEFAULT_PROFILE, HOW_TO_LOG_IN, configPath, keyHint, readConfig, writeConfig } from './credentials.js';
 import { CliError, bold, dim, printJson } from './output.js';
+import { EXIT } from './exit-codes.js';
 
 /** `crm login`: saves a base URL and key as a profile (the file is readable by its owner only). */
 export function loginCommand(options: { baseUrl?: string; apiKey?: string; profile?: string; json: boolean }): void {
   if (!options.baseUrl || !options.apiKey) {
-    throw new CliError('crm login needs both --base-url URL and --api-key KEY.', 2);
+    throw new CliError('crm login needs both --base-url URL and --api-key KEY.', EXIT.usage);
   }
   try {
     new URL(options.baseUrl);
   } catch {
-    throw new CliError(`--base-url '${options.baseUrl}' is not a URL (e.g. http://127.0.0.1:4010).`, 2);
+    throw new CliError(`--base-url '${options.baseUrl}' is not a URL (e.g. http://127.0.0.1:4010).`, EXIT.usage);
   }
   const name = options.profile?.trim() || DEFAULT_PROFILE;
   const warnings: string[] = [];
@@ -45,7 +46,7 @@ const SOURCE_TEXT: Record<Credentials['source'], string> = {
 
 /** `crm whoami`: which server and key the next command would use, and where they came from. */
 export function whoamiCommand(credentials: Credentials, json: boolean): void {
-  if (!credentials.apiKey) throw credentials.noKeyReason ? new CliError(credentials.noKeyReason, 1) : new CliError(HOW_TO_LOG_IN, 2);
+  if (!credentials.apiKey) throw credentials.noKeyReason ? new CliError(credentials.noKeyReason, EXIT.failure) : new CliError(HOW_TO_LOG_IN, EXIT.usage);
   const key = credentials.apiKey ? keyHint(credentials.apiKey) : null;
   if (json) {
     return printJson({ base_url: credentials.baseUrl, key, source: credentials.source, from: credentials.from ?? null });

@@ -4,6 +4,7 @@ import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_BASE_URL, resolveCredentials, type Credentials } from './credentials.js';
 import { CliError, printError, printJson, printWarning } from './output.js';
+import { exitCodeOf } from './exit-codes.js';
 import { registerEventCommands } from './register-events.js';
 import { registerSyncCommands } from './register-sync.js';
 import { registerAccountCommands } from './register-accounts.js';
@@ -16,7 +17,7 @@ const NO_CREDENTIALS = new Set(['start', 'login', 'logout', 'whoami', 'openapi']
 
 /**
  * Fills --base-url and --api-key from the one resolver (flags, variables, profile, .crm/sandbox.json,
- * default profile; API.md §14) before any command runs, so every command, `crm mcp` and `crm listen`
+ * default profile; docs/sync.md#credentials) before any command runs, so every command, `crm mcp` and `crm listen`
  * use the same credentials.
  */
 function resolveInto(program: Command): Credentials {
@@ -236,10 +237,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are successes; everything commander refuses is a usage error.
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
-    }
+    // commander has printed its own message (or the help) already.
+    if (error instanceof CommanderError) return exitCodeOf(error);
     return printError(error instanceof Error ? error : new CliError(String(error)), json);
   }
 }

@@ -2,6 +2,8 @@
  * Terminal output shared by every command: colour only on a terminal and never with NO_COLOR
  * (https://no-color.org), human text on stderr/stdout, and one JSON document with --json.
  */
+import { ExitCode, exitCodeOf } from './exit-codes.js';
+
 const useColor = (stream: NodeJS.WriteStream) =>
   stream.isTTY === true && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
 
@@ -53,26 +55,12 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${jsonText(value)}\n`);
 }
 
-/** A failure the user can act on: the message says what happened and what to do next. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
+export { CliError, ExitCode } from './exit-codes.js';
 
-/** Ends a command with an exit code after it has reported everything itself (e.g. some rows failed). */
-export class ExitCode extends CliError {
-  constructor(exitCode: number) {
-    super('', exitCode);
-  }
-}
-
+/** Prints what a command threw, once (an ExitCode has printed its own report), and returns its exit code. */
 export function printError(error: unknown, json: boolean): number {
-  if (error instanceof ExitCode) return error.exitCode;
-  const exitCode = error instanceof CliError ? error.exitCode : 1;
+  const exitCode = exitCodeOf(error);
+  if (error instanceof ExitCode) return exitCode;
   const message = error instanceof Error ? error.message : String(error);
   if (json) printJson({ error: { message, exit_code: exitCode } });
   else process.stderr.write(`${red('error', process.stderr)}: ${terminalSafe(message)}\n`);

@@ -3,9 +3,10 @@ import { PLANS } from '../accounts/plans.js';
 import type { GlobalOptions } from './api.js';
 import { dayOrRfc3339, duration } from './arg-parsers.js';
 import { examples } from './help.js';
+import { EXIT } from './exit-codes.js';
 
 /**
- * The commands around accounts (API.md §12): `crm accounts create|list|delete`, `crm sandbox
+ * The commands around accounts (docs/accounts.md): `crm accounts create|list|delete`, `crm sandbox
  * clock`, `crm sandbox snapshot`. Definitions only; the code is imported when a command runs.
  */
 const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & { account?: string }>();
@@ -101,7 +102,7 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
     .argument('[name]', 'the snapshot (letters, digits, . _ -)')
     .option(...ACCOUNT)
     .action(async (action: 'save' | 'restore' | 'list' | 'delete', name: string | undefined, _opts: unknown, cmd: Command) => {
-      if (action !== 'list' && !name) cmd.error(`crm sandbox snapshot ${action} needs a NAME.`, { exitCode: 2 });
+      if (action !== 'list' && !name) cmd.error(`crm sandbox snapshot ${action} needs a NAME.`, { exitCode: EXIT.usage });
       const { snapshotCommand } = await import('./accounts.js');
       await snapshotCommand(globals(cmd), action, name);
     });

@@ -12,7 +12,7 @@ import { examples } from './help.js';
 const DEFAULT_STATE_FILE = '.crm/listen.json';
 
 /**
- * The commands around events (API.md §9): `crm webhooks …`, `crm events …`, `crm trigger`,
+ * The commands around events (docs/webhooks.md#from-the-terminal-webhooks-events-trigger-listen): `crm webhooks …`, `crm events …`, `crm trigger`,
  * `crm listen`. Definitions only; each command's code is imported when it runs, so --help stays fast.
  */
 function count(min: number, max: number) {

@@ -4,7 +4,7 @@ import type { GlobalOptions } from './api.js';
 import { examples } from './help.js';
 
 /**
- * `crm sandbox start|wait|reset` and `crm dashboard` (API.md §9, §11). Definitions only; each
+ * `crm sandbox start|wait|reset` and `crm dashboard` (docs/sandbox.md, docs/dashboard.md). Definitions only; each
  * command's code is imported when it runs, so --help stays fast. Returns the `sandbox` command, to
  * which register-accounts.ts adds `clock` and `snapshot`.
  */

@@ -9,7 +9,7 @@ import { examples } from './help.js';
 const copySince = (value: string): string => (value.trim() === 'last' ? 'last' : sinceArg(value));
 
 /**
- * `crm sync import|export` (API.md §9). Definitions only; the code is imported when a command
+ * `crm sync import|export` (docs/sync.md). Definitions only; the code is imported when a command
  * runs, so --help stays fast.
  */
 function count(min: number, max: number) {

@@ -4,7 +4,7 @@ import { fileDistrust, isLoopbackUrl, isServingSandbox } from './sandbox-trust.j
 
 /**
  * `.crm/sandbox.json`: the sandboxes started from a folder, so that crm commands run there find
- * one by themselves (API.md §14). Several may run from one folder (one per database), so the file
+ * one by themselves (docs/sync.md#credentials). Several may run from one folder (one per database), so the file
  * keeps one entry per database, each with the pid of the process serving it:
  *
  *   { "version": 2, "default_db": "/abs/.crm/sandbox.db",

@@ -54,12 +54,12 @@ export async function startCommand(options: StartOptions): Promise<void> {
 
   // The heap limits for the long imports it may serve (heap-limits.ts) are set as the first request
   // comes, in the turn after it: a GET is answered by then (loading node:v8 for them was ~3 ms of
-  // the first answer, issue #27), while a bulk body is still arriving, so an import that starts at
+  // the first answer, docs/benchmarks.md), while a bulk body is still arriving, so an import that starts at
   // once (a CI job) runs under them from its first batch (a second later, the young generation
   // had grown to 64 MB and a 1M import peaked at 245 MB). No request, no allocations to limit.
   sandbox.app.server.once('request', () => setImmediate(limitHeapGrowth));
 
-  // Commands run in this folder find the sandbox by themselves (API.md §14); nothing to export.
+  // Commands run in this folder find the sandbox by themselves (docs/sync.md#credentials); nothing to export.
   const cwd = process.cwd();
   const recorded = recordSandbox(cwd, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey ?? undefined, db: sandbox.db, pid: process.pid });
   // Listening for the stop signals before the ready line: whoever reads it may signal at once.
@@ -187,7 +187,7 @@ const RESPONSE_FINISHED = 'http.server.response.finish';
  * gone: the code cache of a start is made then, so that it holds what such a request runs (the
  * credential's check, the query's schema, a page, the request log). A start's first request is often `/healthz` (a CI job
  * waiting for it) or none at all (started, then stopped): a cache made then lacked the API's path,
- * and every later start's first API answer came ~8-11 ms later (docs/benchmarks.md, issue #27).
+ * and every later start's first API answer came ~8-11 ms later (docs/benchmarks.md).
  * Node's diagnostics channel, subscribed before the server exists, also sees requests that arrive
  * while the sandbox is being made, which wait and are answered once it is ready.
  */

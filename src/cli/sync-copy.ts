@@ -13,6 +13,7 @@ import { onInterrupt } from './interrupt.js';
 import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
 import { describe, duration } from './progress.js';
 import { batchSizeForPlan } from './sync.js';
+import { EXIT } from './exit-codes.js';
 
 /** `crm sync copy` (docs/sync.md, "Copy"): the command's side — ends, masking, the webhook pause, output. */
 export interface CopyFlags {
@@ -44,12 +45,7 @@ const note = (options: GlobalOptions, text: string) => void (options.json || pro
 
 export async function copyCommand(options: GlobalOptions, flags: CopyFlags): Promise<void> {
   limitHeapGrowth();
-  try {
-    await run(options, flags);
-  } catch (error) {
-    if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
-    throw error;
-  }
+  await run(options, flags);
 }
 
 async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
@@ -104,7 +100,7 @@ async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
     progress.end();
     printReport(report, options.json, masker.active);
     const failed = Object.values(report.resources).some((s) => s.failed > 0);
-    if (failed || report.stopped) throw new ExitCode(1);
+    if (failed || report.stopped) throw new ExitCode(EXIT.failure);
   } finally {
     interrupt.dispose();
     await pause?.stop();

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BulkResponse } from '../schemas/bulk.js';
-import { SyncUsageError } from '../sync/errors.js';
 import type { ExportOptions } from '../sync/export.js';
 import type { ImportOptions, ImportReport } from '../sync/import.js';
 import type { CrmClient } from '../client/client.js';
@@ -11,9 +10,10 @@ import { onInterrupt } from './interrupt.js';
 import { duration, startProgress } from './progress.js';
 import { waitNotes } from './wait-notes.js';
 import { limitHeapGrowth } from '../heap-limits.js';
+import { EXIT } from './exit-codes.js';
 
 /**
- * `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). Each command
+ * `crm sync import|export`: CSV in and out of any server with this API (docs/sync.md, docs/api.md#bulk-api). Each command
  * loads its own code when it runs: an import does not pay for loading the export, nor the reverse.
  */
 
@@ -23,7 +23,7 @@ export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
 }
 
 /**
- * A free plan takes at most 100 records per bulk call (API.md §12): the batch shrinks to fit,
+ * A free plan takes at most 100 records per bulk call (docs/accounts.md#plans-and-the-trial): the batch shrinks to fit,
  * with a note, instead of every batch failing with 402. A server without GET /v1/account (one
  * that is not a crm sandbox) keeps the batch size asked for.
  */
@@ -37,15 +37,13 @@ export async function batchSizeForPlan(client: CrmClient, asked: number, options
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
   limitHeapGrowth();
-  if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', 2);
-  if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', 2);
+  if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', EXIT.usage);
+  if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', EXIT.usage);
   let spooled: string | undefined;
   if (flags.file === '-') {
-    if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', 2);
+    if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', EXIT.usage);
     const { spoolStdin } = await import('../sync/stdin.js');
-    const file = await spoolStdin().catch((error: unknown) => {
-      throw error instanceof SyncUsageError ? new CliError(error.message, 2) : error;
-    });
+    const file = await spoolStdin();
     flags = { ...flags, file, results: flags.results ?? 'stdin.results' };
     spooled = file;
   }
@@ -67,10 +65,6 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
       waits.settled();
       progress.update(p.rows, p.bytes, p.size);
     });
-  } catch (error) {
-    if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
-    if (error instanceof Error && error.name === 'PlanRefused') throw new CliError(error.message, 1);
-    throw error;
   } finally {
     interrupt.dispose();
     progress.stop();
@@ -81,7 +75,7 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}; kept as custom.<column>.\n`);
   }
   printImport(report, options.json);
-  if (report.summary.failed > 0 || report.unprocessed > 0 || report.stopped) throw new ExitCode(1);
+  if (report.summary.failed > 0 || report.unprocessed > 0 || report.stopped) throw new ExitCode(EXIT.failure);
 }
 
 function printImport(report: ImportReport, json: boolean): void {
@@ -173,10 +167,9 @@ export async function exportCommand(options: GlobalOptions, flags: ExportFlags):
         process.stdout.write(dim(`  Opening it in Excel? Export with --bom so that accented and CJK names show right.\n`));
       }
     }
-    if (report.interrupted) throw new ExitCode(1);
+    if (report.interrupted) throw new ExitCode(EXIT.failure);
   } catch (error) {
     progress.stop();
-    if (error instanceof SyncUsageError) throw new CliError(error.message, 2);
     throw error;
   } finally {
     interrupt.dispose();

@@ -35,7 +35,7 @@ export interface RequestOptions {
 type Headers = Record<string, string | string[] | undefined>;
 
 /**
- * The typed HTTP client every command uses, for any server speaking API.md: a keep-alive
+ * The typed HTTP client every command uses, for any server with this API (docs/reference/README.md): a keep-alive
  * connection pool, an Idempotency-Key on every write, retries with backoff and jitter on network
  * errors and 5xx, waits on 429 and on 409 idempotency_key_in_use, pacing by the server's
  * RateLimit fields (pacer.ts), and cursor pagination.
@@ -44,7 +44,7 @@ export class CrmClient {
   readonly baseUrl: string;
   private readonly agent: Agent;
   private readonly policy: RetryPolicy;
-  /** Spaces requests by the RateLimit fields the server sends (API.md §14). */
+  /** Spaces requests by the RateLimit fields the server sends (docs/sync.md#pacing-by-the-servers-limits). */
   private readonly pacer = new Pacer();
 
   constructor(private readonly options: ClientOptions) {

@@ -1,5 +1,5 @@
 /**
- * Errors the client raises. An API error carries the problem details the server sent (API.md §5);
+ * Errors the client raises. An API error carries the problem details the server sent (docs/reference/errors.md);
  * a network error means no HTTP answer came at all. Each CLI command maps them to exit codes once.
  */
 export class CrmApiError extends Error {

@@ -10,7 +10,7 @@ const STEP = 0.95;
 const FLOOR_SHARE = 0.7;
 
 /**
- * Keeps a client under the server's rate limit (API.md §6, §14) instead of running into 429s.
+ * Keeps a client under the server's rate limit (docs/reference/limits.md#rate-limits-and-quotas, docs/sync.md#pacing-by-the-servers-limits) instead of running into 429s.
  *
  *   - `RateLimit-Policy` names each policy's quota q per window w seconds. Requests are started
  *     w/q apart (at 95 % of that rate) by the shortest policy whose window is a minute or less;

@@ -1,2 +1,2 @@
-/** At most this many records in one bulk call (API.md §8); plain data, so the CLI loads it without zod. */
+/** At most this many records in one bulk call (docs/api.md#bulk-api); plain data, so the CLI loads it without zod. */
 export const BULK_MAX_RECORDS = 1000;

@@ -1,4 +1,4 @@
-/** The event types of API.md §7; plain data, so the CLI loads it without zod. */
+/** The event types of docs/reference/events.md#types; plain data, so the CLI loads it without zod. */
 export const EVENT_TYPES = [
   'lead.created', 'lead.updated', 'lead.deleted', 'lead.converted',
   'client.created', 'client.updated', 'client.deleted',

@@ -103,7 +103,7 @@ export function sumToMinor(value: number | string, currency: string): bigint {
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /**
- * A money amount as the API sends it (a number in major units, API.md §1) in its currency: 2717000
+ * A money amount as the API sends it (a number in major units, docs/reference/basics.md#ids-times-money) in its currency: 2717000
  * JPY → "¥2,717,000", 19.5 EUR → "€19.50". Exactly the currency's ISO minor digits, the precision
  * it is stored with (CLDR shows e.g. HUF without its two). A sum past 2^53 minor units comes as a
  * decimal string (sumToMajor), which Intl formats exactly.

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 
-/** The one default pipeline (API.md §2): stages in order with their default win probabilities. */
+/** The one default pipeline (docs/reference/states.md#deals-the-pipeline): stages in order with their default win probabilities. */
 export const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;
 export type Stage = (typeof STAGES)[number];
 

@@ -1,14 +1,14 @@
 /**
- * Fixed-window counters for the two policies of API.md §6 ("burst" and "daily"), per key or
+ * Fixed-window counters for the two policies of docs/reference/limits.md#rate-limits-and-quotas ("burst" and "daily"), per key or
  * token. Pure and clock-driven, so the HTTP layer only reads and writes headers.
  */
+import { DURATION_UNIT_MS } from './duration.js';
+
 export interface Policy {
   name: string;
   quota: number;
   windowSeconds: number;
 }
-
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** "100/1s", "100000/1d", "5000/15m"; "0" turns the policy off (returns null). */
 export function parsePolicy(name: string, text: string): Policy | null {
@@ -16,7 +16,7 @@ export function parsePolicy(name: string, text: string): Policy | null {
   const match = /^(\d+)\/(\d*)([smhd])$/.exec(text.trim());
   if (!match) throw new Error(`Expected a limit like 100/1s or 100000/1d (or 0 for none), not '${text}'.`);
   const quota = Number(match[1]);
-  const windowSeconds = Number(match[2] || '1') * UNITS[match[3]!]!;
+  const windowSeconds = (Number(match[2] || '1') * DURATION_UNIT_MS[match[3]!]!) / 1000;
   if (quota < 1 || windowSeconds < 1) throw new Error(`A limit needs a quota and a window of at least 1, not '${text}'.`);
   return { name, quota, windowSeconds };
 }

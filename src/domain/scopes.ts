@@ -1,4 +1,4 @@
-/** Every scope a key or token can hold (API.md §3); plain data, so the CLI loads it without zod. */
+/** Every scope a key or token can hold (docs/reference/access.md#scopes); plain data, so the CLI loads it without zod. */
 export const SCOPES = [
   'leads:read', 'leads:write', 'clients:read', 'clients:write', 'deals:read', 'deals:write',
   'invoices:read', 'invoices:write', 'events:read', 'webhooks:read', 'webhooks:write',
@@ -6,7 +6,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** `x:write` implies `x:read`; `*` grants everything (API.md §3). */
+/** `x:write` implies `x:read`; `*` grants everything (docs/reference/access.md#scopes). */
 export function hasScope(granted: readonly string[], needed: string): boolean {
   if (granted.includes('*') || granted.includes(needed)) return true;
   return needed.endsWith(':read') && granted.includes(needed.replace(/:read$/, ':write'));

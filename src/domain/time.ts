@@ -1,6 +1,3 @@
-/** RFC 3339 UTC with milliseconds, the one time format on the wire and in the database. */
-export const isoNow = (clock: () => number = Date.now): string => new Date(clock()).toISOString();
-
 /** Accepts any RFC 3339 time and normalises it; returns undefined when it is not one. */
 export function normaliseTime(value: string): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(value)) return undefined;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { parserFor } from '../schemas/compiled.js';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
+import { VERSION } from '../version.js';
 import { RateLimiter } from '../domain/rate-limit.js';
 import { routeHeadAsGet } from './head-as-get.js';
 import { registerJsonBody } from './json-body.js';
@@ -38,11 +39,11 @@ import { registerOwnOriginGuard } from './plugins/own-origin.js';
 import type { AccountRegistry } from '../accounts/registry.js';
 import { currentAccountOr, runInAccountScope, scopedContext } from '../accounts/current.js';
 
-/** The body limit of routes that need a credential (API.md §1), which is checked before the body is read. */
+/** The body limit of routes that need a credential (docs/reference/basics.md#requests-and-responses), which is checked before the body is read. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
 /**
  * The body limit of routes anyone can call (sign-in, OAuth, the payment page): their bodies are
- * read before anyone is known, so three 8 MB bodies from anyone must not stall the sandbox (issue #23).
+ * read before anyone is known, so three 8 MB bodies from anyone must not stall the sandbox (docs/security.md#bodies).
  */
 export const PUBLIC_BODY_LIMIT = 64 * 1024;
 
@@ -93,7 +94,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
     if (route.config?.scope) route.bodyLimit ??= BODY_LIMIT;
   });
 
-  // JSON in (API.md §1): Fastify's built-in text/plain parser would hand a string body to the
+  // JSON in (docs/reference/basics.md#requests-and-responses): Fastify's built-in text/plain parser would hand a string body to the
   // validator (422); without it, a text/plain body is 415 unsupported_media_type like any other.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
@@ -151,7 +152,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
       openapi: '3.1.0',
       info: {
         title: 'crm API',
-        version: '1.0.0',
+        version: VERSION,
         description: 'The CRM REST API, as served by the crm sandbox. Errors are RFC 9457 problem details.',
       },
       servers: [{ url: 'http://127.0.0.1:4010', description: 'replaced by the address the sandbox listens on' }],

@@ -6,7 +6,7 @@ import { redactText } from '../services/redact.js';
 /**
  * How deep a body may nest arrays and objects. The API's deepest body (an invoice's lines, a
  * custom field's value) is 4 levels; parsing and then stringifying a body 100,000 levels deep
- * cost seconds of the one thread and overflowed the stack (issue #23), so deeper bodies are
+ * cost seconds of the one thread and overflowed the stack (docs/security.md#bodies), so deeper bodies are
  * refused before they are parsed.
  */
 export const MAX_BODY_DEPTH = 64;

@@ -1,5 +1,5 @@
 /**
- * What the route schemas cannot say about the OpenAPI document, added once it is built (API.md §13):
+ * What the route schemas cannot say about the OpenAPI document, added once it is built (docs/api.md#the-openapi-document):
  * an operationId on every operation (the SDK generator's method names), tags with descriptions, a
  * description on every operation and parameter, the response headers of the contract (Idempotent-Replayed,
  * RateLimit*, Retry-After, X-Request-Id; the Idempotency-Key request header is the idempotency plugin's), integer formats, and

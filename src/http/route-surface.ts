@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
  * raw URL. The router percent-decodes paths, so `/%5Fsandbox/accounts` runs the handler of
  * `/_sandbox/accounts` and `/%761/leads` that of `/v1/leads`: a check that compared `request.url`
  * with a prefix let those through with no admin check, rate limit, request log or Host check
- * (issue #23). Every hook that asks "is this the API? the sandbox controls? the dashboard?" asks
+ * (docs/security.md#one-rule-for-every-access-decision). Every hook that asks "is this the API? the sandbox controls? the dashboard?" asks
  * here, so an encoded path meets exactly the checks of its plain form.
  *
  * - `api`: the REST API under /v1 (rate limits, usage, idempotency, the request log)

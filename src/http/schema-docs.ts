@@ -11,7 +11,7 @@ type ProblemResponse = { description: string; content: { 'application/problem+js
 
 // The same few lists of codes come back across ~100 routes: each is made once and shared. A route
 // spreads the result into its own response object; the shared entries are frozen (Fastify and the
-// OpenAPI transforms only read them). Made anew per route, they were ~1 ms of every start (issue #27).
+// OpenAPI transforms only read them). Made anew per route, they were ~1 ms of every start (docs/benchmarks.md).
 const responsesFor = memoize(
   (key: string) => {
     const codes = (key ? key.split(' ') : []) as ErrorCode[];

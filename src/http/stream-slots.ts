@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
  * How many live streams (/v1/events/stream, /v1/usage/stream, /dashboard/stream) one credential
  * and one account may hold open at once. Each open stream costs a timer and a database read every
  * second (its safety poll, its credential check, a usage report); ~15,000–20,000 of them fill a
- * core, for every account of the sandbox (issue #45). 50 is far more than a CI job, `crm listen` and a few
+ * core, for every account of the sandbox (docs/security.md#keys-tokens-and-sessions). 50 is far more than a CI job, `crm listen` and a few
  * dashboard tabs need; 500 lets ten such keys of one account stream at once.
  */
 export const STREAMS_PER_CREDENTIAL = 50;

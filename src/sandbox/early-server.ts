@@ -8,7 +8,7 @@ import { problemBody } from '../http/plugins/errors.js';
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
- * The sandbox's HTTP server, bound before anything else of a start is made (issue #27).
+ * The sandbox's HTTP server, bound before anything else of a start is made (docs/benchmarks.md).
  *
  * Binding first is the port check: a start that cannot listen (EADDRINUSE, EACCES) fails before a
  * database file or an admin key exists. It used to be a probe listen and close, then a second
@@ -92,7 +92,7 @@ type BoundSocketClass = new (options: { host: string; port: number }) => object;
  * The address bound by net.BoundSocket where Node has it and the address is numeric (the
  * default, 127.0.0.1). listen({ host }) looks the address up with dns.lookup even when it is
  * one, then tests the answer against isIPv6's regular expression, compiled on that first use:
- * ~4.5 ms of every start (issue #27). null: listen({ host }) does it (Node 22, `localhost`).
+ * ~4.5 ms of every start (docs/benchmarks.md). null: listen({ host }) does it (Node 22, `localhost`).
  */
 function boundSocket(port: number, host: string): object | null {
   const BoundSocket = (net as { BoundSocket?: BoundSocketClass }).BoundSocket;

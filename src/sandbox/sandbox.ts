@@ -90,7 +90,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let fromImage = false;
   try {
     // A new file with the default seed (and no fixtures, which fill() loads) is the build's seed
-    // image written whole: no migrating and copying rows (issue #27). Else migrated and filled.
+    // image written whole: no migrating and copying rows (docs/benchmarks.md). Else migrated and filled.
     const imageFits = dbPath !== ':memory:' && !existsSync(dbPath) && (options.seed ?? 1) === 1 && !options.fixtures;
     fromImage = imageFits && writeSeedImageFile(dbPath);
     db = openDb(dbPath);
@@ -110,14 +110,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fromImage) {
       // The seed's events carry its fixed January clock: once they are 30 days old the clock's due
       // work below drops them anyway. Dropped first, their payment links are not rewritten for
-      // nothing (~350 events, ~2 ms of a fresh start; issue #27). The same rows go either way.
+      // nothing (~350 events, ~2 ms of a fresh start; docs/benchmarks.md). The same rows go either way.
       purgeExpiredEvents(ctx);
       renewSeedImageLinks(ctx);
     } else if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () => resetData(ctx, options);
     const app = await buildApp({ accounts, control: { reset }, serverFactory: early.factory, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
-    // What each account's clock makes due (API.md §12): trials ending, invoices turning overdue,
+    // What each account's clock makes due (docs/accounts.md#test-clocks): trials ending, invoices turning overdue,
     // idempotency keys (24 h) and events (30 days) expiring. At start and every minute (unref:
     // never keeps the process up); moving a test clock runs it at once.
     const due = () => {

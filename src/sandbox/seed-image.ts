@@ -102,7 +102,7 @@ const markOf = (bytes: Buffer): number => (bytes.length >= 100 && bytes.toString
 /**
  * A new sandbox file made in one step: the image written as the file, when the build marked it for
  * exactly the migrations this build has (else false, nothing written: the caller migrates and seeds).
- * Opening an empty file, migrating it and copying the image's rows was ~20 ms of a cold start (issue #27).
+ * Opening an empty file, migrating it and copying the image's rows was ~20 ms of a cold start (docs/benchmarks.md).
  * Call only for a path that does not exist yet; then openDb, then adoptSeedImageFile.
  */
 export function writeSeedImageFile(path: string, bytes: Buffer | undefined = readImage()): boolean {

@@ -3,7 +3,7 @@ import { buildOnce, lazySchema } from './lazy.js';
 import { PLANS } from '../accounts/plans.js';
 import { Label, Time } from './common.js';
 
-/** Accounts, their plans, clocks and snapshots (API.md §12). */
+/** Accounts, their plans, clocks and snapshots (docs/accounts.md). */
 const Limit = buildOnce(() => z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable());
 
 export const AccountSummary = lazySchema(() =>

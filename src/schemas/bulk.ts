@@ -7,14 +7,13 @@ import { DealCreate } from './deal.js';
 import { LeadCreate } from './lead.js';
 
 /**
- * Bulk upsert (API.md §8), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
+ * Bulk upsert (docs/api.md#bulk-api), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
  * call, each validated with its resource's create schema, each failing on its own.
  */
 export { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 export const BULK_MODES = ['upsert', 'create'] as const;
 export const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
 export type BulkMode = (typeof BULK_MODES)[number];
-export type BulkStatus = (typeof BULK_STATUSES)[number];
 
 const RecordId = z
   .string()

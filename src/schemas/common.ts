@@ -11,7 +11,7 @@ import { buildOnce } from './lazy.js';
  * Each block is a function that builds it the first time it is called and returns that schema
  * ever after (`Email()`): the resource schemas are built on first use (lazy.ts), and so are their
  * parts. Built with the module, these blocks were ~11 ms of every sandbox start, most of it the
- * currency enum and the custom fields' record (issue #27). IdParams and Problem stay plain values:
+ * currency enum and the custom fields' record (docs/benchmarks.md). IdParams and Problem stay plain values:
  * every route's registration uses them.
  */
 
@@ -89,7 +89,7 @@ const PageSize = buildOnce(() =>
   ),
 );
 
-/** Query parameters every list accepts (API.md §2). */
+/** Query parameters every list accepts (docs/reference/basics.md#lists-and-pagination). */
 export const listQueryFields = buildOnce(() => ({
   limit: PageSize().default(50).describe('Page size, 1..1000'),
   cursor: z.string().max(2000).optional().describe('The next_cursor of the previous page'),
@@ -111,7 +111,7 @@ const RECORD_SORTS = ['created', 'updated_at'] as const;
 
 /**
  * `sort` and `order` of a list of records: `created` and `updated_at`, and the resource's own keys
- * (store/list-sorts.ts says how each orders). Oldest first unless `order=desc` (API.md §2: records
+ * (store/list-sorts.ts says how each orders). Oldest first unless `order=desc` (docs/reference/basics.md#lists-and-pagination: records
  * created while a client pages appear at the end); a cursor continues the sort and order it came from.
  */
 export function listSortFields<const S extends string>(keys: readonly S[], described: string) {
@@ -162,6 +162,3 @@ export const Problem = z
     errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
-
-/** A helper for PATCH bodies: every field optional, no unknown fields. */
-export type Patch<T> = { [K in keyof T]?: T[K] };

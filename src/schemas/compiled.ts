@@ -4,7 +4,7 @@ import { buildOnce } from './lazy.js';
 /**
  * zod's compiler (`z.compile`) turns a schema into one generated function: a lead record is
  * checked in ~0.8 µs instead of ~4.6 µs by the interpreted schema, and an import checks a million
- * of them on each side of the wire (issue #27, docs/benchmarks.md). It compiles only what it can
+ * of them on each side of the wire (docs/benchmarks.md). It compiles only what it can
  * model and runs the rest interpreted, silently: a `z.lazy` (every exported resource schema,
  * lazy.ts) and a `.catch()` with a callback (a bulk body's per-record fallback) stay interpreted,
  * and so does everything inside them. So the schema compiled is the plain one under the lazy

@@ -59,7 +59,7 @@ export const Deal = lazySchema(() =>
 
 export const DealLose = lazySchema(() => z.strictObject({ reason: z.string().max(500).optional() }).meta({ id: 'DealLose' }));
 // Any stage is accepted here so that reopening into won or lost is refused by the pipeline
-// rules as 409 invalid_transition (API.md §2), not as a schema error.
+// rules as 409 invalid_transition (docs/reference/states.md#deals-the-pipeline), not as a schema error.
 export const DealReopen = lazySchema(() =>
   z
     .strictObject({ stage: Stage.unwrap() })

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * A resource schema built the first time something uses it (a request it validates, the OpenAPI
  * document, an MCP tool), not when its module loads: the resource schemas are ~1,100 zod objects,
  * and building them was ~15 ms of every sandbox start, most of it for routes the first requests
- * never reach (issue #27, docs/benchmarks.md).
+ * never reach (docs/benchmarks.md).
  *
  * It is a real zod schema (`z.lazy`): it validates, infers its type and documents itself as the
  * schema it builds. `.unwrap()` gives that schema, built once, for what only an object has

@@ -3,7 +3,7 @@ import { lazySchema } from './lazy.js';
 import { listEnvelope, listQueryFields, LogOrder, Time } from './common.js';
 import { RequestSourceSchema } from './request-source.js';
 
-/** One /v1 request as the request log keeps it (API.md §11). */
+/** One /v1 request as the request log keeps it (docs/dashboard.md#the-request-log). */
 export const RequestLog = lazySchema(() =>
   z
     .object({

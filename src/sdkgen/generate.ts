@@ -1,5 +1,5 @@
 /**
- * The SDK generator's entry (API.md §13): builds the resource view of an OpenAPI document
+ * The SDK generator's entry (docs/sdks.md): builds the resource view of an OpenAPI document
  * (lang/api-view.ts) and renders one language's generated files (lang/<language>.ts), then writes
  * them into the SDK's folder, or checks that they are already there. A file is generated when its
  * header says so; generated files the document no longer produces are removed, and hand-written

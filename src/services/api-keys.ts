@@ -1,5 +1,6 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { credentialIssued } from './credential-issues.js';
+import { randomToken } from '../domain/tokens.js';
 import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
 import { listTable } from '../store/list.js';
@@ -14,7 +15,6 @@ import { nowIso, wallNow, type Ctx } from './context.js';
  * enough that a slow hash buys nothing), so a key is shown once, at creation.
  */
 export const KEY_PREFIX = 'crm_test_';
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const codec = rowCodec<ApiKey & { hash: string }>({ json: ['scopes'] });
 
@@ -31,13 +31,7 @@ const view = (row: Row): ApiKey => {
 };
 
 export function generateSecret(): string {
-  let out = KEY_PREFIX;
-  for (let i = 0; i < 32; i++) out += BASE62[randomInt(62)];
-  return out;
-}
-
-export function isWellFormedKey(secret: string): boolean {
-  return new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`).test(secret);
+  return randomToken(KEY_PREFIX, 32);
 }
 
 export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSecret()): ApiKey & { secret: string } {
@@ -99,7 +93,7 @@ export interface Principal {
   scopes: readonly string[];
   /**
    * When the credential stops working (epoch ms), or null if it does not expire: the latest a
-   * key it creates may expire (a child never outlives its parent, API.md §16).
+   * key it creates may expire (a child never outlives its parent, docs/security.md#keys-tokens-and-sessions).
    */
   expiresAt: number | null;
 }

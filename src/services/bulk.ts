@@ -6,7 +6,7 @@ import { allRecordsNew } from './bulk-new-records.js';
 import { inOneSavepoint, inTransaction, type Ctx } from './context.js';
 
 /**
- * Bulk upsert (API.md §8) over the resource services, so each record is created or updated exactly
+ * Bulk upsert (docs/api.md#bulk-api) over the resource services, so each record is created or updated exactly
  * as a single POST or PATCH would be, with the same rules and events. The whole batch is one
  * transaction (one commit instead of a thousand). A record that fails must leave nothing behind
  * while the others commit, which takes a savepoint per record; since most batches have no
@@ -61,7 +61,7 @@ type Plan = Map<number, Record<string, { from: unknown; to: unknown }>>;
 class RollBack extends Error {}
 
 /**
- * `dry_run` (API.md §14): the batch runs exactly as it would, through the same services and checks,
+ * `dry_run` (docs/sync.md#plan---plan-and-bulk-dry_run): the batch runs exactly as it would, through the same services and checks,
  * inside a transaction that is then rolled back, so nothing is written and no event survives (the
  * outbox nudge finds nothing new). Created records get no id: the real import makes another.
  */

@@ -14,7 +14,7 @@ export interface Ctx {
   ids: IdGenerator;
   clock: () => number;
   /**
-   * Real time, for what a test clock must not move (API.md §12 lists what follows the clock):
+   * Real time, for what a test clock must not move (docs/accounts.md#test-clocks lists what follows the clock):
    * credentials' lifetimes (keys, OAuth codes and tokens, dashboard sign-ins and sessions). An
    * account's Ctx sets it; without it (unit tests moving one clock) `clock` serves for both.
    */

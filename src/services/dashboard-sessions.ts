@@ -6,7 +6,7 @@ import { authenticateKey, hashSecret, type Principal } from './api-keys.js';
 import { wallNow, type Ctx } from './context.js';
 
 /**
- * Dashboard sign-in (API.md §11): single-use login tokens trade for a session, and a session
+ * Dashboard sign-in (docs/dashboard.md#signing-in): single-use login tokens trade for a session, and a session
  * carries the rights of the API key it was made from. Only hashes are stored.
  */
 export const LOGIN_TTL_MS = 15 * 60 * 1000;

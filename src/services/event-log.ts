@@ -7,7 +7,7 @@ import { allRows, parseJson, stmt, type Row } from '../store/rows.js';
 import type { Ctx } from './context.js';
 
 /**
- * Reading the event log (API.md §7): one event, a filtered cursor list, the events after a
+ * Reading the event log (docs/reference/events.md#reading-events): one event, a filtered cursor list, the events after a
  * position for the stream, and the 30-day retention. Events are written by recordEvent only.
  */
 export const RETENTION_MS = 30 * 24 * 3_600_000;

@@ -6,7 +6,7 @@ import { enqueueEventDeliveries } from './webhook-deliveries.js';
 
 /**
  * Writes an event to the outbox. Callers run inside the transaction that made the change, so the
- * event exists exactly when the change does (API.md §7). Its webhook deliveries are queued in the
+ * event exists exactly when the change does (docs/reference/events.md). Its webhook deliveries are queued in the
  * same transaction, and the stream and the worker are nudged to look once it has committed.
  */
 export function recordEvent(

@@ -5,7 +5,7 @@ import { stmt } from '../store/rows.js';
 import { nowIso, type Ctx } from './context.js';
 
 /**
- * Idempotency keys (API.md §4), after Stripe and draft-ietf-httpapi-idempotency-key-header.
+ * Idempotency keys (docs/reference/limits.md#idempotency), after Stripe and draft-ietf-httpapi-idempotency-key-header.
  * A finished request's response is stored in the same transaction as its write and events (finish);
  * a retry with the same request replays it, with another request is refused (422). While the first
  * request still runs, its key is held in this process's memory and a retry gets 409: a claim only
@@ -151,7 +151,7 @@ export function release(ctx: Ctx, c: Claim): void {
   running(ctx).delete(c.key);
 }
 
-/** 2xx and 4xx are stored, except those that say "try again": 401, 403, 409, 429 (API.md §4). */
+/** 2xx and 4xx are stored, except those that say "try again": 401, 403, 409, 429 (docs/reference/limits.md#idempotency). */
 export const isStoredStatus = (status: number): boolean =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![401, 403, 409, 429].includes(status));
 

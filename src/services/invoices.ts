@@ -13,7 +13,7 @@ import { deliverInvoiceMail } from './mailbox.js';
 /** The secret part of an invoice's payment link: whoever has the link may pay. */
 export const newPaymentToken = (): string => randomBytes(24).toString('base64url');
 
-/** Invoice states (API.md §2): draft → open (sent) → paid | void; draft → void. */
+/** Invoice states (docs/reference/states.md#invoices): draft → open (sent) → paid | void; draft → void. */
 const view = (ctx: Ctx, record: InvoiceRecord): Invoice => invoiceView(record, ctx.baseUrl());
 
 function getRecord(ctx: Ctx, id: string): InvoiceRecord {

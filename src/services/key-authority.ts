@@ -3,7 +3,7 @@ import { ApiError, insufficientScope } from '../errors.js';
 import type { Principal } from './api-keys.js';
 
 /**
- * Who may manage which credentials (API.md §16). A key, a dashboard session (acting as its key)
+ * Who may manage which credentials (docs/security.md#keys-tokens-and-sessions). A key, a dashboard session (acting as its key)
  * or an OAuth access token with `keys:write` manages only keys and OAuth apps whose scopes are
  * within its own, and never mints one that outlives it. Otherwise `keys:write` alone would be
  * `*`: revoke the admin key, or turn a key that expires in two minutes into one that never does.

@@ -2,13 +2,12 @@ import { ApiError, notFound } from '../errors.js';
 import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, perDb, rowJsonSql, type JsonBody } from '../store/list-json.js';
-import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row } from '../store/rows.js';
+import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow } from '../store/rows.js';
 import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { recordEvent, recordEvents } from './events.js';
 
 const COLUMNS = { json: ['tags', 'custom_fields'] };
 const codec = rowCodec<Lead>(COLUMNS);
-export const leadFromRow = (row: Row): Lead => codec.fromRow(row);
 const leadJsonSql = perDb((db) => rowJsonSql(db, { table: 'leads', ...COLUMNS }));
 
 export function getLead(ctx: Ctx, id: string): Lead {

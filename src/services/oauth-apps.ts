@@ -1,4 +1,5 @@
-import { randomInt, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { randomToken } from '../domain/tokens.js';
 import { hasScope } from '../domain/scopes.js';
 import { notFound } from '../errors.js';
 import { SCOPES } from '../schemas/api-key.js';
@@ -10,7 +11,7 @@ import { requireAuthorityOver } from './key-authority.js';
 import { nowIso, type Ctx } from './context.js';
 
 /**
- * OAuth apps (API.md §3): registration, client authentication and scope narrowing. The errors
+ * OAuth apps (docs/reference/access.md#oauth-20): registration, client authentication and scope narrowing. The errors
  * here are RFC 6749's, not problem+json: OAuth clients and libraries understand only those.
  */
 export type OAuthErrorCode =
@@ -26,15 +27,6 @@ export class OAuthError extends Error {
     super(description);
     this.name = 'OAuthError';
   }
-}
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** `prefix` + 43 base62 characters (≈256 bits): unguessable, and safe in URLs, forms and headers. */
-export function randomToken(prefix: string, length = 43): string {
-  let out = prefix;
-  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
-  return out;
 }
 
 /** An app as stored, with what authorization needs (never leaves the services). */

@@ -5,7 +5,7 @@ import { wallNow, type Ctx } from './context.js';
 import { findAppByClientId, narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 
 /**
- * The authorization endpoint's checks (RFC 6749 §4.1.1, RFC 7636, API.md §3), in two stages:
+ * The authorization endpoint's checks (RFC 6749 §4.1.1, RFC 7636, docs/reference/access.md#oauth-20), in two stages:
  * until the client and its redirect URI are known good, an error is shown to the person and
  * never sent anywhere (an open redirector otherwise); after that, errors go back to the app.
  */

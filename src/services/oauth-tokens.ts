@@ -3,11 +3,12 @@ import { credentialIssued } from './credential-issues.js';
 import { stmt } from '../store/rows.js';
 import { hashSecret, type Principal } from './api-keys.js';
 import { inTransaction, wallNow, type Ctx } from './context.js';
-import { narrowScopes, OAuthError, randomToken, type AppRecord } from './oauth-apps.js';
+import { randomToken } from '../domain/tokens.js';
+import { narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 import type { AuthorizationRequest } from './oauth-authorize.js';
 
 /**
- * Codes and tokens (API.md §3; RFC 6749, 7636, 7009). All are random and stored as SHA-256
+ * Codes and tokens (docs/reference/access.md#oauth-20; RFC 6749, 7636, 7009). All are random and stored as SHA-256
  * hashes. Each grant is a token family: refresh tokens rotate, and a used one presented again
  * means a copy leaked, so the whole family is revoked (RFC 6819 §5.2.2.3, OAuth 2.1 §4.3.1).
  */

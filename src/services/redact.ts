@@ -2,7 +2,7 @@ import { isSmallTree } from '../json-tree.js';
 import { memoize } from '../memo.js';
 
 /**
- * What the request log keeps of a body (API.md §11): secrets never, and at most `limit` characters
+ * What the request log keeps of a body (docs/dashboard.md#the-request-log): secrets never, and at most `limit` characters
  * of JSON. redactedJson writes the JSON itself and stops at the limit, instead of copying the whole
  * body redacted and serialising it only to cut it: a bulk request of 500 leads spent ~15 % of the
  * server's import CPU in the old copy (docs/benchmarks.md). Same text as
@@ -41,7 +41,7 @@ export function redactText(text: string): string {
 }
 
 /**
- * The request log's copy of a query string (API.md §16), redacted as bodies are: every parameter
+ * The request log's copy of a query string (docs/security.md#what-is-stored-how), redacted as bodies are: every parameter
  * keeps its name and its place, and the value of a secret-named one (`api_key`, `access_token`,
  * `client_secret`, `token`, `*_secret`, `*_token`: the body's field names) or of one holding
  * something shaped like our secrets becomes "[redacted]" whole. Names and values are compared

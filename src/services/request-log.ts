@@ -7,7 +7,7 @@ import type { RequestLog, RequestLogListQuery } from '../schemas/request-log.js'
 import { mayHoldSecrets, redactedJson, redactText } from './redact.js';
 import type { RequestSource } from '../schemas/request-source.js';
 
-/** How many requests the log keeps (API.md §11), and how much of each body. */
+/** How many requests the log keeps (docs/dashboard.md#the-request-log), and how much of each body. */
 export const KEEP = 10_000;
 export const BODY_LIMIT = 64 * 1024;
 

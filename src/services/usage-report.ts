@@ -5,7 +5,7 @@ import type { Principal } from './api-keys.js';
 import { day, STATUS_CLASSES, totalsBy } from './usage.js';
 
 /**
- * The usage report (API.md §5) as GET /v1/usage, its stream and the dashboard's stream send it: of
+ * The usage report (docs/reference/limits.md#usage) as GET /v1/usage, its stream and the dashboard's stream send it: of
  * one source's requests (the dashboard's, or the others'), or of all. The quota and rate limit are
  * the key's whatever made the requests: they count both.
  */

@@ -4,7 +4,7 @@ import { bookkeepingWrite } from '../store/list-json.js';
 import { REQUEST_SOURCES, type RequestSource } from '../schemas/request-source.js';
 
 /**
- * Usage metering (API.md §6). Requests are counted in memory on the hot path and written to
+ * Usage metering (docs/reference/limits.md#usage). Requests are counted in memory on the hot path and written to
  * SQLite about once a second, so a request never waits for a usage write; reports merge both.
  * A ring of per-second counts gives the last five minutes' request rate.
  */
@@ -42,7 +42,7 @@ const newRings = (): Rings => ({
 
 export class UsageMeter {
   private pending = new Map<string, number>();
-  /** Per source, so the live chart can leave the dashboard's own requests out (issue #45). */
+  /** Per source, so the live chart can leave the dashboard's own requests out (docs/dashboard.md#the-request-log). */
   private readonly rings = Object.fromEntries(REQUEST_SOURCES.map((s) => [s, newRings()])) as Record<RequestSource, Rings>;
   private ringSecond = 0;
 

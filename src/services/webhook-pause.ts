@@ -9,7 +9,7 @@ import type { Ctx } from './context.js';
  *
  * A pause is a lease with an end (at most a day): a copy that is killed leaves deliveries paused
  * only until then, never for good. It is measured on the machine's clock, not the account's, so
- * moving the account's clock (API.md §12) neither ends nor extends it.
+ * moving the account's clock (docs/accounts.md#test-clocks) neither ends nor extends it.
  */
 const KEY = 'webhooks_paused_until';
 export const MAX_PAUSE_SECONDS = 86_400;

@@ -4,10 +4,10 @@ import type { Db } from './db.js';
 import { PENDING, RELEASED, type CheckpointMessage } from './checkpoint-messages.js';
 
 /**
- * Checkpoints on a thread of their own while bulk writes come in (issue #27). A checkpoint copies
+ * Checkpoints on a thread of their own while bulk writes come in (docs/benchmarks.md). A checkpoint copies
  * the write-ahead log's pages into the database file. Made by the commit that takes the log past
  * wal_autocheckpoint, it holds the server's thread while it copies and syncs: over an import of
- * 200k clients 1.0–2.5 s of ~14.7–17.7 (docs/benchmarks.md, thirteenth round). Here a worker with a
+ * 200k clients 1.0–2.5 s of ~14.7–17.7 (docs/benchmarks-history.md). Here a worker with a
  * connection of its own runs a PASSIVE checkpoint (one that waits for no reader or writer) after
  * each bulk commit, while the server's thread reads the next batch; when it has copied the whole
  * log before that batch's write begins, SQLite starts the log again from its beginning, so it stays

@@ -11,7 +11,7 @@ import type { Db } from './db.js';
  * last pages, and at 1,000 pages each checkpoint copied them into the file again; 10,000 made a 1M-lead
  * import 4 % faster. But a 40 MB checkpoint stalls every other request for 30–40 ms: under a stream of
  * single creates the event loop's delay had p99 36–40 ms at 10,000 pages against 13–16 ms at 1,000
- * (docs/benchmarks.md, issue #27). So the large steps last only while bulk writes come in.
+ * (docs/benchmarks.md). So the large steps last only while bulk writes come in.
  */
 export const CHECKPOINT_PAGES = 1_000;
 export const BULK_CHECKPOINT_PAGES = 10_000;

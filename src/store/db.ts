@@ -55,7 +55,7 @@ export function openDb(path: string | Buffer): Db {
   // go to temporary files unless kept in memory, which doubled the cost of a bulk insert.
   db.pragma('temp_store = MEMORY');
   // better-sqlite3 builds SQLite with a 16 MB page cache a connection; a 1M-lead import fills it, and
-  // it was the part of the sandbox's memory that grew with the data (issue #27). 4 MB: 15 MB less
+  // it was the part of the sandbox's memory that grew with the data (docs/benchmarks.md). 4 MB: 15 MB less
   // at 1M leads, the import ~2 % slower (the pages come from the OS's file cache instead).
   db.pragma('cache_size = -4000');
   // Small checkpoint steps, large ones while bulk writes come in (checkpoints.ts).

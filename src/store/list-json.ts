@@ -5,8 +5,8 @@ import { rawStatement } from './rows.js';
 /**
  * List pages as JSON made by SQLite: each row as one json_object(), the page as one BLOB, instead
  * of 16 JS strings per row made into an object, its JSON columns parsed, and the page serialised
- * again. A page of 1000 leads: 7.6 ms → 2.4 ms of server CPU (the export of 200k leads spent
- * ~1.4 s of its ~2 s of server CPU there). Each item parses to exactly what rowCodec.fromRow gives
+ * again: a third of the server CPU a page costs otherwise, where an export spends most of its
+ * server CPU (docs/benchmarks-history.md). Each item parses to exactly what rowCodec.fromRow gives
  * for the same row (test/unit/list-json.test.ts).
  */
 
@@ -87,7 +87,7 @@ const OPEN = Buffer.from('{"data":[');
  *
  * The rows come back as one BLOB, joined by newlines (json_object() and json_quote() escape
  * control characters, and stored JSON has none raw, so a newline only ever separates rows): one Buffer instead of a JS string per row, and no 400 KB
- * string to flatten and encode again for the socket (3.4 → 2.4 ms a page of 1000 leads). The
+ * string to flatten and encode again for the socket. The
  * newline after the last row of the page tells where the extra row (LIMIT n+1) starts, and that
  * last row alone is parsed for the next cursor. group_concat takes the rows in the order the
  * subquery gives them (it runs as a co-routine); an ORDER BY inside group_concat would sort them
@@ -172,7 +172,7 @@ const bookkeepingChanges = new WeakMap<Db, number>();
  * Runs a write to a table no kept page is made of (the request log, the usage counters, a key's
  * last use) without emptying the page cache. Under load the request log alone is written every
  * 50 ms, and each of those writes used to drop every kept page: at 300 requests a second, one
- * list request in ~15 ran its query again (issue #27). Only for writes that cannot change a page
+ * list request in ~15 ran its query again (docs/benchmarks.md). Only for writes that cannot change a page
  * of leads, clients, deals, invoices or events.
  */
 export function bookkeepingWrite<T>(db: Db, write: () => T): T {

@@ -5,7 +5,7 @@ import type { LeadSort } from '../schemas/lead.js';
 import { majorUnitsSql } from './money-sql.js';
 
 /**
- * What a list can be ordered by besides creation (`sort`, API.md §2): a key per row, in SQL,
+ * What a list can be ordered by besides creation (`sort`, docs/reference/basics.md#lists-and-pagination): a key per row, in SQL,
  * after which the id decides. list.ts orders and pages by (key, id) in either direction.
  */
 export interface SortKey {

@@ -24,8 +24,7 @@ export interface ListRequest {
   secret: string;
   /**
    * LIMIT as a literal, not a bound parameter: SQLite then evaluates a page's row expressions at
-   * about 0.6x the cost (a page of 50 deals as JSON: 172 → 99 µs; with `LIMIT ?`, the same plan
-   * and rows, measured with SQLite 3.54). Costs a prepared statement per limit (rows.ts bounds them).
+   * about 0.6x the cost, with the same plan and rows (measured with SQLite 3.54). Costs a prepared statement per limit (rows.ts bounds them).
    */
   inlineLimit?: boolean;
 }
@@ -114,7 +113,7 @@ function sortKeySql(key: SortKey, order: SortOrder): string {
   return key.text ? `${sql} COLLATE NOCASE` : sql;
 }
 
-/** Conditions for the filters that leads, clients and deals share (API.md §2). */
+/** Conditions for the filters that leads, clients and deals share (docs/reference/basics.md#lists-and-pagination). */
 /** Conditions joined into a WHERE clause (empty without any), and their parameters in order. */
 export function whereClause(conditions: readonly Condition[]): { where: string; params: unknown[] } {
   return {

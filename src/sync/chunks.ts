@@ -57,7 +57,7 @@ export interface BatchSpec {
   map: ColumnMap;
   /** The same schema the server validates each record with. */
   schema: z.ZodType;
-  /** A plan: the server checks each batch and writes nothing (API.md §14). */
+  /** A plan: the server checks each batch and writes nothing (docs/sync.md#plan---plan-and-bulk-dry_run). */
   dryRun?: boolean;
 }
 

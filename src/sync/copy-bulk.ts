@@ -96,7 +96,7 @@ async function sendBatch(w: PageWriter, resource: string, batch: { record: Sourc
 }
 
 /**
- * Contact persons the source client no longer has: the bulk upsert never deletes one (API.md §8),
+ * Contact persons the source client no longer has: the bulk upsert never deletes one (docs/api.md#bulk-api),
  * so the copy does (DELETE /v1/clients/{id}/contacts/{contact_id}), matching as the server matches
  * (email, else first and last name; twins in order) against the target's contacts before the write.
  */

@@ -11,7 +11,7 @@ import { COPY_RESOURCES, type CopyResource } from './mask-rules.js';
  * converted lead's client), so every reference lands in the target. Chosen first, in one read of
  * the source that keeps ids only; the copy then sends the chosen records in its usual order.
  *
- * - `--where "deals:stage=won"`: the source's own list filters (API.md §2), per resource;
+ * - `--where "deals:stage=won"`: the source's own list filters (docs/reference/basics.md#lists-and-pagination), per resource;
  * - `--limit N`: the N most recently updated records of each resource (as HubSpot's sandbox seeds);
  * - `--sample 10%`: a share of each resource chosen by a hash of the record's id, so the same
  *   records on every run (an incremental refresh keeps its subset) and on every machine.

@@ -28,7 +28,7 @@ export interface TargetContact {
   email: string | null;
 }
 
-/** Source ids of a resource: the id prefixes of API.md §2 (lead_, cli_, deal_, inv_). */
+/** Source ids of a resource: the id prefixes of docs/reference/basics.md#ids-times-money (lead_, cli_, deal_, inv_). */
 export const ID_PREFIX: Record<CopyResource, string> = { clients: 'cli_', leads: 'lead_', deals: 'deal_', invoices: 'inv_' };
 
 export class TargetIndex {

@@ -33,9 +33,9 @@ export interface ImportOptions {
   batchSize: number;
   concurrency: number;
   dryRun: boolean;
-  /** Read another product's export: its columns and values mapped onto ours (API.md §14). */
+  /** Read another product's export: its columns and values mapped onto ours (docs/sync.md#presets---from-hubspotsalesforcepipedrive). */
   from?: Preset | undefined;
-  /** Send every batch as a server dry run and write plan.csv (API.md §14). */
+  /** Send every batch as a server dry run and write plan.csv (docs/sync.md#plan---plan-and-bulk-dry_run). */
   plan?: boolean | undefined;
   resume: boolean;
   resultsDir?: string | undefined;

@@ -18,7 +18,7 @@ export class Faker {
   /**
    * A KeyObject, not the bytes: Node 24's createHmac checks a Buffer key against its CryptoKey type
    * by catching an exception, ~35 µs an HMAC against ~6 µs with a KeyObject (timed alone): it was
-   * 46 % of a copy's CPU (issue #27's machine, 20,000 records).
+   * 46 % of a copy's CPU (the benchmark machine, 20,000 records).
    */
   private readonly key: KeyObject;
 

@@ -6,7 +6,7 @@ import type { BulkResult } from '../schemas/bulk.js';
 import { UTF8_BOM, csvLine, csvLines } from './csv-line.js';
 
 /**
- * `crm sync import --plan` (API.md §14): every batch goes to the server as a bulk dry run, and
+ * `crm sync import --plan` (docs/sync.md#plan---plan-and-bulk-dry_run): every batch goes to the server as a bulk dry run, and
  * plan.csv in the results folder says what the import would do, one line per changed field:
  *   line, status, id, field, from, to
  * A created, unchanged or failed row has one line with an empty field. Values are JSON for
@@ -51,7 +51,7 @@ export class PlanFile {
 
 const cell = (value: unknown): string => (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value));
 
-/** A server from before §14 refuses the unknown field (422) or the request (400): a plan cannot be made there. */
+/** A server without bulk dry runs (docs/sync.md#plan---plan-and-bulk-dry_run) refuses the unknown field (422) or the request (400): a plan cannot be made there. */
 export function isDryRunRefusal(error: unknown): boolean {
   if (!(error instanceof CrmApiError) || (error.status !== 400 && error.status !== 422)) return false;
   return JSON.stringify([error.detail, error.errors ?? []]).includes('dry_run');

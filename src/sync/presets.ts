@@ -4,7 +4,7 @@ import { valueKey } from './enum-values.js';
 import type { CsvSource, SourceRow } from './source.js';
 
 /**
- * `crm sync import --from hubspot|salesforce|pipedrive` (API.md §14): those products' own export
+ * `crm sync import --from hubspot|salesforce|pipedrive` (docs/sync.md#presets---from-hubspotsalesforcepipedrive): those products' own export
  * columns and values, mapped onto ours. Each column of a preset names our field and, where the
  * product has its own value set, how its values map onto ours. A column the preset does not know
  * is kept as custom.<column> (never dropped) and listed in a warning. Column names are matched

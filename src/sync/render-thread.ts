@@ -18,12 +18,12 @@ export interface Renderer {
  * Where the export turns pages into CSV: on a thread of its own when its script is there. The
  * export's client was busy ~85 % of its time on one core (JSON.parse of each page ~20 %, the
  * collections after it ~20 %, CSV ~17 %) while the machine's other core waited on the server
- * (issue #27); on a thread, page N is parsed and rendered while the main thread receives page N+1.
+ * (docs/benchmarks.md); on a thread, page N is parsed and rendered while the main thread receives page N+1.
  * The main thread keeps the network, the file and the resume state. A page's bytes go to the
  * thread and its CSV comes back transferred, not copied, so that neither becomes a large string
  * on the main thread (V8 keeps strings over ~128 KB in its large-object space, which only a full
- * collection empties; the main thread's CPU 830 → 560 ms over 200k leads). The cost is a second V8
- * heap: a 1M-lead export peaks at 165–199 MB instead of ~130 (docs/benchmarks.md, ninth round).
+ * collection empties). The cost is a second V8 heap: a 1M-lead export peaks at 165–199 MB instead
+ * of ~130 (docs/benchmarks-history.md).
  */
 export function startRenderer(spec: RenderSpec, workerFile?: URL): Renderer {
   // The render thread's script is compiled beside this module (dist/sync/); tests name theirs.
@@ -84,7 +84,7 @@ class RenderThread implements Renderer {
  * keeps V8 from doubling the young generation (a flat memory line), so a fresh thread's stayed
  * near 1 MB, and a page's records (a few MB, all alive until the page is rendered) were copied by
  * scavenge after scavenge and promoted: the thread spent as much on collections as on rendering.
- * 200k leads: the export's CPU 3.5–3.6 → 2.4–2.7 s, its peak RSS ~150 MB either way. V8 reads
+ * The larger young generation takes a quarter to a third off the export's CPU at the same peak RSS. V8 reads
  * the size when the thread's heap is made, so the flag is set until the thread is online (the
  * process's own heap is made already; V8 stamps a code cache with its flags, so none stays changed).
  */

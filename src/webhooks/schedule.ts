@@ -1,5 +1,5 @@
 /**
- * When a delivery is tried (API.md §7, Svix's schedule): at once, then 5 s, 5 min, 30 min, 2 h,
+ * When a delivery is tried (docs/reference/events.md#webhooks, Svix's schedule): at once, then 5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h and 10 h after each failure — 8 attempts over about 27.6 hours, then `failed`.
  * `--webhook-time-scale F` multiplies the waits, so a test can watch a whole schedule in seconds.
  */

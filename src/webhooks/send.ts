@@ -2,7 +2,7 @@ import { Agent, errors, request } from 'undici';
 import { signedHeaders } from './sign.js';
 import { parseRetryAfter } from './schedule.js';
 
-/** How long a receiver has to answer (API.md §7). */
+/** How long a receiver has to answer (docs/reference/events.md#webhooks). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
 export interface SignedPost {

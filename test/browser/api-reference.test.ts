@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/dashboard.js';
 import { useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
-/** `/docs` (API.md §11): the interactive API reference, from memory, under the dashboard's CSP, in a real Chromium. */
+/** `/docs` (docs/dashboard.md#the-api-reference-docs): the interactive API reference, from memory, under the dashboard's CSP, in a real Chromium. */
 let suite: BrowserSuite;
 useBrowser([], (s) => (suite = s));
 

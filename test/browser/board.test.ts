@@ -8,7 +8,7 @@ import { minorDigits } from '../../src/domain/money.js';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * The deal pipeline board (issue #24) in Chromium: cards dragged between stages and moved with the
+ * The deal pipeline board (docs/dashboard.md#the-pipeline-board) in Chromium: cards dragged between stages and moved with the
  * keyboard's `Move to` menu, the API's transition rules and refusals, totals per currency, live
  * updates, paging by column. Every effect is checked through the API.
  */

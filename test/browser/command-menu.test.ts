@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * The command menu (issue #24): Ctrl+K opens a search over records (the API's `q` on leads,
+ * The command menu (docs/dashboard.md#the-command-menu): Ctrl+K opens a search over records (the API's `q` on leads,
  * clients, deals and invoices) and pages; arrow keys move, Enter opens, Escape closes and gives the
  * focus back. Keyboard only, except where the mouse's way in (the Search button) is the point.
  */

@@ -4,7 +4,7 @@ import { apiClient } from '../helpers/sandbox.js';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Nothing destructive on one click (issue #24): every destructive action on the developer pages
+ * Nothing destructive on one click (docs/dashboard.md#pages): every destructive action on the developer pages
  * asks in a dialog naming what is lost; cancelling changes nothing (checked through the API);
  * revoking the key the session uses, or the last admin key, says so and needs the key's name typed.
  */

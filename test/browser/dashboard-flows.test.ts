@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dialogs, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 import { startReceiver } from '../helpers/receiver.js';
 
-/** The dashboard's user flows (issue #12), in a real Chromium against a real sandbox process. */
+/** The dashboard's user flows (docs/dashboard.md), in a real Chromium against a real sandbox process. */
 let suite: BrowserSuite;
 useBrowser([], (s) => (suite = s));
 

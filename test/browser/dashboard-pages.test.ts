@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialogs, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Every page of the dashboard (API.md §11): hostile data renders as text, no serious or critical
+ * Every page of the dashboard (docs/dashboard.md#pages): hostile data renders as text, no serious or critical
  * accessibility violation in light and dark, and a screenshot of each (test-artifacts/, gitignored).
  * With CRM_UPDATE_DOC_IMAGES=1 three of them are copied to docs/images/ (a plain run changes no tracked file).
  */

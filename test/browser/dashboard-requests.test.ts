@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * "Hide dashboard requests" on the Logs and Usage pages (issue #45): the dashboard's own requests
+ * "Hide dashboard requests" on the Logs and Usage pages (docs/dashboard.md#the-request-log): the dashboard's own requests
  * are logged and counted with source "dashboard"; the pages leave them out by default, through
  * the API's filter, and show them, marked, when the box is unticked. The test's own requests (with
  * the admin key) are "api". Nothing here asks GET /v1/request_logs with a key: in the usage counts,

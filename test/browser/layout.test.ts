@@ -6,7 +6,7 @@ import { useBrowser, type BrowserSuite } from '../helpers/browser.js';
 import { measure, squeeze } from './measure-layout.js';
 
 /**
- * Tables and buttons as people read them (issue #24): at 1440 and 1024 px, no table header, cell,
+ * Tables and buttons as people read them (docs/dashboard.md#pages): at 1440 and 1024 px, no table header, cell,
  * link or button breaks a word across lines, and no header or button is cut (its content wider
  * than its box). Measured in the page: a word broken across lines has two client rects. A
  * screenshot of each page at each width goes to test-artifacts/screenshots/widths/.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * The record lists (issue #24, API.md §15): newest first by default, sortable where the API sorts,
+ * The record lists (docs/dashboard.md#pages, docs/reference/basics.md#lists-and-pagination): newest first by default, sortable where the API sorts,
  * the order and the search kept in the URL, and the Logs page newest first in its real default
  * window. Each table is compared with what the API answers for the same query.
  */

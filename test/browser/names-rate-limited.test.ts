@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * The Deals list under a README's rate limit (issue #45): with a request per client, 12 of its 27
+ * The Deals list under a README's rate limit (docs/dashboard.md#pages): with a request per client, 12 of its 27
  * requests were refused (429) and their rows read "Not found (cli_…)". Now the names come in one
  * request, and one refused is asked again after Retry-After: every row gets its client's name.
  */

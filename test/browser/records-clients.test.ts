@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Clients in the browser (issue #24): create and edit with errors beside their fields, contact
+ * Clients in the browser (docs/dashboard.md#pages): create and edit with errors beside their fields, contact
  * persons added, edited and removed on the client's page, its deals and invoices as links, delete
  * only after confirming. Effects are checked through the API of a real sandbox.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Deals and invoices in the browser (issue #24): create with a client picked by name, money in
+ * Deals and invoices in the browser (docs/dashboard.md#pages): create with a client picked by name, money in
  * the record's currency, refused transitions with the API's message; invoices with line items and
  * totals, Send, Void only after confirming, Overdue shown. Effects are checked through the API.
  */

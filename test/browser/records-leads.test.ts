@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dialogs, seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Leads in the browser (issue #24): create from the list, validation errors beside their field,
+ * Leads in the browser (docs/dashboard.md#pages): create from the list, validation errors beside their field,
  * one record per form however often Create is clicked, edit, history (live), delete only after
  * confirming, convert into a client. Every effect is checked through the API of a real sandbox.
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * A list's related names (issue #45): the Deals and Invoices lists name each row's client from one
+ * A list's related names (docs/dashboard.md#pages): the Deals and Invoices lists name each row's client from one
  * `GET /v1/clients?ids=…` request, not one request per row; an id the API does not have reads "Not
  * found", a failed request never does. Against the default seed (deals and invoices of many clients).
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dialogs, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Issue #24's "done when", as one person would do it, entirely in the browser: a client with two
+ * The records' "done when" (docs/dashboard.md#pages), as one person would do it, entirely in the browser: a client with two
  * contacts, a lead converted into a second client, three deals moved through the pipeline (dragged,
  * and by the Move to menu) with one won, an invoice sent and paid on its payment page — while the
  * Events page, open in a second tab, shows the events arrive. Every effect is then read back

@@ -3,7 +3,7 @@ import { startSandbox, type SandboxHandle } from '../../src/index.js';
 import { apiClient } from '../helpers/sandbox.js';
 
 /**
- * Issue #14's "done when": eight test workers at once, each with its own account made through the
+ * Accounts for parallel tests (docs/accounts.md#making-accounts): eight test workers at once, each with its own account made through the
  * package API, restoring a snapshot before each of its tests and moving its clock, never seeing
  * another's data. The workers run concurrently against one real server on a real port.
  */

@@ -5,7 +5,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 import { openSseStream } from '../helpers/sse-stream.js';
 
-/** Accounts, plans, test clocks and snapshots (API.md §12), against a real sandbox process on a file. */
+/** Accounts, plans, test clocks and snapshots (docs/accounts.md), against a real sandbox process on a file. */
 let sandbox: RunningSandbox;
 let admin: ApiClient;
 useSandbox([], (s, a) => ((sandbox = s), (admin = a)));
@@ -149,7 +149,7 @@ describe('test clocks', () => {
     const invoice = await account.api.post('/v1/invoices', { client_id: client.body.id, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }], due_date: due, send: true });
     expect(invoice.body.overdue_at).toBeNull();
 
-    // Credentials live in real time (API.md §12 lists what follows the clock): a key good for one more day stays good.
+    // Credentials live in real time (docs/accounts.md#test-clocks lists what follows the clock): a key good for one more day stays good.
     const shortKey = await account.api.post('/v1/api_keys', { name: 'one day', scopes: ['leads:read'], expires_at: new Date(Date.now() + 86_400_000).toISOString() });
     const clock = await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '5d' });
     const now = Date.parse(clock.body.now);

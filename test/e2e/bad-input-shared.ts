@@ -82,7 +82,7 @@ export async function startBadInputEnv(): Promise<BadInputEnv> {
   return { sandbox, api, statuses, ids: { lead: lead.body.id, client: client.body.id, deal: deal.body.id, invoice: invoice.body.id } };
 }
 
-/** Exactly the problem+json fields of API.md §5; `errors` only on validation failures. */
+/** Exactly the problem+json fields of docs/reference/errors.md; `errors` only on validation failures. */
 const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'code', 'request_id'];
 
 /** Signs of internals: stack frames, SQLite errors, paths on the server's disk. */

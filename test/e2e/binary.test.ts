@@ -57,7 +57,7 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(stdout.trim()).toBe(VERSION);
   });
 
-  it('runs on the Node 24 it embeds, whatever node built it (API.md §10)', () => {
+  it('runs on the Node 24 it embeds, whatever node built it', () => {
     const { code, stdout, stderr } = run(['version', '--json']);
     expect(code, stderr).toBe(0);
     const about = JSON.parse(stdout) as { version: string; node: string };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 import { dbValue } from '../helpers/sync.js';
 
-/** `dry_run` on the bulk endpoints (API.md §14): same answer as the real call, nothing written. */
+/** `dry_run` on the bulk endpoints (docs/sync.md#plan---plan-and-bulk-dry_run): same answer as the real call, nothing written. */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 

@@ -5,7 +5,7 @@ import { runCrm } from '../helpers/cli-process.js';
 import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Credentials without exported variables (API.md §14): `crm sandbox start` leaves
+ * Credentials without exported variables (docs/sync.md#credentials): `crm sandbox start` leaves
  * .crm/sandbox.json in its folder, `crm login` saves profiles, and the precedence is
  * flags, variables, --profile/CRM_PROFILE, the sandbox file, the default profile.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
-/** The request log (API.md §11): GET /v1/request_logs and /{id}, against a real sandbox process. */
+/** The request log (docs/dashboard.md#the-request-log): GET /v1/request_logs and /{id}, against a real sandbox process. */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));

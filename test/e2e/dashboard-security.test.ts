@@ -4,7 +4,7 @@ import { DASHBOARD, rawRequest, signIn } from '../helpers/dashboard.js';
 import { runCrm } from '../helpers/cli-process.js';
 import { checkResponse } from '../helpers/openapi-check.js';
 
-/** The dashboard's security rules (API.md §11), against a real sandbox process. */
+/** The dashboard's security rules (docs/dashboard.md#security-model), against a real sandbox process. */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 let cookie: string;
@@ -64,7 +64,7 @@ describe('Host check (DNS rebinding)', () => {
       const res = await rawRequest(sandbox.baseUrl, 'GET', path, { host: `rebind.example:${port()}`, authorization: `Bearer ${sandbox.apiKey}` });
       expect(res.status, path).toBe(421);
       expect(JSON.parse(res.body).code).toBe('misdirected_request');
-      // The sandbox controls document it (issue #26); the dashboard's pages are not API operations.
+      // The sandbox controls document it (docs/api.md#the-openapi-document); the dashboard's pages are not API operations.
       if (path.startsWith('/_sandbox/')) await checkResponse(sandbox.baseUrl, 'GET', path, 421, String(res.headers['content-type']), JSON.parse(res.body));
     }
     // The right name on the wrong port is foreign too.

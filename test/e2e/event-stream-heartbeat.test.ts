@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { expect, it } from 'vitest';
 import { type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
-// API.md §7: the event stream sends a comment heartbeat every 15 s, which `crm listen` uses to tell
+// docs/reference/events.md#reading-events: the event stream sends a comment heartbeat every 15 s, which `crm listen` uses to tell
 // a dead connection from a quiet one. A file of its own: it waits for the real interval.
 let sandbox: RunningSandbox;
 useSandbox(['--no-seed'], (s) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #26: the sandbox controls (/_sandbox/*) honour Idempotency-Key as /v1 does, in a
+ * The sandbox controls (docs/reference/limits.md#idempotency): the sandbox controls (/_sandbox/*) honour Idempotency-Key as /v1 does, in a
  * namespace of their own; and a body is one request whatever the order of its members.
  */
 let api: ApiClient;

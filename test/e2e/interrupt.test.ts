@@ -5,7 +5,7 @@ import { runCrm, spawnCrm } from '../helpers/cli-process.js';
 import { apiClient, startSandboxProcess, tempDir, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Ctrl+C (API.md §10): `crm sync import|export` and `crm mcp` stop cleanly on SIGINT — the work in
+ * Ctrl+C (docs/sandbox.md): `crm sync import|export` and `crm mcp` stop cleanly on SIGINT — the work in
  * flight finishes, what is left is written down for --resume, and the exit code is the documented
  * one, never death by a signal. To interrupt at a known moment, the sandbox fails the first request
  * with a 503 (Retry-After: 1): the command says it will retry, and SIGINT arrives during that wait.

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CRM_BIN, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
 
-/** `crm keys create|list|revoke`, `crm usage` and `crm sandbox reset` as a user runs them (API.md §3, §9). */
+/** `crm keys create|list|revoke`, `crm usage` and `crm sandbox reset` as a user runs them (docs/reference/access.md#api-keys, README.md#the-main-commands). */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 

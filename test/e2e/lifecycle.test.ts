@@ -5,7 +5,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { apiClient, startSandboxProcess, tempDir } from '../helpers/sandbox.js';
 
 /**
- * API.md §10: a sandbox stopped by SIGINT or SIGTERM exits 0, never by a signal — with writes
+ * docs/sandbox.md: a sandbox stopped by SIGINT or SIGTERM exits 0, never by a signal — with writes
  * behind it, webhook deliveries pending (one receiver hangs, one fails), an event stream and a
  * usage stream connected. better-sqlite3 12 aborted Node 24 processes here (SIGABRT in
  * Statement::~Statement); this runs the stop 20 times on the Node running the suite.

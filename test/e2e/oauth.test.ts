@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, insecure, oauthError, oauthHarness, OTHER_REDIRECT, postForm, REDIRECT, type OAuthHarness } from '../helpers/oauth.js';
 
 /**
- * OAuth 2.0 end to end (API.md §3): app registration, RFC 8414 discovery, the authorization code
+ * OAuth 2.0 end to end (docs/reference/access.md#oauth-20): app registration, RFC 8414 discovery, the authorization code
  * flow with PKCE, refresh token rotation with reuse detection, and RFC 7009 revocation, against
  * a real sandbox process and an independent client library (oauth4webapi). Refusals are in
  * oauth-refusals.test.ts.

@@ -6,7 +6,7 @@ import { startPrismProxy, violationsOf, type RunningPrism, type Violation } from
 import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #26: the published document says exactly what the server does, by a tool we did not write.
+ * docs/api.md#the-openapi-document: the published document says exactly what the server does, by a tool we did not write.
  * A real sandbox behind Stoplight Prism's validation proxy; every operation of the document is called
  * once with a valid request (no violation of any kind may be reported, whatever the status), and a
  * handful with requests the document calls invalid (Prism must see the request's fault, the server

@@ -7,7 +7,7 @@ import { npmPack, PATH_WITH_NODE, ROOT, run, type PackResult } from '../helpers/
 import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * The CLI as a stranger gets it (issue #25): `npm pack` makes the tarball that `npm publish` would
+ * The CLI as a stranger gets it (docs/versioning.md#the-packages): `npm pack` makes the tarball that `npm publish` would
  * upload, `npm install -g` puts it under a temporary prefix (dependencies from the npm cache that
  * `npm ci` filled, the registry only for what is not there), and the installed `crm` runs from a
  * folder outside the checkout: the sandbox with its dashboard, /docs and seed data, a sync import,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, clearOfWindowEnd, startSandboxProcess, type ApiClient, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * API.md §6 against real sandbox processes: the RateLimit fields, 429 with Retry-After, per-key
+ * docs/reference/limits.md#rate-limits-and-quotas against real sandbox processes: the RateLimit fields, 429 with Retry-After, per-key
  * budgets, the daily quota, and limits turned off. Windows are real (2 s); the tests wait only
  * as long as the headers say.
  */

@@ -3,7 +3,7 @@ import { DASHBOARD, rawRequest, signIn, signInWithKey } from '../helpers/dashboa
 import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Which requests the dashboard made (issue #45): its session's requests run under the signed-in
+ * Which requests the dashboard made (docs/dashboard.md#the-request-log): its session's requests run under the signed-in
  * key, so without a mark they were logged and counted as that key's, like an app's. Against a real
  * sandbox process: requests with the dashboard's cookie, and with keys.
  */

@@ -8,7 +8,7 @@ import { sdkSnippet } from '../../web/src/pages/overview-snippet.js';
 
 /**
  * Each SDK installed the way its ecosystem installs things, into a fresh project in a temporary
- * folder outside the checkout, with nothing from the network (issue #25): the TypeScript SDK
+ * folder outside the checkout, with nothing from the network (docs/sdks.md#tests): the TypeScript SDK
  * through `npm pack` and `npm install`, Python through pip into a fresh venv, PHP through a Composer
  * path repository, Go through a `replace` with GOPROXY=off. Each then runs its README's quick start
  * (the README's own code block) against a real sandbox, through a recording proxy that shows the

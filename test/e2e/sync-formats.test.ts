@@ -5,7 +5,7 @@ import { runCrm } from '../helpers/cli-process.js';
 import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
 import { FIXTURES, readCsv } from '../helpers/sync.js';
 
-/** JSON Lines out and in, and imports from stdin (API.md §14). */
+/** JSON Lines out and in, and imports from stdin (docs/sync.md#formats). */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {

@@ -6,7 +6,7 @@ import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../hel
 import { dbValue, writeLeadsCsv } from '../helpers/sync.js';
 
 /**
- * The client paces itself by the RateLimit fields (API.md §14): an import under a tight limit
+ * The client paces itself by the RateLimit fields (docs/sync.md#pacing-by-the-servers-limits): an import under a tight limit
  * is answered (almost) no 429. Behaviour, not timing: the count of 429s the server itself
  * recorded (GET /v1/usage), and every row created.
  */

@@ -7,7 +7,7 @@ import { runCrm } from '../helpers/cli-process.js';
 import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
 import { FIXTURES, dbValue, readCsv } from '../helpers/sync.js';
 
-/** `crm sync import --plan` (API.md §14): see what an import will change, then import it. */
+/** `crm sync import --plan` (docs/sync.md#plan---plan-and-bulk-dry_run): see what an import will change, then import it. */
 let sandbox: RunningSandbox;
 let api: ApiClient;
 useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
@@ -60,7 +60,7 @@ describe('crm sync import --plan', () => {
   });
 
   it('against a server without dry_run support: a clear error, and nothing written', async () => {
-    // A server from before API.md §14, as it answers a body with a field it does not know (strict bodies, §1).
+    // A server without bulk dry runs, as it answers a body with a field it does not know (strict bodies, docs/reference/basics.md#requests-and-responses).
     let requests = 0;
     const old = createServer((req, res) => {
       requests++;

@@ -5,7 +5,7 @@ import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../hel
 import { FIXTURES } from '../helpers/sync.js';
 
 /**
- * `crm sync import --from hubspot|salesforce|pipedrive` (API.md §14), on fixtures built from the
+ * `crm sync import --from hubspot|salesforce|pipedrive` (docs/sync.md#presets---from-hubspotsalesforcepipedrive), on fixtures built from the
  * products' documented export columns and value sets (fixtures/sync/presets/).
  */
 let sandbox: RunningSandbox;

@@ -6,7 +6,7 @@ import { tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../hel
 import { readCsv } from '../helpers/sync.js';
 
 /**
- * What a new user met in `crm sync` (issue 25): enum cells in any case, a headline that adds up,
+ * What a new user met in `crm sync` (docs/sync.md): enum cells in any case, a headline that adds up,
  * a rerun that says it was replayed, --bom for Excel, and one line per wait instead of one per retry.
  */
 let sandbox: RunningSandbox;

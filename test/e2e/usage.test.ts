@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../helpers/openapi-check.js';
 import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
-/** GET /v1/usage and GET /v1/usage/stream (API.md §6) against a real sandbox process. */
+/** GET /v1/usage and GET /v1/usage/stream (docs/reference/limits.md#usage) against a real sandbox process. */
 let sandbox: RunningSandbox;
 let spare: RunningSandbox; // stopped while a stream is open
 let api: ApiClient;

@@ -132,7 +132,7 @@ export function useSandbox(args: string[], ready: (sandbox: RunningSandbox, api:
 }
 
 /**
- * Rate limits count in fixed windows of the clock (API.md §6: a minute, a UTC day). A test that
+ * Rate limits count in fixed windows of the clock (docs/reference/limits.md#rate-limits-and-quotas: a minute, a UTC day). A test that
  * needs a few requests in one window calls this first: it waits, when fewer than `minLeftMs`
  * remain in the current window, until the next one begins.
  */

@@ -4,7 +4,7 @@ import { DASHBOARD, rawRequest } from '../helpers/dashboard.js';
 import { FAILED_AUTH_LIMIT } from '../../src/http/plugins/auth.js';
 
 /**
- * Issue #23: bodies from anyone (parsed before authentication, 10 MB, nested without limit), and
+ * docs/security.md: bodies from anyone (parsed before authentication, 10 MB, nested without limit), and
  * credentials nobody issued (looked up in every account, never limited, logged in the default
  * account). Each test sends what an attacker who reaches the port would send.
  */

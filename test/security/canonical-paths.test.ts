@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { rawRequest } from '../helpers/dashboard.js';
 
 /**
- * Issue #23, critical: access decided on the raw URL. The router percent-decodes paths, so an
+ * A critical finding (docs/security.md#one-rule-for-every-access-decision): access decided on the raw URL. The router percent-decodes paths, so an
  * encoded path runs the same handler as its plain form; each test sends the encoded form with a
  * credential that must not get through, or checks that the encoded form meets the plain form's
  * checks (rate limits, usage, the request log, idempotency, the Host check).

@@ -6,7 +6,7 @@ import { runCrm } from '../helpers/cli-process.js';
 import { apiClient, tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * CSV formula injection (OWASP "CSV Injection", issue #23): a record whose fields start with what a
+ * CSV formula injection (OWASP "CSV Injection", docs/security.md#csv-files): a record whose fields start with what a
  * spreadsheet runs (= + - @ tab CR, and full-width ＝) is written to the CSV files crm makes, and
  * the files are read cell by cell as a spreadsheet would see them after CSV decoding. No cell may
  * start with a trigger; --raw gives the cells as they are; the import reads the escaped cells back

@@ -6,7 +6,7 @@ import { apiClient, startSandboxProcess, type RunningSandbox } from '../helpers/
  * Cookies ignore ports (RFC 6265 §8.5): a browser keeps one jar for 127.0.0.1 and sends all of it
  * to every port. With one cookie name, signing in to a second sandbox overwrote the first one's
  * session, and signing out of either signed out of both. The session cookie's name carries the
- * port (API.md §16) — two real sandboxes on two ports, one browser's jar between them.
+ * port (docs/security.md#keys-tokens-and-sessions) — two real sandboxes on two ports, one browser's jar between them.
  */
 let a: RunningSandbox;
 let b: RunningSandbox;

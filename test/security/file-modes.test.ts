@@ -5,7 +5,7 @@ import { runCrm, spawnCrm } from '../helpers/cli-process.js';
 import { apiClient, startSandboxProcess, tempDir } from '../helpers/sandbox.js';
 
 /**
- * Issue #23, low: `.crm/` was 0755 and `sandbox.db` (with its -wal and -shm, the accounts' files and
+ * A low-severity finding (docs/security.md#what-is-stored-how): `.crm/` was 0755 and `sandbox.db` (with its -wal and -shm, the accounts' files and
  * the snapshots) 0644, though they hold webhook secrets, the cursor secret, payment tokens, API
  * keys and request bodies: any user of the machine could read them. Every folder crm creates is
  * 0700 and every file 0600, whatever the umask. Here the commands run as a user would, with the

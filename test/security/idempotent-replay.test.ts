@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, useSandbox, type ApiClient, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #45: idempotent replays were answered before the checks that need the body (the scopes a
+ * A finding (docs/security.md): idempotent replays were answered before the checks that need the body (the scopes a
  * conversion writes, the scopes a new key or OAuth app may hold, the key to revoke), so a narrower
  * key that learnt another key's Idempotency-Key (the request log shows them to `logs:read`) got
  * that request's stored response. Each test replays an admin's request with another credential of

@@ -5,7 +5,7 @@ import { postForm, REDIRECT } from '../helpers/oauth.js';
 import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #23, key management (API.md §16): a key manages only keys (and OAuth apps) whose scopes
+ * Key management (docs/security.md#keys-tokens-and-sessions): a key manages only keys (and OAuth apps) whose scopes
  * are within its own, and never mints one that outlives it. Each test is the attack, made with a
  * narrower or shorter-lived key against a real sandbox process, and checks that it is refused and
  * changed nothing.

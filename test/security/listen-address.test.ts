@@ -4,7 +4,7 @@ import { spawnCrm } from '../helpers/cli-process.js';
 import { apiClient, startSandboxProcess, tempDir } from '../helpers/sandbox.js';
 
 /**
- * Issue #23, low: `crm sandbox start --host 0.0.0.0` put the sandbox (its keys, webhook secrets and
+ * A low-severity finding (docs/security.md): `crm sandbox start --host 0.0.0.0` put the sandbox (its keys, webhook secrets and
  * payment links, over plain HTTP) on the network without a word, and printed 127.0.0.1 as if it
  * were local. It now warns on stderr, says where it listens and how others reach it, and keeps a
  * base URL that works from this machine; --json stays one line on stdout. Only 127.0.0.1 is

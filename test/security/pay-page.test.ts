@@ -6,7 +6,7 @@ import { rawRequest } from '../helpers/dashboard.js';
 import { useBrowser, type BrowserSuite } from '../helpers/browser.js';
 
 /**
- * Issue #23, low: `/pay/{token}` had no CSP, so any site could frame the payment page and trick a
+ * A low-severity finding (docs/security.md#payment-links): `/pay/{token}` had no CSP, so any site could frame the payment page and trick a
  * click on its Pay button (clickjacking), and nothing stopped what an injected script could do.
  * Every answer under /pay/ now carries a strict CSP with `frame-ancestors 'none'`, nosniff,
  * no-referrer and no-store, and the page still works in a browser under it.

@@ -5,10 +5,10 @@ import { rawRequest } from '../helpers/dashboard.js';
 import { apiClient, startSandboxProcess, tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #23, high: accounts copied from the same seed template shared their invoices' payment
+ * A high-severity finding (docs/security.md#payment-links): accounts copied from the same seed template shared their invoices' payment
  * tokens, and `/pay/{token}` resolved to the oldest holder, so account B's own payment link paid
  * account A's invoice. Every account's tokens must be its own (on creation, reset and restore) and
- * `/pay/{token}` must never resolve across accounts (API.md §16).
+ * `/pay/{token}` must never resolve across accounts (docs/security.md#payment-links).
  */
 let sandbox: RunningSandbox;
 let admin: ApiClient;

@@ -9,7 +9,7 @@ import { runCrm } from '../helpers/cli-process.js';
 import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #45, item 1: a `.crm/sandbox.json` that any folder may carry (a cloned repository) sent
+ * A finding (docs/security.md#the-folders-sandbox-file): a `.crm/sandbox.json` that any folder may carry (a cloned repository) sent
  * `crm sync import`'s rows, `crm sync copy`'s records and `crm mcp`'s calls to the server it named.
  * It is now believed only when this user's running `crm sandbox start` wrote it: owned by the user,
  * mode 0600, a loopback base_url, and the pid of a running crm sandbox (docs/security.md).

@@ -3,9 +3,9 @@ import { postForm, REDIRECT } from '../helpers/oauth.js';
 import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #23: the request log stored query strings verbatim, so a key put in the URL
+ * docs/security.md: the request log stored query strings verbatim, so a key put in the URL
  * (`?api_key=crm_test_…`) was readable by anyone with `logs:read`, and in the dashboard. Secret
- * parameters are now redacted as body fields are (API.md §16); the harmless ones stay as sent.
+ * parameters are now redacted as body fields are (docs/security.md#what-is-stored-how); the harmless ones stay as sent.
  */
 let sandbox: RunningSandbox;
 let api: ApiClient;

@@ -6,7 +6,7 @@ import { openSseStream } from '../helpers/sse-stream.js';
 import { apiClient, clearOfWindowEnd, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue #45: one key could hold thousands of live streams, each a timer and a database read a
+ * A finding (docs/security.md#keys-tokens-and-sessions): one key could hold thousands of live streams, each a timer and a database read a
  * second, and the dashboard's sign-in took wrong keys without limit. Each test is the attack,
  * against a real sandbox process: streams opened until the cap answers 429, and keys guessed
  * through the sign-in until the failed-authentication limit does.

@@ -7,7 +7,7 @@ import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sand
 /**
  * The attack: keep a stream open with a credential, have the credential taken away, and go on
  * reading. A credential's open streams must end when it is revoked, expires or its session ends
- * (API.md §16), with nothing delivered after that — against a real sandbox process.
+ * (docs/security.md#one-rule-for-every-access-decision), with nothing delivered after that — against a real sandbox process.
  */
 let sandbox: RunningSandbox;
 let api: ApiClient;

@@ -5,11 +5,11 @@ import { runCrm } from '../helpers/cli-process.js';
 import { useSandbox, type ApiClient } from '../helpers/sandbox.js';
 
 /**
- * Issue #45, item 5: `crm keys list`, `crm webhooks list` and error details printed names,
+ * A finding (docs/security.md#the-terminal): `crm keys list`, `crm webhooks list` and error details printed names,
  * descriptions and server text raw, so escape sequences reached the terminal (OSC 52 writes the
  * clipboard; CSI moves the cursor and clears the screen). The sandbox now refuses control
  * characters in configuration names and descriptions (422), and the CLI shows any it is sent as
- * \xHH in human output; --json stays JSON with them as \u escapes (docs/security.md, "The terminal").
+ * \xHH in human output; --json stays JSON with them as \u escapes (docs/security.md#the-terminal).
  */
 const ESC = '\u001b';
 const C1_CSI = '\u009b';

@@ -5,7 +5,7 @@ import { openLoop } from '../../bench/open-loop.js';
 import { percentile } from '../../bench/stats.js';
 
 /**
- * The bench's open-loop load generator (bench/open-loop.js, issue #27's p99 at 300 req/s offered)
+ * The bench's open-loop load generator (bench/open-loop.js, docs/benchmarks.md: p99 at 300 req/s offered)
  * must time each request from when it was due, so that a server's stall is paid for by every
  * request that was due during it, not only by the one that stalled (coordinated omission). A real
  * server on a real port: one answer held 80 ms, every other one at once.

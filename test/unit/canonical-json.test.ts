@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalJsonDigest } from '../../src/services/idempotency.js';
 
-/** The idempotency fingerprint's body (issue #26): one JSON value, one spelling, whatever the member order. */
+/** The idempotency fingerprint's body (docs/reference/limits.md#idempotency): one JSON value, one spelling, whatever the member order. */
 describe('canonicalJson', () => {
   it('sorts members by name at every depth, and keeps array order', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');

@@ -12,7 +12,7 @@ import { openDb } from '../../src/store/db.js';
 /**
  * The write-ahead log is copied into the file in small steps (short pauses for everyone) except
  * while bulk writes come in, when large steps make an import faster (src/store/checkpoints.ts,
- * issue #27). A real database file: the setting is its connection's.
+ * docs/benchmarks.md). A real database file: the setting is its connection's.
  */
 const dir = mkdtempSync(join(tmpdir(), 'crm-checkpoints-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

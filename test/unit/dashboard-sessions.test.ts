@@ -6,7 +6,7 @@ import { openDb } from '../../src/store/db.js';
 import { tempDir } from '../helpers/sandbox.js';
 
 /**
- * Lifetimes of dashboard sign-in (API.md §11: login tokens 15 min and single use, sessions 12 h),
+ * Lifetimes of dashboard sign-in (docs/dashboard.md#signing-in: login tokens 15 min and single use, sessions 12 h),
  * checked with a clock the test moves; the rest is end to end in test/e2e/dashboard-*.test.ts.
  */
 let dir: ReturnType<typeof tempDir>;

@@ -3,9 +3,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The docs stand alone (issue 25): every relative link in README.md, docs/ and sdks/ resolves to a
+ * The docs stand alone: every relative link in README.md, docs/ and sdks/ resolves to a
  * file inside this repository, and a `#fragment` to a heading of that file (GitHub's anchors). A link
- * that leaves the repository fails even when the file exists on this machine (../shared/API.md did).
+ * that leaves the repository fails even when the file exists on this machine (a link to a contract file beside the checkout did).
  */
 const ROOT = resolve(import.meta.dirname, '..', '..');
 

@@ -7,7 +7,7 @@ import { listenEarly } from '../../src/sandbox/early-server.js';
 import { rawRequest } from '../helpers/dashboard.js';
 
 /**
- * The sandbox binds its port before it builds the app (issue #27): a request that comes meanwhile
+ * The sandbox binds its port before it builds the app (docs/benchmarks.md): a request that comes meanwhile
  * waits and is answered once the app serves, in arrival order; a busy port fails the bind. Real
  * sockets on 127.0.0.1.
  */

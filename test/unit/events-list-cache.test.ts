@@ -6,7 +6,7 @@ import { openDb } from '../../src/store/db.js';
 
 /**
  * The events list keeps its pages like the other lists (src/store/list-json.ts) although its
- * retention bound moves with the clock (issue #27), and the retention stays exact: an event is
+ * retention bound moves with the clock (docs/benchmarks.md), and the retention stays exact: an event is
  * listed until the very millisecond it is 30 days old, with or without a kept page.
  */
 const db = openDb(':memory:');

@@ -1,5 +1,5 @@
 // The resource schemas are built on first use (src/schemas/lazy.ts), not when their modules load:
-// that was ~15 ms of every sandbox start (issue #27), and their building blocks (common.ts) ~11 ms
+// that was ~15 ms of every sandbox start (docs/benchmarks.md), and their building blocks (common.ts) ~11 ms
 // more. These tests hold the mechanics, and that a schema module's import builds nothing.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -11,7 +11,7 @@ import { stmt } from '../../src/store/rows.js';
 
 /**
  * The sandbox's bookkeeping writes (the request log, the usage counters, a key's last use) go to
- * tables no list page is made of, so they keep the kept pages (src/store/list-json.ts, issue #27);
+ * tables no list page is made of, so they keep the kept pages (src/store/list-json.ts, docs/benchmarks.md);
  * any write to the listed data still drops them, and the next page shows it.
  */
 const db = openDb(':memory:');

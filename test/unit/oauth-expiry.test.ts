@@ -7,7 +7,7 @@ import { openDb } from '../../src/store/db.js';
 import { tempDir } from '../helpers/sandbox.js';
 
 /**
- * Lifetimes (API.md §3: codes 60 s, access tokens 1 h, refresh tokens 30 days), checked at the
+ * Lifetimes (docs/reference/access.md#oauth-20: codes 60 s, access tokens 1 h, refresh tokens 30 days), checked at the
  * service level with a clock the test moves: waiting for them end to end would take too long,
  * and the sandbox has no hidden knob to shorten them.
  */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CRM_BIN } from '../helpers/sandbox.js';
 
 /**
- * Issue #26: what the document says about requests, errors and defaults, operation by operation.
+ * docs/api.md#the-openapi-document: what the document says about requests, errors and defaults, operation by operation.
  * (The conformance test, test/e2e/openapi-conformance.test.ts, checks the same against the server
  * through Prism; this one names each rule, so a regression says which.)
  */
@@ -17,7 +17,7 @@ const writes = authenticated.filter(({ method }) => ['post', 'patch', 'delete'].
 const codesOf = (response: Json | undefined): string[] => String(response?.description ?? '').match(/`[a-z_]+`/g)?.map((c) => c.slice(1, -1)) ?? [];
 const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
-describe('the OpenAPI document, operation by operation (issue #26)', () => {
+describe('the OpenAPI document, operation by operation', () => {
   it('documents 413 payload_too_large and 415 unsupported_media_type on every authenticated write', () => {
     expect(writes.length).toBeGreaterThan(40);
     for (const { name, op } of writes) {

@@ -10,7 +10,7 @@ import { openApiDocument } from '../../src/http/app.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 
 /**
- * API.md §13: the OpenAPI document passes Spectral's `spectral:oas` and OWASP API rulesets and
+ * docs/sdks.md#the-openapi-documents-lint: the OpenAPI document passes Spectral's `spectral:oas` and OWASP API rulesets and
  * Redocly's recommended rules with no errors. Exceptions live in openapi-lint.json with their
  * reasons; one that no longer matches a finding fails, so the file stays true.
  */

@@ -9,7 +9,7 @@ import { openApiDocument } from '../../src/http/app.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 
 /**
- * Issue #26: the most used TypeScript generator, openapi-typescript with its default settings, makes
+ * docs/api.md#the-openapi-document: the most used TypeScript generator, openapi-typescript with its default settings, makes
  * from the served document types under which a small integration (openapi-fetch) compiles with
  * `tsc --strict`: calls that leave out optional fields with a default (InvoiceCreateInput.send,
  * FaultRuleInput.method/status/count, a bulk batch's dry_run) included. The `@ts-expect-error`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Pacer } from '../../src/client/pacer.js';
 
-/** The pacer's reading of the RateLimit fields (API.md §6, §14); no clocks involved but the hold's. */
+/** The pacer's reading of the RateLimit fields (docs/reference/limits.md#rate-limits-and-quotas, docs/sync.md#pacing-by-the-servers-limits); no clocks involved but the hold's. */
 describe('Pacer', () => {
   it('spaces requests by the strictest policy of a minute or less, at 95 % of its rate', () => {
     const pacer = new Pacer();

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactQuery, redactText } from '../../src/services/redact.js';
 
-/** The request log's query strings (API.md §16): secrets go, everything else stays as sent. */
+/** The request log's query strings (docs/security.md#what-is-stored-how): secrets go, everything else stays as sent. */
 const base62 = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'), minLength: length, maxLength: length });
 
 /** Our secrets as src/services makes them: API keys, OAuth tokens, codes, client secrets, webhook secrets. */

@@ -28,7 +28,7 @@ describe('the SDK generator', () => {
     }
   });
 
-  it('names the methods and actions of SDK.md from the operationIds', () => {
+  it('names the methods and actions of the common SDK surface from the operationIds', () => {
     expect(resource('leads').methods.map((m) => m.name).sort()).toEqual(['bulk', 'convert', 'create', 'delete', 'list', 'retrieve', 'update']);
     expect(resource('deals').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['win', 'lose', 'reopen', 'bulk']));
     expect(resource('invoices').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['send', 'pay', 'void']));

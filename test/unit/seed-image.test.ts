@@ -87,7 +87,7 @@ describe('the seed image', () => {
   });
 });
 
-/** A new sandbox file is the image written whole (issue #27): the same as the rows copied into a migrated file. */
+/** A new sandbox file is the image written whole (docs/benchmarks.md): the same as the rows copied into a migrated file. */
 describe('the seed image as a new file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crm-seed-file-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { day, UsageMeter } from '../../src/services/usage.js';
 import { openDb } from '../../src/store/db.js';
 
-/** The usage counters' day (API.md §6) is the request's UTC day, also when a clock crosses midnight either way. */
+/** The usage counters' day (docs/reference/limits.md#usage) is the request's UTC day, also when a clock crosses midnight either way. */
 describe('usage days', () => {
   const db = openDb(':memory:');
   afterAll(() => db.close());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitNotes, waitState } from '../../src/cli/wait-notes.js';
 
-/** A long job prints one line when a wait begins, not one per retried request (issue 25). */
+/** A long job prints one line when a wait begins, not one per retried request (docs/sync.md). */
 function recorder() {
   const lines: string[] = [];
   return { lines, progress: { update() {}, note: (m: string) => void lines.push(m), stop() {} } };

@@ -1,4 +1,4 @@
-// The interactive API reference at /docs (API.md §11): Swagger UI over the sandbox's own OpenAPI
+// The interactive API reference at /docs (docs/dashboard.md#the-api-reference-docs): Swagger UI over the sandbox's own OpenAPI
 // document, served from memory like the dashboard. An external file, not an inline script: the
 // page's Content-Security-Policy allows only 'self'.
 /* global SwaggerUIBundle */

@@ -1,6 +1,7 @@
 // The dashboard talks to the public /v1 API with its session cookie (HttpOnly: this script never
 // sees it). Every request carries X-CRM-Dashboard: 1, without which the server ignores the cookie.
 import { signal } from '@preact/signals';
+import { hasScope } from '../../src/domain/scopes.js';
 
 export interface Me {
   key_id: string;
@@ -52,10 +53,8 @@ function retryAfterSeconds(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
-export const can = (scope: string): boolean => {
-  const scopes = me.value?.scopes ?? [];
-  return scopes.includes('*') || scopes.includes(scope) || (scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write')));
-};
+/** Whether the signed-in key holds `scope`, by the server's own rule. */
+export const can = (scope: string): boolean => hasScope(me.value?.scopes ?? [], scope);
 
 /** Every record of a /v1 list, 1000 a page: for the few lists that stay small (API keys). */
 export async function all<T>(path: string): Promise<T[]> {
@@ -78,7 +77,7 @@ export async function newest<T>(path: string, count: number): Promise<T[]> {
 }
 
 /**
- * A fresh Idempotency-Key (API.md §4) for one create. crypto.getRandomValues, not randomUUID: the
+ * A fresh Idempotency-Key (docs/reference/limits.md#idempotency) for one create. crypto.getRandomValues, not randomUUID: the
  * latter exists only in secure contexts, and a sandbox on a LAN address is served over plain http.
  */
 export function newIdempotencyKey(): string {

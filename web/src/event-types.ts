@@ -1,3 +1,3 @@
-// The catalogue of event types (API.md §7), shared with the server's own list.
+// The catalogue of event types (docs/reference/events.md#types), shared with the server's own list.
 export { EVENT_TYPES } from '../../src/domain/event-types.js';
 export { SCOPES } from '../../src/domain/scopes.js';

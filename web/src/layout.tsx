@@ -20,7 +20,7 @@ import { Logs } from './pages/logs.js';
 import { Usage } from './pages/usage.js';
 import { Sandbox } from './pages/sandbox.js';
 
-/** The pages, their URLs and their link names, exactly as API.md §11 lists them. */
+/** The pages, their URLs and their link names, exactly as docs/dashboard.md#pages lists them. */
 const PAGES: [path: string, name: string, page: ComponentType][] = [
   ['', 'Overview', Overview],
   ['leads', 'Leads', Leads],

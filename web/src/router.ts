@@ -1,4 +1,4 @@
-// Each page has its own URL (API.md §11): the path picks the page, the query keeps its filters,
+// Each page has its own URL (docs/dashboard.md#pages): the path picks the page, the query keeps its filters,
 // so deep links and reloads land where the user was.
 import { signal } from '@preact/signals';
 

@@ -1,4 +1,4 @@
-"""One base class, CrmError, and one class per family (SDK.md "Errors"), picked from the status and
+"""One base class, CrmError, and one class per family (docs/sdk-surface.md#errors), picked from the status and
 the problem's code (RFC 9457 body: type, title, status, detail, code, request_id, errors)."""
 from __future__ import annotations
 

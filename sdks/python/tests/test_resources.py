@@ -1,4 +1,4 @@
-"""Every resource and action of SDK.md through the Python SDK, against a live sandbox."""
+"""Every resource and action of docs/sdk-surface.md#resources-and-methods through the Python SDK, against a live sandbox."""
 import json
 import unittest
 

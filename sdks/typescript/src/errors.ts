@@ -1,5 +1,5 @@
 /**
- * One base class, `CrmError`, and one class per family (SDK.md "Errors"). The class is picked from
+ * One base class, `CrmError`, and one class per family (docs/sdk-surface.md#errors). The class is picked from
  * the status and the problem's `code` (RFC 9457 body: type, title, status, detail, code, request_id,
  * errors), as stripe-node's Error.ts does.
  */

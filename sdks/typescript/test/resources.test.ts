@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crm, PlanLimitError } from '../src/index.js';
 import { startSandbox, unique, type Sandbox } from './sandbox.js';
 
-/** Every resource and action of SDK.md through the TypeScript SDK, against a live sandbox. */
+/** Every resource and action of docs/sdk-surface.md#resources-and-methods through the TypeScript SDK, against a live sandbox. */
 let sandbox: Sandbox;
 let crm: Crm;
 beforeAll(async () => {

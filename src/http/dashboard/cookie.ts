@@ -5,7 +5,7 @@ import { SESSION_TTL_MS } from '../../services/dashboard-sessions.js';
 import { ownPort } from './origin.js';
 
 /**
- * The dashboard's session cookie (API.md §11, §16): HttpOnly, SameSite=Strict, the whole site, 12 h,
+ * The dashboard's session cookie (docs/dashboard.md#signing-in, docs/security.md#keys-tokens-and-sessions): HttpOnly, SameSite=Strict, the whole site, 12 h,
  * named `crm_session_<port>`. Cookies ignore ports (RFC 6265 §8.5): a browser keeps one jar for
  * 127.0.0.1 and sends it to every port, so with one name two sandboxes overwrote each other's
  * session. The port in the name is what keeps them apart: each sandbox reads only its own.

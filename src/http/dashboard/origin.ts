@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../../services/context.js';
 
 /**
- * Which requests come from the sandbox's own pages (API.md §11). DNS rebinding points a foreign
+ * Which requests come from the sandbox's own pages (docs/dashboard.md#security-model). DNS rebinding points a foreign
  * name at 127.0.0.1, so the Host header must name the sandbox itself; and a write carrying the
  * session cookie must come from a page of the same origin.
  */

@@ -30,7 +30,7 @@ declare module 'fastify' {
     /**
      * Whether the request's account was found through the credential it carries (even one that
      * is then refused: revoked, expired, lacking a scope). Only then does that account's request
-     * log record it: an unknown key is no account's business (issue #23).
+     * log record it: an unknown key is no account's business.
      */
     ownAccount: boolean;
   }
@@ -51,7 +51,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Bearer authentication and scope checks on every route that names a scope (API.md §3).
+ * Bearer authentication and scope checks on every route that names a scope (docs/reference/access.md#scopes).
  * The lookup runs on every request, so a revoked key fails on the very next one.
  */
 export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRegistry, failures: FailedAuthentications): void {
@@ -87,7 +87,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
   });
   // Registered before the idempotency plugin's replay hook and the fault hook, so both run after it.
   app.addHook('preHandler', async (request) => request.routeOptions.config?.authorize?.(request));
-  // Sandbox control is for the sandbox admin key (the default account's) alone (API.md §12).
+  // Sandbox control is for the sandbox admin key (the default account's) alone (docs/accounts.md#the-default-account-and-the-sandbox-admin-key).
   app.addHook('onRequest', async (request) => {
     if (request.principal && surfaceOf(request) === 'sandbox' && !currentAccountOr(() => accounts.default).isDefault) {
       throw new ApiError('insufficient_scope', "Only the sandbox admin key (printed by `crm sandbox start`) may call /_sandbox/*; this key belongs to another account.");
@@ -99,7 +99,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
  * The dashboard's session cookie stands in for a bearer token only on requests the dashboard
- * itself makes (API.md §11): they carry `X-CRM-Dashboard: 1` (a header a cross-site form or
+ * itself makes (docs/dashboard.md#security-model): they carry `X-CRM-Dashboard: 1` (a header a cross-site form or
  * image cannot send), and writes also come from the same origin. Otherwise the cookie is
  * ignored, so a cross-site request can neither read nor change anything.
  */

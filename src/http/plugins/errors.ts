@@ -7,7 +7,7 @@ import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../../errors.
 
 /**
  * The one place where failures become HTTP responses: RFC 9457 problem+json with the stable codes
- * of API.md §5. Anything that is not an ApiError or a known Fastify error is a bug and becomes a
+ * of docs/reference/errors.md. Anything that is not an ApiError or a known Fastify error is a bug and becomes a
  * 500 with no detail: no stack, no SQL, nothing from the inside reaches a client.
  */
 export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]) {
@@ -130,7 +130,7 @@ export function registerErrorHandling(
 ): void {
   // Route patterns, collected as routes are added, to tell 405 (the path exists) from 404; made
   // into regular expressions at the first request that matches no route, not in every start's
-  // ~100 onRoute calls (~1 ms of it, issue #27). Routes cannot be added once the app is ready.
+  // ~100 onRoute calls (~1 ms of it, docs/benchmarks.md). Routes cannot be added once the app is ready.
   const routes: { url: string; method: string }[] = [];
   let patterns: { regex: RegExp; method: string }[] | undefined;
   app.addHook('onRoute', (route) => {
@@ -147,7 +147,7 @@ export function registerErrorHandling(
     return sendProblem(reply, apiError);
   });
 
-  // No route: answered before the body is read, so an unknown path costs no parsing (issue #23).
+  // No route: answered before the body is read, so an unknown path costs no parsing (docs/security.md#bodies).
   const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) => {
     const path = routedPath(request);
     patterns ??= routes.map(({ url, method }) => ({ regex: patternToRegex(url), method }));

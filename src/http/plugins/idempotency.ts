@@ -29,7 +29,7 @@ const IdempotencyHeaders = z.looseObject({
 const IDEMPOTENCY_ERRORS: Record<string, unknown> = errorResponses('idempotency_key_in_use', 'idempotency_key_reused', 'invalid_request');
 
 /**
- * Where a key lives. The /v1 writes of an account share its keys (API.md §4). The sandbox controls
+ * Where a key lives. The /v1 writes of an account share its keys (docs/reference/limits.md#idempotency). The sandbox controls
  * (/_sandbox/*, the default account's admin key) have keys of their own, kept in the same table
  * under a prefix no key can contain (a space): one key sent to /v1/leads and to /_sandbox/accounts
  * names two requests, not one reused key.

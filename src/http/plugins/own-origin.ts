@@ -7,7 +7,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route answers only under the sandbox's own Host, and to a browser only from the
-     * sandbox's own origin (API.md §16); clients that are not browsers send no Origin and pass.
+     * sandbox's own origin (docs/security.md#one-rule-for-every-access-decision); clients that are not browsers send no Origin and pass.
      */
     ownOrigin?: boolean;
   }

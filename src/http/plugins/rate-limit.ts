@@ -4,7 +4,7 @@ import { ApiError } from '../../errors.js';
 import { surfaceOf } from '../route-surface.js';
 
 /**
- * Rate limits and quotas per key or token (API.md §6). Every authenticated /v1 response carries
+ * Rate limits and quotas per key or token (docs/reference/limits.md#rate-limits-and-quotas). Every authenticated /v1 response carries
  * the draft-ietf-httpapi-ratelimit-headers fields and the de-facto X-RateLimit-* triple for the
  * policy nearest exhaustion; past a limit the answer is 429 with Retry-After.
  */

@@ -23,7 +23,7 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const isLogged = (request: FastifyRequest) => surfaceOf(request) === 'api';
 
 /**
- * Records every /v1 request in the request log (API.md §11) once its response is sent: for
+ * Records every /v1 request in the request log (docs/dashboard.md#the-request-log) once its response is sent: for
  * writes with both bodies (redacted, 64 KB at most). A failure to log never fails the request.
  */
 export function registerRequestLog(app: FastifyInstance, ctx: Ctx, currentWriter: () => RequestLogWriter): void {

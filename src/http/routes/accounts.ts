@@ -15,7 +15,7 @@ import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Accounts (API.md §12): the sandbox admin's /_sandbox/accounts (create, list, delete, the clock,
+ * Accounts (docs/accounts.md): the sandbox admin's /_sandbox/accounts (create, list, delete, the clock,
  * snapshots), and every key's own GET /v1/account and POST /v1/account/trial.
  */
 export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistry, current: () => OpenAccount): void {

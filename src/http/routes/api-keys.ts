@@ -12,7 +12,7 @@ import { BEARER, errorResponses } from '../schema-docs.js';
 
 const KeyListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields().limit, cursor: listQueryFields().cursor }));
 
-/** Settings → API: keys are shown once, listed without secrets, revoked at once (API.md §3). */
+/** Settings → API: keys are shown once, listed without secrets, revoked at once (docs/reference/access.md#api-keys). */
 export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['API keys'], security: BEARER };

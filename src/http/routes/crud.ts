@@ -8,7 +8,7 @@ import { respond } from '../plugins/idempotency.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 
 /**
- * The five routes every resource has (API.md §2), from its schemas and its service functions:
+ * The five routes every resource has (docs/reference/basics.md#resources-and-operations), from its schemas and its service functions:
  * POST /x, GET /x, GET /x/{id}, PATCH /x/{id}, and DELETE /x/{id} where the resource allows it.
  */
 export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType> {

@@ -10,7 +10,7 @@ import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { sendJsonBody } from './crud.js';
 
-/** The event log (API.md §7): list, one event, and resend to webhook endpoints. The stream is in event-stream.ts. */
+/** The event log (docs/reference/events.md#reading-events): list, one event, and resend to webhook endpoints. The stream is in event-stream.ts. */
 export function eventRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['Events'], security: BEARER };

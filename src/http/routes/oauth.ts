@@ -20,7 +20,7 @@ import { IdParams } from '../../schemas/common.js';
 
 const AppListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields().limit, cursor: listQueryFields().cursor }));
 
-/** OAuth 2.0 for third-party apps (API.md §3): app registration under /v1, the protocol under /oauth. */
+/** OAuth 2.0 for third-party apps (docs/reference/access.md#oauth-20): app registration under /v1, the protocol under /oauth. */
 export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: AccountRegistry): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['OAuth'], security: BEARER };
@@ -82,7 +82,7 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
       return reply.code(failure.status).type('application/json; charset=utf-8').send({ error: failure.error, error_description: failure.message });
     });
 
-    // The client names its account: each account has its own apps (API.md §12).
+    // The client names its account: each account has its own apps (docs/accounts.md).
     oauth.addHook('preHandler', async (request) => {
       const clientId = clientIdOf(request);
       if (clientId) enterAccountOfClient(accounts, clientId);

@@ -6,7 +6,7 @@ import type { Ctx } from '../../services/context.js';
 import { getRequestLog, listRequestLogs, type RequestLogWriter } from '../../services/request-log.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
-/** The request log (API.md §11): the last 10,000 /v1 requests, the first place to look when an integration fails. */
+/** The request log (docs/dashboard.md#the-request-log): the last 10,000 /v1 requests, the first place to look when an integration fails. */
 export function requestLogRoutes(fastify: FastifyInstance, ctx: Ctx, currentWriter: () => RequestLogWriter): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['Request logs'], security: BEARER };

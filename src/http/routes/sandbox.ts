@@ -8,6 +8,7 @@ import { listMailbox } from '../../services/mailbox.js';
 import { MAX_PAUSE_SECONDS, pauseDeliveries, pausedUntil, resumeDeliveries } from '../../services/webhook-pause.js';
 import { createLoginToken } from '../../services/dashboard-sessions.js';
 import { ApiError } from '../../errors.js';
+import { VERSION } from '../../version.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { PAY_PAGE_HEADERS, paymentPage } from '../pay-page.js';
 import { enterAccountOfPaymentToken } from '../../accounts/credentials.js';
@@ -30,7 +31,7 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
     schema: { tags: ['Sandbox'], security: [], summary: 'Liveness and readiness', response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) } },
     handler: async () => {
       ctx.db.prepare('SELECT 1').get();
-      return { status: 'ok' as const, version: 'v1' };
+      return { status: 'ok' as const, version: VERSION };
     },
   });
 

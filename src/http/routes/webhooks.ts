@@ -28,7 +28,7 @@ import {
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
 
-/** /v1/webhook_endpoints: endpoints, secret rotation, delivery attempts and recovery (API.md §7). */
+/** /v1/webhook_endpoints: endpoints, secret rotation, delivery attempts and recovery (docs/reference/events.md#webhooks). */
 export function webhookRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['Webhooks'], security: BEARER };

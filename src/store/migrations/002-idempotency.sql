@@ -1,4 +1,4 @@
--- Idempotency keys (API.md §4): the stored response of a write, replayed for 24 hours.
+-- Idempotency keys (docs/reference/limits.md#idempotency): the stored response of a write, replayed for 24 hours.
 CREATE TABLE idempotency_keys (
   key              TEXT PRIMARY KEY,
   fingerprint      TEXT NOT NULL,      -- method, path and SHA-256 of the body

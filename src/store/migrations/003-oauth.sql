@@ -1,4 +1,4 @@
--- OAuth 2.0 for third-party apps (API.md §3). Client secrets, codes and tokens are random and
+-- OAuth 2.0 for third-party apps (docs/reference/access.md#oauth-20). Client secrets, codes and tokens are random and
 -- stored only as SHA-256 hashes: a copy of the database grants nothing.
 
 CREATE TABLE oauth_apps (

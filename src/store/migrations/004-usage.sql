@@ -1,4 +1,4 @@
--- Request counts per UTC day, key or token, endpoint and status (API.md §6): GET /v1/usage.
+-- Request counts per UTC day, key or token, endpoint and status (docs/reference/limits.md#usage): GET /v1/usage.
 CREATE TABLE usage_counters (
   day      TEXT NOT NULL,      -- YYYY-MM-DD (UTC)
   subject  TEXT NOT NULL,      -- API key or token id

@@ -1,4 +1,4 @@
--- Webhook endpoints and their delivery attempts (API.md §7).
+-- Webhook endpoints and their delivery attempts (docs/reference/events.md#webhooks).
 
 CREATE TABLE webhook_endpoints (
   id                        TEXT PRIMARY KEY,

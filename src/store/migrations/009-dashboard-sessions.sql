@@ -1,4 +1,4 @@
--- Dashboard sign-in (API.md §11). Both tables hold SHA-256 hashes only: a copy of the database
+-- Dashboard sign-in (docs/dashboard.md#signing-in). Both tables hold SHA-256 hashes only: a copy of the database
 -- does not let anyone sign in. Each row is bound to the API key whose rights it carries, so
 -- revoking that key ends its sessions at once.
 

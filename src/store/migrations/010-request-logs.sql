@@ -1,4 +1,4 @@
--- The request log (API.md §11): the last 10,000 /v1 requests, for the dashboard's Logs page and
+-- The request log (docs/dashboard.md#the-request-log): the last 10,000 /v1 requests, for the dashboard's Logs page and
 -- GET /v1/request_logs. Bodies are kept for writes only, at most 64 KB each, secrets redacted.
 CREATE TABLE request_logs (
   id                  TEXT PRIMARY KEY,   -- the request's X-Request-Id (req_…), time-sortable

@@ -1,4 +1,4 @@
--- Accounts (API.md §12). A sandbox holds many isolated accounts, each in its own SQLite database
+-- Accounts (docs/accounts.md). A sandbox holds many isolated accounts, each in its own SQLite database
 -- (docs/accounts.md says why). This registry lives in the sandbox's main database, which is also
 -- the default account's own; other accounts' files sit beside it. In an account's own database
 -- the table exists (every database gets every migration) and stays empty.
@@ -12,7 +12,7 @@ CREATE TABLE accounts (
   created_at    TEXT NOT NULL
 ) STRICT;
 
--- Snapshots of an account (API.md §12): the file its data was saved to.
+-- Snapshots of an account (docs/accounts.md#snapshots): the file its data was saved to.
 CREATE TABLE account_snapshots (
   account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
   name       TEXT NOT NULL,

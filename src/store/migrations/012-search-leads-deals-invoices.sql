@@ -1,4 +1,4 @@
--- Full-text search (`q`) on leads, deals and invoices as on clients (API.md §15), one way for all
+-- Full-text search (`q`) on leads, deals and invoices as on clients (docs/reference/basics.md#lists-and-pagination), one way for all
 -- four (src/store/search-index.ts): an FTS5 table `<record>_search` whose row has its record's rowid,
 -- a view `<record>_search_source (<record>_rowid, body)` saying what is searched, and triggers that
 -- only mark a record stale in `<record>_search_stale` (migration 008 says why). The marked rows are

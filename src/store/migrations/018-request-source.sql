@@ -1,4 +1,4 @@
--- Which requests the dashboard made (issue #45): its session's requests ran under the signed-in key
+-- Which requests the dashboard made (docs/dashboard.md#the-request-log): its session's requests ran under the signed-in key
 -- and were logged and counted as that key's, indistinguishable from an app's. `source` is
 -- 'dashboard' for a request authenticated by the dashboard's session cookie, 'api' for any other
 -- (an API key or OAuth token). Rows from before this migration were not told apart: they read 'api'.

@@ -1,4 +1,4 @@
-// The command menu (issue #24): Ctrl+K, or ⌘K on a Mac, or the sidebar's Search button opens a
+// The command menu (docs/dashboard.md#the-command-menu): Ctrl+K, or ⌘K on a Mac, or the sidebar's Search button opens a
 // dialog that finds pages and actions ("New lead") by name and records through the API's full-text
 // `q` (leads, clients, deals, invoices: the ones this session may read). The input is a combobox
 // over a listbox: arrow keys move, Enter opens, Escape closes and gives the focus back to where it

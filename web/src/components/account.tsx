@@ -5,7 +5,7 @@ import { exactWhen, when } from './table.js';
 import { Time } from '../records/fields.js';
 import { formatCount } from '../records/format.js';
 
-/** The signed-in key's account (API.md §12): GET /v1/account, its clock and snapshots under /_sandbox. */
+/** The signed-in key's account (docs/accounts.md): GET /v1/account, its clock and snapshots under /_sandbox. */
 interface Account {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-// "Hide dashboard requests" on the Logs and Usage pages (issue #45). The dashboard's own requests
+// "Hide dashboard requests" on the Logs and Usage pages (docs/dashboard.md#the-request-log). The dashboard's own requests
 // run under the signed-in key: without this, opening a page fills the log and the usage counts with
 // the dashboard's reads, and an app's requests are hard to find among them. Hidden by default: what
 // a developer looks for here is what their integration did (Stripe's request logs do not list its

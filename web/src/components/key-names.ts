@@ -1,4 +1,4 @@
-// API keys by name, not id (issue #24): the request log and the usage report name keys by id;
+// API keys by name, not id (docs/dashboard.md#pages): the request log and the usage report name keys by id;
 // the pages show the name the user gave the key, when the session may list keys (keys:read).
 import { useEffect, useState } from 'preact/hooks';
 import { all, can } from '../api.js';

@@ -5,7 +5,7 @@ import { formatDateTime } from '../records/format.js';
 
 export interface Column<T> {
   label: string;
-  /** Text only: API data is never rendered as markup (API.md §11). */
+  /** Text only: API data is never rendered as markup (docs/dashboard.md#security-model). */
   value: (row: T) => ComponentChildren;
   /** 'num' right-aligns a number or an amount. */
   class?: string;

@@ -77,7 +77,7 @@ export interface ResourceSpec extends FormSpec {
   sorts: Readonly<Record<string, string>>;
   /** List filters kept in the URL: field keys (enum, email, relation), or `q` for full-text search. */
   filters: string[];
-  /** False for invoices: they are voided, not deleted (API.md §2). */
+  /** False for invoices: they are voided, not deleted (docs/reference/states.md#invoices). */
   deletable: boolean;
   /** What deleting one loses, in the confirmation's words. */
   deleteLoses?: string;

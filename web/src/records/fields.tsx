@@ -1,5 +1,5 @@
 // One renderer per field type (describe.ts), used by list cells, record pages and history alike.
-// Everything from the API is a text node (API.md §11): no markup, and links only where their
+// Everything from the API is a text node (docs/dashboard.md#security-model): no markup, and links only where their
 // target is known to be safe (our own pages, mailto: of a validated address, our payment pages).
 import { Link, recordUrl } from '../components/link.js';
 import { optionLabel, valueAt, type FieldSpec } from './describe.js';

@@ -43,7 +43,7 @@ export function RecordForm(props: RecordFormProps) {
   const [errors, setErrors] = useState<{ byField: Record<string, string>; lines: Record<string, string>; rest: string[] }>({ byField: {}, lines: {}, rest: [] });
   const [busy, setBusy] = useState(false);
   // One key per opening of the form: a double click, or a retry after a lost response, sends the
-  // same key and the API answers the first result again (API.md §4) instead of creating twice.
+  // same key and the API answers the first result again (docs/reference/limits.md#idempotency) instead of creating twice.
   const idempotencyKey = useRef(newIdempotencyKey());
   // Set synchronously, before any re-render, so the second click of a double click is ignored here too.
   const inFlight = useRef(false);

@@ -1,4 +1,4 @@
-// A record's history: its events, newest first (GET /v1/events?object_id=, API.md §15), then live.
+// A record's history: its events, newest first (GET /v1/events?object_id=, docs/reference/events.md#reading-events), then live.
 import { useEffect, useState } from 'preact/hooks';
 import { newest } from '../api.js';
 import { onLiveEvent, type LiveEvent } from '../live.js';

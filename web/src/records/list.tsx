@@ -56,7 +56,7 @@ function columns(spec: ResourceSpec): Column<Row>[] {
 /** Dates sort newest first on a first click, names and amounts A→Z / smallest first. */
 const firstOrder = (sort: string): 'asc' | 'desc' => (sort === 'created' || sort === 'updated_at' ? 'desc' : 'asc');
 
-/** The list's order, kept in the URL (?sort=&order=); newest first by default (API.md §15). */
+/** The list's order, kept in the URL (?sort=&order=); newest first by default (docs/reference/basics.md#lists-and-pagination). */
 function urlSorting(): SortState {
   const sort = query('sort') || 'created';
   const order = query('order') === 'asc' || query('order') === 'desc' ? (query('order') as 'asc' | 'desc') : firstOrder(sort);

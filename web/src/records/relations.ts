@@ -1,7 +1,7 @@
 // Names for ids: a deal shows its client's name, not cli_…. Every name on screen comes from here, by
 // one mechanism: the ids asked for while a page draws (a list's rows, the board's cards) are sent
 // together, as one `GET /v1/clients?ids=…` per resource and 100 ids (not one request per row, which
-// a rate limit refused half of: issue #45), and each answer is remembered. A live event about the
+// a rate limit refused half of), and each answer is remembered. A live event about the
 // record updates its name; a record page's edit asks again.
 import { signal, type Signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';

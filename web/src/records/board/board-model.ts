@@ -23,7 +23,7 @@ export interface MoveRequest {
 }
 
 /**
- * The API call that moves a deal to `to` (API.md §2, deal pipeline): between open stages a PATCH;
+ * The API call that moves a deal to `to` (docs/reference/states.md#deals-the-pipeline): between open stages a PATCH;
  * into won or lost the win / lose actions (each emits deal.won / deal.lost once); out of won or lost
  * only reopen (a lost reason, when given, goes with the lose). A move the rules forbid (won → lost)
  * is still sent, so the refusal and its words come from the API, the one place the rules live,

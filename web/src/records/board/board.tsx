@@ -1,4 +1,4 @@
-// The deal pipeline as a board (/dashboard/deals?view=board, issue #24): a column per stage with
+// The deal pipeline as a board (/dashboard/deals?view=board, docs/dashboard.md#the-pipeline-board): a column per stage with
 // its count and value per currency, cards moved by drag and drop or by their `Move to` menu through
 // the API's own transitions, kept live by the dashboard's one event stream.
 //

@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../describe.js';
 
-/** Fields every record has (API.md §2), shown last on a record page. */
+/** Fields every record has (docs/reference/basics.md#resources-and-operations), shown last on a record page. */
 export const timestamps: FieldSpec[] = [
   { key: 'created_at', label: 'Created', type: 'datetime' },
   { key: 'updated_at', label: 'Updated', type: 'datetime' },
