@@ -152,7 +152,7 @@ type BulkResponseResultChanges struct {
 // BulkResponseResultError is an object the API returns.
 type BulkResponseResultError struct {
 	APIResource
-	// An API.md §5 error code, e.g. validation_failed or conflict
+	// An error code of the API (docs/reference/errors.md), e.g. validation_failed or conflict
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	// The field at fault, dotted (contacts.0.email)

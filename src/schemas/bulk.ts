@@ -89,7 +89,7 @@ export interface BulkRequest<R> {
 
 export const BulkError = lazySchema(() =>
   z.object({
-    code: z.string().describe('An API.md §5 error code, e.g. validation_failed or conflict'),
+    code: z.string().describe('An error code of the API (docs/reference/errors.md), e.g. validation_failed or conflict'),
     message: z.string(),
     path: z.string().optional().describe('The field at fault, dotted (contacts.0.email)'),
   }),

@@ -255,7 +255,7 @@ class ImportRun {
       if (response.results.length !== batch.sent.length) throw new Error(`The server answered ${response.results.length} results for ${batch.sent.length} records.`);
       // A dry run gives a created record no id; an id means the server ignored dry_run and wrote.
       if (this.plan && response.results.some((r) => r.status === 'created' && r.id)) {
-        this.noDryRun = 'This server ignored "dry_run" and WROTE the first batch it was sent (created records have ids): it does not support plans (API.md §14). Stopped; check succeeded.csv.';
+        this.noDryRun = 'This server ignored "dry_run" and WROTE the first batch it was sent (created records have ids): it does not support plans (bulk dry runs). Stopped; check succeeded.csv.';
         this.serverWrote = true; // its results files stay: they are the record of what was written
       }
     } catch (error) {

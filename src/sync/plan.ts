@@ -58,7 +58,7 @@ export function isDryRunRefusal(error: unknown): boolean {
 }
 
 export const NO_DRY_RUN =
-  'This server does not support bulk dry runs (API.md §14: "dry_run" was refused), so no plan can be made. ' +
+  'This server does not support bulk dry runs ("dry_run" was refused), so no plan can be made. ' +
   'Nothing was written. Use --dry-run to check the file locally, or update the server.';
 
 /** The server cannot plan: the command fails (exit 1), having written nothing. */

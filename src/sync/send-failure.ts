@@ -18,7 +18,7 @@ export function classifyFailure(error: unknown): SendFailure {
     if (error.status === 401 || error.status === 403) {
       return { stops: true, message: `${error.message}. ${error.status === 401 ? 'Check --api-key / CRM_API_KEY.' : `The key needs the write scope for this resource.`}` };
     }
-    if (error.status === 404) return { stops: true, message: `${error.message}. Does this server support bulk endpoints (API.md §8)?` };
+    if (error.status === 404) return { stops: true, message: `${error.message}. Does this server support the bulk endpoints (POST /v1/<resource>/bulk)?` };
     return { stops: false, code: error.code, message: error.detail };
   }
   return { stops: true, message: `Unexpected failure: ${(error as Error)?.message ?? String(error)}` };

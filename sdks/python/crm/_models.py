@@ -93,7 +93,7 @@ class BulkResponseResultChanges(CrmObject):
 
 class BulkResponseResultError(CrmObject):
     code: str
-    """An API.md §5 error code, e.g. validation_failed or conflict"""
+    """An error code of the API (docs/reference/errors.md), e.g. validation_failed or conflict"""
     message: str
     path: Optional[str]
     """The field at fault, dotted (contacts.0.email)"""

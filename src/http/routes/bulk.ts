@@ -9,14 +9,14 @@ import type { Ctx } from '../../services/context.js';
 import { respond } from '../plugins/idempotency.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 
-const DESCRIPTION = `Creates or updates up to 1000 records in one transaction (API.md §8).
+const DESCRIPTION = `Creates or updates up to 1000 records in one transaction.
 Each record is validated with the resource's create schema and fails on its own (status \`failed\` with
 an \`error\`); the others are written. In \`upsert\` mode a record with \`id\` updates that record; otherwise
 it is matched on \`match_on\` (\`email\` is case-insensitive; two records with that email fail the record
 with \`conflict\`); a record without a match key is created. Records apply in order, so a later record
 with the same key as an earlier one updates it. \`unchanged\` means nothing was written and no event
 emitted. An Idempotency-Key covers the whole batch; the call counts as one request for rate limits.
-With \`dry_run: true\` (API.md §14) the same checks run and nothing is written: no events, no idempotency
+With \`dry_run: true\` the same checks run and nothing is written: no events, no idempotency
 record; each result has the status it would have, \`updated\` ones the \`changes\` they would make.`;
 
 function bulkRoute<R extends Matchable>(

@@ -8,7 +8,7 @@ use Crm\Model;
 /** BulkResponseResultError, as the API returns it. */
 final class BulkResponseResultError extends Model
 {
-    /** An API.md §5 error code, e.g. validation_failed or conflict */
+    /** An error code of the API (docs/reference/errors.md), e.g. validation_failed or conflict */
     public string $code;
     public string $message;
     /** The field at fault, dotted (contacts.0.email) */

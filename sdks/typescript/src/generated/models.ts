@@ -87,7 +87,7 @@ export interface BulkResponseResultChanges {
 }
 
 export interface BulkResponseResultError {
-  /** An API.md §5 error code, e.g. validation_failed or conflict */
+  /** An error code of the API (docs/reference/errors.md), e.g. validation_failed or conflict */
   code: string;
   message: string;
   /** The field at fault, dotted (contacts.0.email) */
