@@ -152,6 +152,8 @@ describe('invoices', () => {
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.id}`);
     const row = page.getByRole('row').filter({ hasText: invoice.number });
     await row.getByText('Overdue').waitFor();
+    // The client's name comes from the page's one ?ids= request, after the row itself.
+    await row.getByRole('link', { name: 'Late Payers GmbH' }).waitFor();
     expect(await row.getByRole('link', { name: 'Late Payers GmbH' }).count()).toBe(1);
     expect(await row.textContent()).toContain('¥2,717,000');
     expect(await row.textContent()).not.toContain(client.id);
