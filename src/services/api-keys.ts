@@ -7,7 +7,8 @@ import { bookkeepingWrite } from '../store/list-json.js';
 import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { memoize } from '../memo.js';
 import { requireAuthorityOver } from './key-authority.js';
-import { nowIso, wallNow, type Ctx } from './context.js';
+import { nowIso, wallNow } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * API keys: `crm_test_` + 32 base62 characters. Only a SHA-256 hash is stored (a key is random

@@ -5,7 +5,11 @@ import { clientCodec, clientJsonSql } from '../store/clients.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRows, stmt, updateRow } from '../store/rows.js';
 import { contactRow, contactsOf, newContact } from './contacts.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent, recordEvents } from './events.js';
 import { dealFromRow } from '../store/deals.js';
 

@@ -3,7 +3,10 @@ import type { Client, Contact, ContactCreate, ContactUpdate } from '../schemas/c
 import { clientCodec } from '../store/clients.js';
 import { listTable } from '../store/list.js';
 import { deleteRow, getRow, insertRow, rowCodec, stmt, updateRow, type Row } from '../store/rows.js';
-import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent } from './events.js';
 
 /**

@@ -3,7 +3,8 @@ import { credentialIssued } from './credential-issues.js';
 import { ApiError } from '../errors.js';
 import { stmt } from '../store/rows.js';
 import { authenticateKey, hashSecret, type Principal } from './api-keys.js';
-import { wallNow, type Ctx } from './context.js';
+import { wallNow } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * Dashboard sign-in (API.md §11): single-use login tokens trade for a session, and a session

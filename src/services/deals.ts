@@ -8,7 +8,11 @@ import { commonConditions, whereClause, type Condition } from '../store/list.js'
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { searchCondition } from '../store/search-index.js';
 import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent } from './events.js';
 
 export function getDeal(ctx: Ctx, id: string): Deal {

@@ -1,6 +1,7 @@
 import type { EventType } from '../schemas/event.js';
 import { insertRow, insertRows, json } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 import { signalOutbox } from './outbox-signal.js';
 import { enqueueEventDeliveries } from './webhook-deliveries.js';
 

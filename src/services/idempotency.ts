@@ -2,7 +2,8 @@ import { createHash, hash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { isSmallTree, isSorted } from '../json-tree.js';
 import { stmt } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * Idempotency keys (API.md §4), after Stripe and draft-ietf-httpapi-idempotency-key-header.

@@ -6,7 +6,11 @@ import { invoiceJsonSql, invoiceRecordFromRow, invoiceRecordToRow, invoiceView, 
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { getRow, insertRow, stmt, updateRow, type Row } from '../store/rows.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent } from './events.js';
 import { deliverInvoiceMail } from './mailbox.js';
 

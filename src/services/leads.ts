@@ -3,7 +3,11 @@ import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lea
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, perDb, rowJsonSql, type JsonBody } from '../store/list-json.js';
 import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row } from '../store/rows.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent, recordEvents } from './events.js';
 
 const COLUMNS = { json: ['tags', 'custom_fields'] };

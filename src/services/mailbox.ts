@@ -1,7 +1,8 @@
 import { minorDigits } from '../domain/money.js';
 import type { Invoice } from '../schemas/invoice.js';
 import { insertRow, stmt } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * The sandbox sends no real mail: a sent invoice's message lands here, where tests and

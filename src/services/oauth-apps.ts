@@ -7,7 +7,8 @@ import { listTable } from '../store/list.js';
 import { deleteRow, getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { hashSecret, type Principal } from './api-keys.js';
 import { requireAuthorityOver } from './key-authority.js';
-import { nowIso, type Ctx } from './context.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * OAuth apps (API.md §3): registration, client authentication and scope narrowing. The errors

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { metaValue } from '../store/db.js';
 import { stmt } from '../store/rows.js';
-import { wallNow, type Ctx } from './context.js';
+import { wallNow } from './clock.js';
+import type { Ctx } from './context.js';
 import { findAppByClientId, narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 
 /**

@@ -2,7 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { credentialIssued } from './credential-issues.js';
 import { stmt } from '../store/rows.js';
 import { hashSecret, type Principal } from './api-keys.js';
-import { inTransaction, wallNow, type Ctx } from './context.js';
+import { wallNow } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { narrowScopes, OAuthError, randomToken, type AppRecord } from './oauth-apps.js';
 import type { AuthorizationRequest } from './oauth-authorize.js';
 

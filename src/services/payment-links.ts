@@ -1,5 +1,6 @@
 import { stmt } from '../store/rows.js';
-import { inTransaction, type Ctx } from './context.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { newPaymentToken } from './invoices.js';
 
 /**

@@ -3,7 +3,9 @@ import type { WebhookDelivery, WebhookDeliveryListQuery } from '../schemas/webho
 import { listPage, type Condition } from '../store/list.js';
 import { pausedUntil } from './webhook-pause.js';
 import { allRows, getRow, insertRow, stmt, type Row } from '../store/rows.js';
-import { inTransaction, nowIso, type Ctx } from './context.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { getEvent, RETENTION_MS } from './event-log.js';
 import { getWebhookEndpoint } from './webhook-endpoints.js';
 import { signalOutbox } from './outbox-signal.js';

@@ -3,7 +3,10 @@ import type { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate } fr
 import { listPage } from '../store/list.js';
 import { deleteRow, getRow, insertRow, json, parseJson, stmt, updateRow, type Row } from '../store/rows.js';
 import { generateWebhookSecret } from '../webhooks/sign.js';
-import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { signalOutbox } from './outbox-signal.js';
 
 /** After a rotation the old secret keeps signing beside the new one this long (docs/webhooks.md). */
