@@ -3,20 +3,28 @@ import { credentialIssued } from './credential-issues.js';
 import { randomToken } from '../domain/tokens.js';
 import { ApiError, notFound } from '../errors.js';
 import type { ApiKey, ApiKeyCreate } from '../schemas/api-key.js';
-import { listTable } from '../store/list.js';
+import {
+  countApiKeyRows,
+  findApiKey,
+  findLiveKeyByHash,
+  insertApiKey,
+  isKeyHashTaken,
+  listApiKeyPage,
+  markKeyRevoked,
+  markKeyUsed,
+  type StoredApiKey,
+} from '../store/api-keys.js';
 import { bookkeepingWrite } from '../store/list-json.js';
-import { getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
 import { memoize } from '../memo.js';
 import { requireAuthorityOver } from './key-authority.js';
-import { nowIso, wallNow, type Ctx } from './context.js';
+import { nowIso, wallNow } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * API keys: `crm_test_` + 32 base62 characters. Only a SHA-256 hash is stored (a key is random
  * enough that a slow hash buys nothing), so a key is shown once, at creation.
  */
 export const KEY_PREFIX = 'crm_test_';
-
-const codec = rowCodec<ApiKey & { hash: string }>({ json: ['scopes'] });
 
 /**
  * A secret's SHA-256, remembered: every API request hashed its bearer secret twice (to find its
@@ -25,8 +33,8 @@ const codec = rowCodec<ApiKey & { hash: string }>({ json: ['scopes'] });
  */
 export const hashSecret = memoize((secret: string): string => createHash('sha256').update(secret).digest('hex'), { maxEntries: 10_000, maxKeyLength: 200 });
 
-const view = (row: Row): ApiKey => {
-  const { hash: _hash, ...key } = codec.fromRow(row);
+const view = (stored: StoredApiKey): ApiKey => {
+  const { hash: _hash, ...key } = stored;
   return key;
 };
 
@@ -41,8 +49,8 @@ export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSec
     });
   }
   const hash = hashSecret(secret);
-  if (stmt(ctx.db, 'SELECT 1 FROM api_keys WHERE hash = ?').get(hash)) throw new ApiError('conflict', 'This API key is already registered.');
-  const key: ApiKey & { hash: string } = {
+  if (isKeyHashTaken(ctx.db, hash)) throw new ApiError('conflict', 'This API key is already registered.');
+  const key: StoredApiKey = {
     id: ctx.ids.next('key'),
     name: input.name,
     hash,
@@ -54,26 +62,26 @@ export function createApiKey(ctx: Ctx, input: ApiKeyCreate, secret = generateSec
     last_used_at: null,
     revoked_at: null,
   };
-  insertRow(ctx.db, 'api_keys', codec.toRow(key));
+  insertApiKey(ctx.db, key);
   credentialIssued(ctx.db);
   const { hash: _hash, ...shown } = key;
   return { ...shown, secret };
 }
 
 export function listApiKeys(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
-  return listTable(ctx.db, ctx.cursorSecret, 'api_keys', q, [], (rows) => rows.map(view));
+  return listApiKeyPage(ctx.db, ctx.cursorSecret, q, view);
 }
 
 export function getApiKey(ctx: Ctx, id: string): ApiKey {
-  const row = getRow(ctx.db, 'api_keys', id);
-  if (!row) throw notFound('API key', id);
-  return view(row);
+  const key = findApiKey(ctx.db, id);
+  if (!key) throw notFound('API key', id);
+  return view(key);
 }
 
 /** 403 unless `by` holds every scope of key `id` (key-authority.ts); a key that does not exist is the caller's 404 to give. */
 export function requireAuthorityOverKey(ctx: Ctx, by: Principal | null, id: string): void {
-  const row = getRow(ctx.db, 'api_keys', id);
-  if (row) requireAuthorityOver(by, 'revoke', { kind: 'key', id, scopes: view(row).scopes });
+  const key = findApiKey(ctx.db, id);
+  if (key) requireAuthorityOver(by, 'revoke', { kind: 'key', id, scopes: key.scopes });
 }
 
 /** Revokes a key on behalf of `by`, which must hold every scope the key holds (key-authority.ts). */
@@ -81,7 +89,7 @@ export function revokeApiKey(ctx: Ctx, id: string, by: Principal | null): ApiKey
   const key = getApiKey(ctx, id);
   requireAuthorityOverKey(ctx, by, id);
   if (key.revoked_at) return key;
-  stmt(ctx.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(nowIso(ctx), id);
+  markKeyRevoked(ctx.db, id, nowIso(ctx));
   knownKeys.delete(ctx.db); // the next request with the key reads the row again: 401
   return getApiKey(ctx, id);
 }
@@ -119,9 +127,7 @@ function findKey(ctx: Ctx, hash: string): KnownKey | undefined {
   if (!keys) knownKeys.set(ctx.db, (keys = new Map()));
   let key = keys.get(hash);
   if (key === undefined) {
-    const row = stmt(ctx.db, 'SELECT id, scopes, expires_at FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash) as
-      | { id: string; scopes: string; expires_at: string | null }
-      | undefined;
+    const row = findLiveKeyByHash(ctx.db, hash);
     if (!row) return undefined;
     const scopes = Object.freeze(JSON.parse(row.scopes) as string[]);
     keys.set(hash, (key = { id: row.id, scopes, expiresAt: row.expires_at ? Date.parse(row.expires_at) : null }));
@@ -142,9 +148,9 @@ export function authenticateKey(ctx: Ctx, secret: string, { recordUse = true }: 
   // last_used_at is for people reading the key list: a write per second per key is plenty.
   if (recordUse && (lastUseWritten.get(key.id) ?? 0) < now - 1000) {
     lastUseWritten.set(key.id, now);
-    bookkeepingWrite(ctx.db, () => stmt(ctx.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(nowIso(ctx), key.id));
+    bookkeepingWrite(ctx.db, () => markKeyUsed(ctx.db, key.id, nowIso(ctx)));
   }
   return { subject: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
 }
 
-export const countApiKeys = (ctx: Ctx): number => stmt(ctx.db, 'SELECT count(*) FROM api_keys').pluck().get() as number;
+export const countApiKeys = (ctx: Ctx): number => countApiKeyRows(ctx.db);

@@ -3,7 +3,9 @@ import type { ClientBulkRecord, DealBulkRecord, LeadBulkRecord } from '../schema
 import type { Contact, ContactCreate } from '../schemas/client.js';
 import { createClient, getClient, insertClients, newClient, updateClient } from './clients.js';
 import { contactsOf, createContact, updateContact } from './contacts.js';
-import { changedAttributes, inTransaction, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { createDeal, getDeal, updateDeal } from './deals.js';
 import { createLead, getLead, insertLeads, newLead, updateLead } from './leads.js';
 import type { Lead } from '../schemas/lead.js';

@@ -1,9 +1,10 @@
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { issuesError, type BulkError, type BulkRequest, type BulkResponse, type BulkResult, type BulkSummary, type RecordOutcome } from '../schemas/bulk.js';
 import { checkpointForBulkWrites } from '../store/checkpoints.js';
-import { stmt } from '../store/rows.js';
+import { idByExternalId, idsByEmail, recordExists, totalChanges } from '../store/records.js';
 import { allRecordsNew } from './bulk-new-records.js';
-import { inOneSavepoint, inTransaction, type Ctx } from './context.js';
+import type { Ctx } from './context.js';
+import { inOneSavepoint, inTransaction } from './transactions.js';
 
 /**
  * Bulk upsert (docs/api.md#bulk-api) over the resource services, so each record is created or updated exactly
@@ -159,9 +160,9 @@ function applyOne<R extends Matchable>(
     // The services return before writing when nothing changes; SQLite counts every row written,
     // so "no row written" is exactly the contract's "unchanged" (no write, no event).
     const before = plan ? target.read(ctx, existing) : undefined;
-    const writesBefore = totalChanges(ctx);
+    const writesBefore = totalChanges(ctx.db);
     target.update(ctx, existing, fields);
-    const status = totalChanges(ctx) === writesBefore ? 'unchanged' : 'updated';
+    const status = totalChanges(ctx.db) === writesBefore ? 'unchanged' : 'updated';
     if (plan && before && status === 'updated') plan.set(index, changesOf(before, target.read(ctx, existing)));
     return { index, status, id: existing };
   } catch (error) {
@@ -181,23 +182,21 @@ function findExisting<R extends Matchable>(
 ): string | undefined {
   if (id !== undefined) {
     if (request.mode === 'create') throw fieldError('id', 'not_allowed', 'id names a record to update; it is accepted in upsert mode only.');
-    if (!stmt(ctx.db, `SELECT 1 FROM ${target.table} WHERE id = ?`).get(id)) throw notFound(target.noun, id);
+    if (!recordExists(ctx.db, target.table, id)) throw notFound(target.noun, id);
     return id;
   }
   if (request.mode === 'create') return undefined;
   const key = request.match_on === 'email' ? fields.email : fields.external_id;
   if (key === undefined || key === null) return undefined; // nothing to match on: a new record
   if (request.match_on === 'external_id') {
-    return stmt(ctx.db, `SELECT id FROM ${target.table} WHERE external_id = ?`).pluck().get(key) as string | undefined;
+    return idByExternalId(ctx.db, target.table, key);
   }
-  const ids = stmt(ctx.db, `SELECT id FROM ${target.table} WHERE email = ? COLLATE NOCASE LIMIT 2`).pluck().all(key) as string[];
+  const ids = idsByEmail(ctx.db, target.table, key);
   if (ids.length > 1) {
     throw new ApiError('conflict', `More than one ${target.noun} has the email '${key}', so the record matches none of them; match on external_id or give an id.`);
   }
   return ids[0];
 }
-
-const totalChanges = (ctx: Ctx): number => stmt(ctx.db, 'SELECT total_changes()').pluck().get() as number;
 
 function apiErrorOf(error: ApiError): BulkError {
   const path = error.errors?.[0]?.path;

@@ -1,22 +1,25 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Contact } from '../schemas/client.js';
 import { commonConditions } from '../store/list.js';
-import { clientCodec, clientJsonSql } from '../store/clients.js';
+import { clientJsonSql, deleteClientRow, findClient, insertClientRows, writeClient } from '../store/clients.js';
+import { insertContactRows } from '../store/contacts.js';
+import { dealIdsOfClient, findDeal, unlinkDealFromClient } from '../store/deals.js';
+import { countInvoicesOfClient } from '../store/invoices.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
-import { deleteRow, getRow, insertRows, stmt, updateRow } from '../store/rows.js';
-import { contactRow, contactsOf, newContact } from './contacts.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { contactsOf, newContact } from './contacts.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent, recordEvents } from './events.js';
-import { dealFromRow } from '../store/deals.js';
-
-const codec = clientCodec;
 
 const EMPTY_ADDRESS: Address = { line1: null, line2: null, city: null, region: null, postal_code: null, country: null };
 
 export function getClient(ctx: Ctx, id: string): Client {
-  const row = getRow(ctx.db, 'clients', id);
-  if (!row) throw notFound('client', id);
-  return { ...codec.fromRow(row), contacts: contactsOf(ctx, id) };
+  const client = findClient(ctx.db, id);
+  if (!client) throw notFound('client', id);
+  return { ...client, contacts: contactsOf(ctx, id) };
 }
 
 export function createClient(ctx: Ctx, input: ClientCreate): Client {
@@ -62,8 +65,8 @@ export function newClient(ctx: Ctx, input: ClientCreate): Client {
 
 /** Writes clients made by newClient, with their contact persons and client.created events. */
 export function insertClients(ctx: Ctx, clients: Client[]): void {
-  insertRows(ctx.db, 'clients', clients.map((client) => codec.toRow(client)));
-  insertRows(ctx.db, 'contacts', clients.flatMap((client) => client.contacts.map(contactRow)));
+  insertClientRows(ctx.db, clients);
+  insertContactRows(ctx.db, clients.flatMap((client) => client.contacts));
   recordEvents(ctx, 'client.created', clients);
 }
 
@@ -80,7 +83,7 @@ export function updateClient(ctx: Ctx, id: string, patch: ClientUpdate): Client 
     };
     const previous = changedAttributes(before, after);
     if (!previous) return before;
-    updateRow(ctx.db, 'clients', codec.toRow(after));
+    writeClient(ctx.db, after);
     recordEvent(ctx, 'client.updated', after, previous);
     return after;
   });
@@ -93,21 +96,21 @@ export function updateClient(ctx: Ctx, id: string, patch: ClientUpdate): Client 
 export function deleteClient(ctx: Ctx, id: string): { id: string; deleted: true } {
   return inTransaction(ctx, () => {
     const client = getClient(ctx, id);
-    const invoices = stmt(ctx.db, 'SELECT count(*) FROM invoices WHERE client_id = ?').pluck().get(id) as number;
+    const invoices = countInvoicesOfClient(ctx.db, id);
     if (invoices > 0) {
       throw new ApiError('conflict', `The client has ${invoices} invoice(s) and cannot be deleted; invoices are kept as financial records.`);
     }
-    const dealIds = stmt(ctx.db, 'SELECT id FROM deals WHERE client_id = ?').pluck().all(id) as string[];
+    const dealIds = dealIdsOfClient(ctx.db, id);
     for (const dealId of dealIds) unlinkDeal(ctx, dealId, id);
-    deleteRow(ctx.db, 'clients', id);
+    deleteClientRow(ctx.db, id);
     recordEvent(ctx, 'client.deleted', client);
     return { id, deleted: true as const };
   });
 }
 
 function unlinkDeal(ctx: Ctx, dealId: string, clientId: string): void {
-  stmt(ctx.db, 'UPDATE deals SET client_id = NULL, updated_at = ? WHERE id = ?').run(nowIso(ctx), dealId);
-  const deal = dealFromRow(getRow(ctx.db, 'deals', dealId)!);
+  unlinkDealFromClient(ctx.db, dealId, nowIso(ctx));
+  const deal = findDeal(ctx.db, dealId)!;
   recordEvent(ctx, 'deal.updated', deal, { client_id: clientId });
 }
 

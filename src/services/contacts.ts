@@ -1,9 +1,20 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Client, Contact, ContactCreate, ContactUpdate } from '../schemas/client.js';
-import { clientCodec } from '../store/clients.js';
+import { findClient, touchClient } from '../store/clients.js';
+import {
+  contactFromRow,
+  contactsOfClient,
+  deleteContactRow,
+  demoteOtherPrimaryContacts,
+  findContact,
+  insertContactRow,
+  writeContact,
+} from '../store/contacts.js';
 import { listTable } from '../store/list.js';
-import { deleteRow, getRow, insertRow, rowCodec, stmt, updateRow, type Row } from '../store/rows.js';
-import { changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent } from './events.js';
 
 /**
@@ -11,25 +22,19 @@ import { recordEvent } from './events.js';
  * types in the contract, so a change to a client's contacts is reported as client.updated with
  * the old contact list in previous_attributes.
  */
-const codec = rowCodec<Contact>({ bool: ['is_primary'] });
-
 export function contactsOf(ctx: Ctx, clientId: string): Contact[] {
-  return (stmt(ctx.db, 'SELECT * FROM contacts WHERE client_id = ? ORDER BY id').all(clientId) as Row[]).map(codec.fromRow);
+  return contactsOfClient(ctx.db, clientId);
 }
 
 /** Only one primary per client: making a contact primary demotes the previous one. */
 function demoteOtherPrimaries(ctx: Ctx, clientId: string, exceptId: string): void {
-  stmt(ctx.db, 'UPDATE contacts SET is_primary = 0, updated_at = ? WHERE client_id = ? AND is_primary = 1 AND id != ?').run(
-    nowIso(ctx),
-    clientId,
-    exceptId,
-  );
+  demoteOtherPrimaryContacts(ctx.db, clientId, exceptId, nowIso(ctx));
 }
 
 export function insertContact(ctx: Ctx, clientId: string, input: ContactCreate): Contact {
   const contact = newContact(ctx, clientId, input);
   if (contact.is_primary) demoteOtherPrimaries(ctx, clientId, contact.id);
-  insertRow(ctx.db, 'contacts', codec.toRow(contact));
+  insertContactRow(ctx.db, contact);
   return contact;
 }
 
@@ -50,25 +55,23 @@ export function newContact(ctx: Ctx, clientId: string, input: ContactCreate): Co
   };
 }
 
-export const contactRow = (contact: Contact): Row => codec.toRow(contact);
-
-function clientRow(ctx: Ctx, clientId: string): Row {
-  const row = getRow(ctx.db, 'clients', clientId);
-  if (!row) throw notFound('client', clientId);
-  return row;
+function clientRow(ctx: Ctx, clientId: string): Omit<Client, 'contacts'> {
+  const client = findClient(ctx.db, clientId);
+  if (!client) throw notFound('client', clientId);
+  return client;
 }
 
 export function getContact(ctx: Ctx, clientId: string, contactId: string): Contact {
   clientRow(ctx, clientId);
-  const row = getRow(ctx.db, 'contacts', contactId);
-  if (!row || row.client_id !== clientId) throw notFound('contact person', contactId);
-  return codec.fromRow(row);
+  const contact = findContact(ctx.db, contactId);
+  if (!contact || contact.client_id !== clientId) throw notFound('contact person', contactId);
+  return contact;
 }
 
 export function listContacts(ctx: Ctx, clientId: string, q: { limit: number; cursor?: string | undefined }) {
   clientRow(ctx, clientId);
   return listTable(ctx.db, ctx.cursorSecret, 'contacts', { ...q, client_id: clientId }, [['client_id = ?', [clientId]]], (rows) =>
-    rows.map(codec.fromRow),
+    rows.map(contactFromRow),
   );
 }
 
@@ -79,7 +82,7 @@ function changeContacts<T>(ctx: Ctx, clientId: string, change: () => T): T {
     const before = contactsOf(ctx, clientId);
     const result = change();
     const now = nowIso(ctx);
-    stmt(ctx.db, 'UPDATE clients SET updated_at = ? WHERE id = ?').run(now, clientId);
+    touchClient(ctx.db, clientId, now);
     const client = clientSnapshot(ctx, clientId);
     recordEvent(ctx, 'client.updated', client, { contacts: before });
     return result;
@@ -87,7 +90,7 @@ function changeContacts<T>(ctx: Ctx, clientId: string, change: () => T): T {
 }
 
 function clientSnapshot(ctx: Ctx, clientId: string): Client {
-  return { ...clientCodec.fromRow(clientRow(ctx, clientId)), contacts: contactsOf(ctx, clientId) };
+  return { ...clientRow(ctx, clientId), contacts: contactsOf(ctx, clientId) };
 }
 
 export function createContact(ctx: Ctx, clientId: string, input: ContactCreate): Contact {
@@ -104,7 +107,7 @@ export function updateContact(ctx: Ctx, clientId: string, contactId: string, pat
   if (!changedAttributes(before, after)) return before;
   return changeContacts(ctx, clientId, () => {
     if (after.is_primary) demoteOtherPrimaries(ctx, clientId, contactId);
-    updateRow(ctx.db, 'contacts', codec.toRow(after));
+    writeContact(ctx.db, after);
     return after;
   });
 }
@@ -112,7 +115,7 @@ export function updateContact(ctx: Ctx, clientId: string, contactId: string, pat
 export function deleteContact(ctx: Ctx, clientId: string, contactId: string): { id: string; deleted: true } {
   getContact(ctx, clientId, contactId);
   return changeContacts(ctx, clientId, () => {
-    deleteRow(ctx.db, 'contacts', contactId);
+    deleteContactRow(ctx.db, contactId);
     return { id: contactId, deleted: true as const };
   });
 }

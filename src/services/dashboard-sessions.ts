@@ -1,9 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { credentialIssued } from './credential-issues.js';
 import { ApiError } from '../errors.js';
-import { stmt } from '../store/rows.js';
+import { keyRightsById, unrevokedKeys } from '../store/api-keys.js';
+import {
+  deleteSession,
+  dropDeadLogins,
+  dropExpiredSessions,
+  findLogin,
+  findSession,
+  insertLogin,
+  insertSession,
+  spendLogin,
+} from '../store/dashboard-sessions.js';
 import { authenticateKey, hashSecret, type Principal } from './api-keys.js';
-import { wallNow, type Ctx } from './context.js';
+import { wallNow } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * Dashboard sign-in (docs/dashboard.md#signing-in): single-use login tokens trade for a session, and a session
@@ -20,15 +31,15 @@ export function createLoginToken(ctx: Ctx, keyId: string): { token: string; expi
   const token = randomToken();
   const expiresAt = iso(wallNow(ctx) + LOGIN_TTL_MS);
   // Spent and expired tokens are of no use to anyone: drop them as new ones are made.
-  stmt(ctx.db, 'DELETE FROM dashboard_logins WHERE expires_at <= ? OR used_at IS NOT NULL').run(iso(wallNow(ctx)));
-  stmt(ctx.db, 'INSERT INTO dashboard_logins (hash, key_id, expires_at) VALUES (?, ?, ?)').run(hashSecret(token), keyId, expiresAt);
+  dropDeadLogins(ctx.db, iso(wallNow(ctx)));
+  insertLogin(ctx.db, hashSecret(token), keyId, expiresAt);
   credentialIssued(ctx.db);
   return { token, expires_at: expiresAt };
 }
 
 /** The admin key (scope `*`, not revoked or expired) the sandbox's printed sign-in link is bound to. */
 export function adminKeyId(ctx: Ctx): string | undefined {
-  const rows = stmt(ctx.db, "SELECT id, scopes, expires_at FROM api_keys WHERE revoked_at IS NULL ORDER BY id").all() as { id: string; scopes: string; expires_at: string | null }[];
+  const rows = unrevokedKeys(ctx.db);
   const now = wallNow(ctx);
   return rows.find((r) => (JSON.parse(r.scopes) as string[]).includes('*') && (!r.expires_at || Date.parse(r.expires_at) > now))?.id;
 }
@@ -44,8 +55,8 @@ function openSession(ctx: Ctx, keyId: string, principal: Principal): Session {
   const id = randomToken();
   const now = wallNow(ctx);
   const expiresAt = iso(now + SESSION_TTL_MS);
-  stmt(ctx.db, 'DELETE FROM dashboard_sessions WHERE expires_at <= ?').run(iso(now));
-  stmt(ctx.db, 'INSERT INTO dashboard_sessions (hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(hashSecret(id), keyId, iso(now), expiresAt);
+  dropExpiredSessions(ctx.db, iso(now));
+  insertSession(ctx.db, hashSecret(id), keyId, iso(now), expiresAt);
   credentialIssued(ctx.db);
   return { id, expires_at: expiresAt, principal };
 }
@@ -56,13 +67,10 @@ const invalidLogin = () =>
 /** Trades a login token for a session, once: the token is spent even if the key behind it turns out revoked. */
 export function signInWithToken(ctx: Ctx, token: string): Session {
   const hash = hashSecret(token);
-  const row = stmt(ctx.db, 'SELECT key_id, expires_at, used_at FROM dashboard_logins WHERE hash = ?').get(hash) as
-    | { key_id: string; expires_at: string; used_at: string | null }
-    | undefined;
+  const row = findLogin(ctx.db, hash);
   if (!row || row.used_at || Date.parse(row.expires_at) <= wallNow(ctx)) throw invalidLogin();
   // Spent by a conditional update, so two racing requests cannot both use it.
-  const spent = stmt(ctx.db, 'UPDATE dashboard_logins SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(iso(wallNow(ctx)), hash);
-  if (spent.changes !== 1) throw invalidLogin();
+  if (!spendLogin(ctx.db, hash, iso(wallNow(ctx)))) throw invalidLogin();
   const principal = principalOfKeyId(ctx, row.key_id);
   if (!principal) throw new ApiError('unauthenticated', 'The API key behind this sign-in link was revoked or has expired.');
   return openSession(ctx, row.key_id, principal);
@@ -76,9 +84,7 @@ export function signInWithKey(ctx: Ctx, secret: string): Session {
 }
 
 function principalOfKeyId(ctx: Ctx, keyId: string): Principal | undefined {
-  const row = stmt(ctx.db, 'SELECT scopes, expires_at, revoked_at FROM api_keys WHERE id = ?').get(keyId) as
-    | { scopes: string; expires_at: string | null; revoked_at: string | null }
-    | undefined;
+  const row = keyRightsById(ctx.db, keyId);
   if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= wallNow(ctx))) return undefined;
   // The session acts as its key: the key's expiry, not the session's, bounds what it creates.
   return { subject: keyId, scopes: JSON.parse(row.scopes) as string[], expiresAt: row.expires_at ? Date.parse(row.expires_at) : null };
@@ -86,13 +92,11 @@ function principalOfKeyId(ctx: Ctx, keyId: string): Principal | undefined {
 
 /** The principal behind a session cookie, or undefined when the session or its key is gone. */
 export function sessionPrincipal(ctx: Ctx, sessionId: string): Principal | undefined {
-  const row = stmt(ctx.db, 'SELECT key_id, expires_at FROM dashboard_sessions WHERE hash = ?').get(hashSecret(sessionId)) as
-    | { key_id: string; expires_at: string }
-    | undefined;
+  const row = findSession(ctx.db, hashSecret(sessionId));
   if (!row || Date.parse(row.expires_at) <= wallNow(ctx)) return undefined;
   return principalOfKeyId(ctx, row.key_id);
 }
 
 export function signOut(ctx: Ctx, sessionId: string): void {
-  stmt(ctx.db, 'DELETE FROM dashboard_sessions WHERE hash = ?').run(hashSecret(sessionId));
+  deleteSession(ctx.db, hashSecret(sessionId));
 }

@@ -3,23 +3,29 @@ import { STAGES, STAGE_PROBABILITY, checkTransition, type Stage, type StageChang
 import { fieldError, notFound } from '../errors.js';
 import type { Deal, DealCreate, DealListQuery, DealSummary, DealSummaryQuery, DealUpdate } from '../schemas/deal.js';
 import type { EventType } from '../schemas/event.js';
-import { dealFromRow, dealJsonSql, dealToRow } from '../store/deals.js';
-import { commonConditions, whereClause, type Condition } from '../store/list.js';
+import { dealStageTotals } from '../store/deal-summary.js';
+import { dealJsonSql, deleteDealRow, findDeal, insertDeal, writeDeal } from '../store/deals.js';
+import { unlinkInvoicesFromDeal } from '../store/invoices.js';
+import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
+import { recordExists } from '../store/records.js';
 import { searchCondition } from '../store/search-index.js';
-import { deleteRow, getRow, insertRow, stmt, updateRow } from '../store/rows.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent } from './events.js';
 
 export function getDeal(ctx: Ctx, id: string): Deal {
-  const row = getRow(ctx.db, 'deals', id);
-  if (!row) throw notFound('deal', id);
-  return dealFromRow(row);
+  const deal = findDeal(ctx.db, id);
+  if (!deal) throw notFound('deal', id);
+  return deal;
 }
 
 function assertClientExists(ctx: Ctx, clientId: string | null | undefined, path = 'client_id'): void {
   // `!= null`, not truthiness: an empty string names no client and must be refused, not stored.
-  if (clientId != null && !getRow(ctx.db, 'clients', clientId)) throw fieldError(path, 'not_found', `No client with id '${clientId}'.`);
+  if (clientId != null && !recordExists(ctx.db, 'clients', clientId)) throw fieldError(path, 'not_found', `No client with id '${clientId}'.`);
 }
 
 /** won_at / lost_at follow the stage: set when a deal enters won or lost, cleared when it leaves. */
@@ -54,7 +60,7 @@ export function createDeal(ctx: Ctx, input: DealCreate): Deal {
       created_at: now,
       updated_at: now,
     };
-    insertRow(ctx.db, 'deals', dealToRow(deal, valueMinor));
+    insertDeal(ctx.db, deal, valueMinor);
     recordEvent(ctx, 'deal.created', deal);
     if (deal.stage === 'won') recordEvent(ctx, 'deal.won', deal);
     if (deal.stage === 'lost') recordEvent(ctx, 'deal.lost', deal);
@@ -89,7 +95,7 @@ function changeDeal(ctx: Ctx, id: string, patch: DealUpdate, via: StageChange): 
     after.value = toMajor(valueMinor, after.currency); // as stored, so a float artefact is no change
     const previous = changedAttributes(before, after);
     if (!previous) return before;
-    updateRow(ctx.db, 'deals', dealToRow(after, valueMinor));
+    writeDeal(ctx.db, after, valueMinor);
     const type: EventType = stageChanged && stage === 'won' ? 'deal.won' : stageChanged && stage === 'lost' ? 'deal.lost' : 'deal.updated';
     recordEvent(ctx, type, after, previous);
     return after;
@@ -105,8 +111,8 @@ export const reopenDeal = (ctx: Ctx, id: string, stage: Stage): Deal => changeDe
 export function deleteDeal(ctx: Ctx, id: string): { id: string; deleted: true } {
   return inTransaction(ctx, () => {
     const deal = getDeal(ctx, id);
-    stmt(ctx.db, 'UPDATE invoices SET deal_id = NULL, updated_at = ? WHERE deal_id = ?').run(nowIso(ctx), id);
-    deleteRow(ctx.db, 'deals', id);
+    unlinkInvoicesFromDeal(ctx.db, id, nowIso(ctx));
+    deleteDealRow(ctx.db, id);
     recordEvent(ctx, 'deal.deleted', deal);
     return { id, deleted: true as const };
   });
@@ -122,30 +128,19 @@ export function listDeals(ctx: Ctx, q: DealListQuery): JsonBody {
 /**
  * Each stage's count and value per currency, for the deals a list with the same filters would
  * return (GET /v1/deals/summary): what a board's column heads show without fetching every deal.
- * Summed in SQL over the stored minor units, so totals are exact; each sum in two halves (the
- * billions and the rest), since one account's deals can add up past SQLite's 2^63 (an integer
- * overflow error) and past 2^53 (where a JSON number stops being exact): joined as a BigInt.
+ * Exact totals, summed in SQL over the stored minor units (store/deal-summary.ts).
  */
 export function summarizeDeals(ctx: Ctx, q: DealSummaryQuery): DealSummary {
   const conditions: Condition[] = commonConditions(q);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
   if (q.q !== undefined) conditions.push(searchCondition(ctx.db, 'deals', q.q, false).condition);
-  const { where, params } = whereClause(conditions);
-  const rows = stmt(
-    ctx.db,
-    `SELECT stage, currency, count(*) AS count, sum(value_minor / ${SPLIT}) AS high, sum(value_minor % ${SPLIT}) AS low
-     FROM deals ${where} GROUP BY stage, currency ORDER BY currency`,
-  ).all(...params) as { stage: Stage; currency: string; count: number; high: number; low: number }[];
+  const rows = dealStageTotals(ctx.db, conditions);
   const stages = STAGES.map((stage) => ({ stage, count: 0, totals: [] as DealSummary['stages'][number]['totals'] }));
   for (const row of rows) {
     const entry = stages.find((s) => s.stage === row.stage);
     if (!entry) continue; // only the API writes deals, always in one of the pipeline's stages
     entry.count += row.count;
-    const minor = BigInt(row.high) * BigInt(SPLIT) + BigInt(row.low);
-    entry.totals.push({ currency: row.currency, count: row.count, value: sumToMajor(minor, row.currency) });
+    entry.totals.push({ currency: row.currency, count: row.count, value: sumToMajor(row.minor, row.currency) });
   }
   return { count: stages.reduce((n, s) => n + s.count, 0), stages };
 }
-
-/** A deal is under 2^53 minor units, so either half is under 2^30 a row: 2^33 deals still sum within 2^63. */
-const SPLIT = 1_000_000_000;

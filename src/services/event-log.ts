@@ -3,7 +3,8 @@ import type { Event, EventListQuery } from '../schemas/event.js';
 import type { Db } from '../store/db.js';
 import type { Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
-import { allRows, parseJson, stmt, type Row } from '../store/rows.js';
+import { deleteEventsBefore, EVENT_JSON_SQL, eventRowsAfter, findEventSince, latestEventIdOrNull, oldestEventTimeSince } from '../store/events.js';
+import { parseJson, type Row } from '../store/rows.js';
 import type { Ctx } from './context.js';
 
 /**
@@ -40,14 +41,10 @@ export function eventJson(row: Row): string {
  * yet, so that the retention is exact. (The seed's history is backdated and falls outside it.)
  */
 export function getEvent(ctx: Ctx, id: string): Event {
-  const row = stmt(ctx.db, 'SELECT * FROM events WHERE id = ? AND created_at >= ?').get(id, cutoff(ctx)) as Row | undefined;
+  const row = findEventSince(ctx.db, id, cutoff(ctx));
   if (!row) throw notFound('event', id);
   return eventFromRow(row);
 }
-
-/** eventJson in SQL, for the list (list-json.ts): the stored JSON spliced in, never parsed. */
-const EVENT_JSON_SQL = `'{"id":' || json_quote(id) || ',"type":' || json_quote(type) || ',"created_at":' || json_quote(created_at)
-  || ',"data":{"object":' || data || '}' || iif(previous_attributes IS NULL, '', ',"previous_attributes":' || previous_attributes) || '}'`;
 
 /**
  * The retention's bound as a list's parameter: the time of the oldest event still within it,
@@ -58,7 +55,7 @@ const EVENT_JSON_SQL = `'{"id":' || json_quote(id) || ',"type":' || json_quote(t
  */
 function oldestKept(ctx: Ctx): string {
   const bound = cutoff(ctx);
-  return (stmt(ctx.db, 'SELECT min(created_at) FROM events WHERE created_at >= ?').pluck().get(bound) as string | null) ?? bound;
+  return oldestEventTimeSince(ctx.db, bound) ?? bound;
 }
 
 /** `order` may be left out (oldest first), as in the API. */
@@ -77,15 +74,15 @@ export function listEvents(ctx: Ctx, q: Omit<EventListQuery, 'order'> & { order?
  * an event that commits later.
  */
 export function eventsAfter(ctx: Ctx, after: string, limit: number): Row[] {
-  return allRows(ctx.db, 'SELECT * FROM events WHERE id > ? AND created_at >= ? ORDER BY id LIMIT ?', [after, cutoff(ctx), limit]);
+  return eventRowsAfter(ctx.db, after, cutoff(ctx), limit);
 }
 
 /** The newest event's id, or `evt_` (which sorts before every id) when there are none. */
 export function latestEventId(db: Db): string {
-  return (stmt(db, 'SELECT max(id) FROM events').pluck().get() as string | null) ?? 'evt_';
+  return latestEventIdOrNull(db) ?? 'evt_';
 }
 
 /** Deletes events past retention; their delivery attempts go with them (ON DELETE CASCADE). */
 export function purgeExpiredEvents(ctx: Ctx): number {
-  return stmt(ctx.db, 'DELETE FROM events WHERE created_at < ?').run(cutoff(ctx)).changes;
+  return deleteEventsBefore(ctx.db, cutoff(ctx));
 }

@@ -1,6 +1,8 @@
 import type { EventType } from '../schemas/event.js';
-import { insertRow, insertRows, json } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { insertEvent, insertEventRows, type EventRow } from '../store/events.js';
+import { json } from '../store/rows.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 import { signalOutbox } from './outbox-signal.js';
 import { enqueueEventDeliveries } from './webhook-deliveries.js';
 
@@ -16,7 +18,7 @@ export function recordEvent(
   previousAttributes?: Record<string, unknown>,
 ): string {
   const row = eventRow(ctx, type, object, previousAttributes);
-  insertRow(ctx.db, 'events', row);
+  insertEvent(ctx.db, row);
   enqueueEventDeliveries(ctx, [row]);
   signalOutbox(ctx.db);
   return row.id;
@@ -25,12 +27,12 @@ export function recordEvent(
 /** recordEvent for many new objects at once (a bulk create): the same events, written together. */
 export function recordEvents(ctx: Ctx, type: EventType, objects: { id: string }[]): void {
   const rows = objects.map((object) => eventRow(ctx, type, object));
-  insertRows(ctx.db, 'events', rows);
+  insertEventRows(ctx.db, rows);
   enqueueEventDeliveries(ctx, rows);
   signalOutbox(ctx.db);
 }
 
-function eventRow(ctx: Ctx, type: EventType, object: { id: string }, previousAttributes?: Record<string, unknown>) {
+function eventRow(ctx: Ctx, type: EventType, object: { id: string }, previousAttributes?: Record<string, unknown>): EventRow {
   return {
     id: ctx.ids.next('evt'),
     type,

@@ -1,8 +1,9 @@
 import { createHash, hash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { isSmallTree, isSorted } from '../json-tree.js';
-import { stmt } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { deleteResponsesExpiredBy, storedResponse, storeResponse } from '../store/idempotency.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * Idempotency keys (docs/reference/limits.md#idempotency), after Stripe and draft-ietf-httpapi-idempotency-key-header.
@@ -120,9 +121,7 @@ export function parseIdempotencyKey(header: string): string {
 export function claim(ctx: Ctx, key: string, print: string): { claim: Claim } | { replay: Replay } {
   const reused = () =>
     new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for another request (other method, path or body). Use a new key for a new request.');
-  const stored = stmt(ctx.db, 'SELECT fingerprint, response_status, response_body FROM idempotency_keys WHERE key = ? AND expires_at > ?').get(key, nowIso(ctx)) as
-    | { fingerprint: string; response_status: number; response_body: string }
-    | undefined;
+  const stored = storedResponse(ctx.db, key, nowIso(ctx));
   if (stored) {
     if (stored.fingerprint !== print) throw reused();
     return { replay: { status: stored.response_status, body: stored.response_body } };
@@ -141,8 +140,8 @@ export function claim(ctx: Ctx, key: string, print: string): { claim: Claim } | 
 /** Stores the response of a claimed request; call it inside the write's transaction. */
 export function finish(ctx: Ctx, c: Claim, status: number, body: string): void {
   const now = ctx.clock();
-  stmt(ctx.db, `INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, response_status, response_body, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?)`).run(c.key, c.fingerprint, status, body, new Date(now).toISOString(), new Date(now + RETENTION_MS).toISOString());
+  const response = { fingerprint: c.fingerprint, response_status: status, response_body: body };
+  storeResponse(ctx.db, c.key, response, new Date(now).toISOString(), new Date(now + RETENTION_MS).toISOString());
   running(ctx).delete(c.key);
 }
 
@@ -156,5 +155,5 @@ export const isStoredStatus = (status: number): boolean =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![401, 403, 409, 429].includes(status));
 
 export function purgeExpired(ctx: Ctx): number {
-  return stmt(ctx.db, 'DELETE FROM idempotency_keys WHERE expires_at <= ?').run(nowIso(ctx)).changes;
+  return deleteResponsesExpiredBy(ctx.db, nowIso(ctx));
 }

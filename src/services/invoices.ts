@@ -2,11 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { toMinor } from '../domain/money.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import type { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate } from '../schemas/invoice.js';
-import { invoiceJsonSql, invoiceRecordFromRow, invoiceRecordToRow, invoiceView, type InvoiceRecord } from '../store/invoices.js';
+import { findClient } from '../store/clients.js';
+import { firstContactEmail } from '../store/contacts.js';
+import { findDeal } from '../store/deals.js';
+import {
+  findInvoiceRecord,
+  insertInvoiceRecord,
+  invoiceByPaymentToken,
+  invoiceJsonSql,
+  invoiceView,
+  nextInvoiceSequence,
+  openInvoicesDueBefore,
+  writeInvoiceRecord,
+  type InvoiceRecord,
+} from '../store/invoices.js';
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
-import { getRow, insertRow, stmt, updateRow, type Row } from '../store/rows.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent } from './events.js';
 import { deliverInvoiceMail } from './mailbox.js';
 
@@ -17,17 +33,17 @@ export const newPaymentToken = (): string => randomBytes(24).toString('base64url
 const view = (ctx: Ctx, record: InvoiceRecord): Invoice => invoiceView(record, ctx.baseUrl());
 
 function getRecord(ctx: Ctx, id: string): InvoiceRecord {
-  const row = getRow(ctx.db, 'invoices', id);
-  if (!row) throw notFound('invoice', id);
-  return invoiceRecordFromRow(row);
+  const record = findInvoiceRecord(ctx.db, id);
+  if (!record) throw notFound('invoice', id);
+  return record;
 }
 
 export const getInvoice = (ctx: Ctx, id: string): Invoice => view(ctx, getRecord(ctx, id));
 
 export function getInvoiceByToken(ctx: Ctx, token: string): Invoice {
-  const row = stmt(ctx.db, 'SELECT * FROM invoices WHERE payment_token = ?').get(token);
-  if (!row) throw new ApiError('not_found', 'No invoice has this payment link.');
-  return view(ctx, invoiceRecordFromRow(row as never));
+  const record = invoiceByPaymentToken(ctx.db, token);
+  if (!record) throw new ApiError('not_found', 'No invoice has this payment link.');
+  return view(ctx, record);
 }
 
 function lineItemsAndTotal(items: InvoiceCreate['line_items'], currency: string) {
@@ -47,21 +63,17 @@ function lineItemsAndTotal(items: InvoiceCreate['line_items'], currency: string)
  * on its contact, not on itself — as HubSpot and Pipedrive bill a company's contact).
  */
 function resolveRelations(ctx: Ctx, clientId: string, dealId: string | null | undefined) {
-  const client = getRow(ctx.db, 'clients', clientId);
+  const client = findClient(ctx.db, clientId);
   if (!client) throw fieldError('client_id', 'not_found', `No client with id '${clientId}'.`);
   // An empty string is an id too (of no deal): looked up and refused, not stored as a dangling reference.
-  const deal = dealId != null ? getRow(ctx.db, 'deals', dealId) : undefined;
+  const deal = dealId != null ? findDeal(ctx.db, dealId) : undefined;
   if (dealId != null && !deal) throw fieldError('deal_id', 'not_found', `No deal with id '${dealId}'.`);
-  const clientEmail =
-    (client.email as string | null) ??
-    (stmt(ctx.db, 'SELECT email FROM contacts WHERE client_id = ? AND email IS NOT NULL ORDER BY is_primary DESC, id LIMIT 1').pluck().get(clientId) as string | undefined) ??
-    null;
-  return { clientEmail, dealCurrency: deal?.currency as string | undefined };
+  const clientEmail = client.email ?? firstContactEmail(ctx.db, clientId) ?? null;
+  return { clientEmail, dealCurrency: deal?.currency };
 }
 
 function nextNumber(ctx: Ctx): string {
-  stmt(ctx.db, "INSERT INTO meta (key, value) VALUES ('invoice_seq', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
-  const seq = Number(stmt(ctx.db, "SELECT value FROM meta WHERE key = 'invoice_seq'").pluck().get());
+  const seq = nextInvoiceSequence(ctx.db);
   return `INV-${String(seq).padStart(6, '0')}`;
 }
 
@@ -92,7 +104,7 @@ export function createInvoice(ctx: Ctx, input: InvoiceCreate): Invoice {
       created_at: now,
       updated_at: now,
     };
-    insertRow(ctx.db, 'invoices', invoiceRecordToRow(record));
+    insertInvoiceRecord(ctx.db, record);
     recordEvent(ctx, 'invoice.created', view(ctx, record));
     return input.send ? sendInvoice(ctx, record.id) : view(ctx, record);
   });
@@ -118,7 +130,7 @@ export function updateInvoice(ctx: Ctx, id: string, patch: InvoiceUpdate): Invoi
       ...money,
       updated_at: nowIso(ctx),
     };
-    updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
+    writeInvoiceRecord(ctx.db, after);
     return view(ctx, after);
   });
 }
@@ -135,7 +147,7 @@ function transition(ctx: Ctx, id: string, from: InvoiceRecord['status'][], to: I
   const now = nowIso(ctx);
   const after: InvoiceRecord = { ...record, status: to, updated_at: now };
   apply(after, now);
-  updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
+  writeInvoiceRecord(ctx.db, after);
   const invoice = view(ctx, after);
   return { invoice, previous: changedAttributes(view(ctx, record), invoice) };
 }
@@ -182,17 +194,16 @@ export function listInvoices(ctx: Ctx, q: InvoiceListQuery): JsonBody {
  */
 export function markOverdueInvoices(ctx: Ctx): number {
   const today = nowIso(ctx).slice(0, 10);
-  const rows = stmt(ctx.db, "SELECT * FROM invoices WHERE status = 'open' AND overdue_at IS NULL AND due_date IS NOT NULL AND due_date < ?").all(today);
-  if (rows.length === 0) return 0;
+  const records = openInvoicesDueBefore(ctx.db, today);
+  if (records.length === 0) return 0;
   return inTransaction(ctx, () => {
-    for (const row of rows) {
-      const record = invoiceRecordFromRow(row as Row);
+    for (const record of records) {
       const now = nowIso(ctx);
       const after: InvoiceRecord = { ...record, overdue_at: now, updated_at: now };
-      updateRow(ctx.db, 'invoices', invoiceRecordToRow(after));
+      writeInvoiceRecord(ctx.db, after);
       const invoice = view(ctx, after);
       recordEvent(ctx, 'invoice.overdue', invoice, changedAttributes(view(ctx, record), invoice));
     }
-    return rows.length;
+    return records.length;
   });
 }

@@ -1,26 +1,26 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lead.js';
 import { commonConditions, type Condition } from '../store/list.js';
-import { listTableJson, perDb, rowJsonSql, type JsonBody } from '../store/list-json.js';
-import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow } from '../store/rows.js';
-import { assertExternalIdFree, changedAttributes, inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { deleteLeadRow, findLead, insertLead, insertLeadRows, leadJsonSql, writeLead } from '../store/leads.js';
+import { listTableJson, type JsonBody } from '../store/list-json.js';
+import { changedAttributes, sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { assertExternalIdFree } from './external-ids.js';
+import { inTransaction } from './transactions.js';
 import { recordEvent, recordEvents } from './events.js';
 
-const COLUMNS = { json: ['tags', 'custom_fields'] };
-const codec = rowCodec<Lead>(COLUMNS);
-const leadJsonSql = perDb((db) => rowJsonSql(db, { table: 'leads', ...COLUMNS }));
-
 export function getLead(ctx: Ctx, id: string): Lead {
-  const row = getRow(ctx.db, 'leads', id);
-  if (!row) throw notFound('lead', id);
-  return codec.fromRow(row);
+  const lead = findLead(ctx.db, id);
+  if (!lead) throw notFound('lead', id);
+  return lead;
 }
 
 export function createLead(ctx: Ctx, input: LeadCreate): Lead {
   return inTransaction(ctx, () => {
     const lead = newLead(ctx, input);
     assertExternalIdFree(ctx, 'leads', input.external_id);
-    insertRow(ctx.db, 'leads', codec.toRow(lead));
+    insertLead(ctx.db, lead);
     recordEvent(ctx, 'lead.created', lead);
     return lead;
   });
@@ -57,7 +57,7 @@ export function newLead(ctx: Ctx, input: LeadCreate): Lead {
 
 /** Writes leads made by newLead, with their lead.created events, as createLead does one by one. */
 export function insertLeads(ctx: Ctx, leads: Lead[]): void {
-  insertRows(ctx.db, 'leads', leads.map(codec.toRow));
+  insertLeadRows(ctx.db, leads);
   recordEvents(ctx, 'lead.created', leads);
 }
 
@@ -80,7 +80,7 @@ export function updateLead(ctx: Ctx, id: string, patch: LeadUpdate): Lead {
     }
     const previous = changedAttributes(before, after);
     if (!previous) return before;
-    updateRow(ctx.db, 'leads', codec.toRow(after));
+    writeLead(ctx.db, after);
     recordEvent(ctx, 'lead.updated', after, previous);
     return after;
   });
@@ -89,7 +89,7 @@ export function updateLead(ctx: Ctx, id: string, patch: LeadUpdate): Lead {
 export function deleteLead(ctx: Ctx, id: string): { id: string; deleted: true } {
   return inTransaction(ctx, () => {
     const lead = getLead(ctx, id);
-    deleteRow(ctx.db, 'leads', id);
+    deleteLeadRow(ctx.db, id);
     recordEvent(ctx, 'lead.deleted', lead);
     return { id, deleted: true as const };
   });
@@ -106,6 +106,6 @@ export function listLeads(ctx: Ctx, q: LeadListQuery): JsonBody {
 /** Marks a lead converted (called by the conversion use case, inside its transaction). */
 export function markConverted(ctx: Ctx, lead: Lead, clientId: string): Lead {
   const after: Lead = { ...lead, status: 'converted', converted_client_id: clientId, updated_at: nowIso(ctx) };
-  updateRow(ctx.db, 'leads', codec.toRow(after));
+  writeLead(ctx.db, after);
   return after;
 }

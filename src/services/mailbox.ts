@@ -1,7 +1,8 @@
 import { minorDigits } from '../domain/money.js';
 import type { Invoice } from '../schemas/invoice.js';
-import { insertRow, stmt } from '../store/rows.js';
-import { nowIso, type Ctx } from './context.js';
+import { insertMail, newestMail } from '../store/mailbox.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * The sandbox sends no real mail: a sent invoice's message lands here, where tests and
@@ -18,7 +19,7 @@ export interface MailboxMessage {
 
 export function deliverInvoiceMail(ctx: Ctx, invoice: Invoice): void {
   const amount = `${invoice.total.toFixed(minorDigits(invoice.currency))} ${invoice.currency}`;
-  insertRow(ctx.db, 'mailbox', {
+  insertMail(ctx.db, {
     id: ctx.ids.next('mail'),
     recipient: invoice.recipient_email,
     subject: `Invoice ${invoice.number}: ${amount}`,
@@ -34,15 +35,12 @@ export function deliverInvoiceMail(ctx: Ctx, invoice: Invoice): void {
 }
 
 export function listMailbox(ctx: Ctx, to?: string): MailboxMessage[] {
-  const rows = to
-    ? stmt(ctx.db, 'SELECT * FROM mailbox WHERE recipient = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1000').all(to)
-    : stmt(ctx.db, 'SELECT * FROM mailbox ORDER BY id DESC LIMIT 1000').all();
-  return (rows as Record<string, string>[]).map((r) => ({
-    id: r.id!,
-    to: r.recipient!,
-    subject: r.subject!,
-    body: r.body!,
+  return newestMail(ctx.db, to).map((r) => ({
+    id: r.id,
+    to: r.recipient,
+    subject: r.subject,
+    body: r.body,
     invoice_id: r.invoice_id ?? null,
-    created_at: r.created_at!,
+    created_at: r.created_at,
   }));
 }

@@ -4,11 +4,11 @@ import { hasScope } from '../domain/scopes.js';
 import { notFound } from '../errors.js';
 import { SCOPES } from '../schemas/api-key.js';
 import type { OAuthApp, OAuthAppCreate } from '../schemas/oauth.js';
-import { listTable } from '../store/list.js';
-import { deleteRow, getRow, insertRow, rowCodec, stmt, type Row } from '../store/rows.js';
+import { deleteOAuthAppRow, findOAuthApp, insertOAuthApp, listOAuthAppPage, oauthAppByClientId, type AppRecord } from '../store/oauth-apps.js';
 import { hashSecret, type Principal } from './api-keys.js';
 import { requireAuthorityOver } from './key-authority.js';
-import { nowIso, type Ctx } from './context.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
 
 /**
  * OAuth apps (docs/reference/access.md#oauth-20): registration, client authentication and scope narrowing. The errors
@@ -29,12 +29,7 @@ export class OAuthError extends Error {
   }
 }
 
-/** An app as stored, with what authorization needs (never leaves the services). */
-export interface AppRecord extends OAuthApp {
-  secret_hash: string;
-}
-
-const codec = rowCodec<AppRecord>({ json: ['redirect_uris', 'scopes'] });
+export type { AppRecord };
 
 const view = (app: AppRecord): OAuthApp => {
   const { secret_hash: _hash, ...shown } = app;
@@ -55,12 +50,12 @@ export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate, by: Principal | 
     registered_by: by?.subject ?? null,
     created_at: nowIso(ctx),
   };
-  insertRow(ctx.db, 'oauth_apps', codec.toRow(app));
+  insertOAuthApp(ctx.db, app);
   return { ...view(app), client_secret: clientSecret };
 }
 
 export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
-  return listTable(ctx.db, ctx.cursorSecret, 'oauth_apps', q, [], (rows) => rows.map((row) => view(codec.fromRow(row))));
+  return listOAuthAppPage(ctx.db, ctx.cursorSecret, q, view);
 }
 
 /**
@@ -69,21 +64,20 @@ export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | un
  * the app holds (key-authority.ts).
  */
 export function deleteOAuthApp(ctx: Ctx, id: string, by: Principal | null): { id: string; deleted: true } {
-  if (!getRow(ctx.db, 'oauth_apps', id)) throw notFound('OAuth app', id);
+  if (!findOAuthApp(ctx.db, id)) throw notFound('OAuth app', id);
   requireAuthorityOverApp(ctx, by, id);
-  deleteRow(ctx.db, 'oauth_apps', id);
+  deleteOAuthAppRow(ctx.db, id);
   return { id, deleted: true as const };
 }
 
 /** 403 unless `by` holds every scope of app `id` (key-authority.ts); an app that does not exist is the caller's 404 to give. */
 export function requireAuthorityOverApp(ctx: Ctx, by: Principal | null, id: string): void {
-  const row = getRow(ctx.db, 'oauth_apps', id);
-  if (row) requireAuthorityOver(by, 'delete', { kind: 'OAuth app', id, scopes: codec.fromRow(row).scopes });
+  const app = findOAuthApp(ctx.db, id);
+  if (app) requireAuthorityOver(by, 'delete', { kind: 'OAuth app', id, scopes: app.scopes });
 }
 
 export function findAppByClientId(ctx: Ctx, clientId: string): AppRecord | undefined {
-  const row = stmt(ctx.db, 'SELECT * FROM oauth_apps WHERE client_id = ?').get(clientId) as Row | undefined;
-  return row ? codec.fromRow(row) : undefined;
+  return oauthAppByClientId(ctx.db, clientId);
 }
 
 /** The app whose credentials these are, or invalid_client (401) without saying which part was wrong. */

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { metaValue } from '../store/db.js';
-import { stmt } from '../store/rows.js';
-import { wallNow, type Ctx } from './context.js';
+import { dropExpiredConsents, markConsentAnswered } from '../store/oauth-apps.js';
+import { wallNow } from './clock.js';
+import type { Ctx } from './context.js';
 import { findAppByClientId, narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 
 /**
@@ -94,9 +95,8 @@ export function openSealedRequest(ctx: Ctx, sealed: string | undefined): { app: 
  * (left in a browser's history, or posted again by a script) mints a new code each time.
  */
 function answerOnce(ctx: Ctx, nonce: string, expiresAt: number): void {
-  stmt(ctx.db, 'DELETE FROM oauth_consents_answered WHERE expires_at <= ?').run(wallNow(ctx));
-  const { changes } = stmt(ctx.db, 'INSERT INTO oauth_consents_answered (nonce, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(nonce, expiresAt);
-  if (changes === 0) throw new OAuthError('invalid_request', 'This consent page was already answered. Start the authorization again.');
+  dropExpiredConsents(ctx.db, wallNow(ctx));
+  if (!markConsentAnswered(ctx.db, nonce, expiresAt)) throw new OAuthError('invalid_request', 'This consent page was already answered. Start the authorization again.');
 }
 
 /** The app's redirect URI with the response parameters added (RFC 9207 `iss` included). */

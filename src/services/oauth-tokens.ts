@@ -1,9 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { credentialIssued } from './credential-issues.js';
-import { stmt } from '../store/rows.js';
+import {
+  dropCodesAndTokensExpiredBefore,
+  findCode,
+  findToken,
+  insertCode,
+  insertToken,
+  markCodeUsed,
+  markTokenUsed,
+  revokeTokenFamily,
+  revokeTokenRow,
+  tokenOwner,
+  tokenRights,
+} from '../store/oauth-grants.js';
 import { hashSecret, type Principal } from './api-keys.js';
-import { inTransaction, wallNow, type Ctx } from './context.js';
 import { randomToken } from '../domain/tokens.js';
+import { wallNow } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 import type { AuthorizationRequest } from './oauth-authorize.js';
 
@@ -24,9 +38,6 @@ export interface TokenResponse {
   scope: string;
 }
 
-interface CodeRow { app_id: string; redirect_uri: string; scopes: string; code_challenge: string; expires_at: string; used_at: string | null; family_id: string | null }
-interface TokenRow { kind: 'access' | 'refresh'; app_id: string; family_id: string; scopes: string; expires_at: string; used_at: string | null; revoked_at: string | null }
-
 const iso = (ms: number) => new Date(ms).toISOString();
 const expired = (ctx: Ctx, expiresAt: string) => Date.parse(expiresAt) <= wallNow(ctx);
 
@@ -34,28 +45,35 @@ export function issueCode(ctx: Ctx, app: AppRecord, request: AuthorizationReques
   purgeExpired(ctx);
   const code = randomToken('crm_ac_');
   const now = wallNow(ctx);
-  stmt(ctx.db, `INSERT INTO oauth_codes (hash, app_id, redirect_uri, scopes, code_challenge, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)`).run(hashSecret(code), app.id, request.redirect_uri, JSON.stringify(request.scopes), request.code_challenge, iso(now), iso(now + CODE_TTL_S * 1000));
+  insertCode(ctx.db, {
+    hash: hashSecret(code),
+    appId: app.id,
+    redirectUri: request.redirect_uri,
+    scopes: JSON.stringify(request.scopes),
+    codeChallenge: request.code_challenge,
+    createdAt: iso(now),
+    expiresAt: iso(now + CODE_TTL_S * 1000),
+  });
   return code;
 }
 
 function issueTokens(ctx: Ctx, appId: string, familyId: string, scopes: string[], withRefresh: boolean): TokenResponse {
   const now = wallNow(ctx);
-  const insert = stmt(ctx.db, `INSERT INTO oauth_tokens (hash, kind, app_id, family_id, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const family = { appId, familyId, scopes: JSON.stringify(scopes), createdAt: iso(now) };
   const access = randomToken('crm_at_');
-  insert.run(hashSecret(access), 'access', appId, familyId, JSON.stringify(scopes), iso(now), iso(now + ACCESS_TTL_S * 1000));
+  insertToken(ctx.db, { ...family, hash: hashSecret(access), kind: 'access', expiresAt: iso(now + ACCESS_TTL_S * 1000) });
   credentialIssued(ctx.db);
   const response: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, scope: scopes.join(' ') };
   if (withRefresh) {
     const refresh = randomToken('crm_rt_');
-    insert.run(hashSecret(refresh), 'refresh', appId, familyId, JSON.stringify(scopes), iso(now), iso(now + REFRESH_TTL_S * 1000));
+    insertToken(ctx.db, { ...family, hash: hashSecret(refresh), kind: 'refresh', expiresAt: iso(now + REFRESH_TTL_S * 1000) });
     response.refresh_token = refresh;
   }
   return response;
 }
 
 function revokeFamily(ctx: Ctx, familyId: string): void {
-  stmt(ctx.db, 'UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL').run(iso(wallNow(ctx)), familyId);
+  revokeTokenFamily(ctx.db, familyId, iso(wallNow(ctx)));
 }
 
 /**
@@ -76,7 +94,7 @@ export function exchangeCode(ctx: Ctx, app: AppRecord, p: { code?: string | unde
   if (!p.code_verifier) throw new OAuthError('invalid_request', 'The code_verifier parameter is missing (PKCE is required).');
   const hash = hashSecret(p.code);
   return grant(ctx, () => {
-    const row = stmt(ctx.db, 'SELECT * FROM oauth_codes WHERE hash = ?').get(hash) as CodeRow | undefined;
+    const row = findCode(ctx.db, hash);
     if (!row || row.app_id !== app.id) return new OAuthError('invalid_grant', 'The authorization code is unknown or was issued to another client.');
     if (row.used_at) {
       // RFC 6749 §4.1.2: a code used twice was intercepted; what it bought is revoked too.
@@ -90,7 +108,7 @@ export function exchangeCode(ctx: Ctx, app: AppRecord, p: { code?: string | unde
       return new OAuthError('invalid_grant', 'PKCE verification failed: code_verifier does not match the code_challenge.');
     }
     const familyId = randomUUID();
-    stmt(ctx.db, 'UPDATE oauth_codes SET used_at = ?, family_id = ? WHERE hash = ?').run(iso(wallNow(ctx)), familyId, hash);
+    markCodeUsed(ctx.db, hash, familyId, iso(wallNow(ctx)));
     return issueTokens(ctx, app.id, familyId, JSON.parse(row.scopes) as string[], true);
   });
 }
@@ -99,7 +117,7 @@ export function refreshGrant(ctx: Ctx, app: AppRecord, p: { refresh_token?: stri
   if (!p.refresh_token) throw new OAuthError('invalid_request', 'The refresh_token parameter is missing.');
   const hash = hashSecret(p.refresh_token);
   return grant(ctx, () => {
-    const row = stmt(ctx.db, 'SELECT * FROM oauth_tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
+    const row = findToken(ctx.db, hash);
     if (!row || row.kind !== 'refresh' || row.app_id !== app.id) return new OAuthError('invalid_grant', 'The refresh token is unknown or was issued to another client.');
     if (row.revoked_at) return new OAuthError('invalid_grant', 'The refresh token was revoked.');
     if (row.used_at) {
@@ -114,7 +132,7 @@ export function refreshGrant(ctx: Ctx, app: AppRecord, p: { refresh_token?: stri
     } catch (error) {
       return error as OAuthError;
     }
-    stmt(ctx.db, 'UPDATE oauth_tokens SET used_at = ? WHERE hash = ?').run(iso(wallNow(ctx)), hash);
+    markTokenUsed(ctx.db, hash, iso(wallNow(ctx)));
     return issueTokens(ctx, app.id, row.family_id, scopes, true);
   });
 }
@@ -131,10 +149,10 @@ export function clientCredentialsGrant(ctx: Ctx, app: AppRecord, p: { scope?: st
  * is revoked alone; a refresh token takes its whole grant along. Tokens of other apps are left be.
  */
 export function revokeToken(ctx: Ctx, app: AppRecord, token: string): void {
-  const row = stmt(ctx.db, 'SELECT kind, app_id, family_id FROM oauth_tokens WHERE hash = ?').get(hashSecret(token)) as TokenRow | undefined;
+  const row = tokenOwner(ctx.db, hashSecret(token));
   if (!row || row.app_id !== app.id) return;
   if (row.kind === 'refresh') revokeFamily(ctx, row.family_id);
-  else stmt(ctx.db, 'UPDATE oauth_tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(iso(wallNow(ctx)), hashSecret(token));
+  else revokeTokenRow(ctx.db, hashSecret(token), iso(wallNow(ctx)));
 }
 
 /**
@@ -142,7 +160,7 @@ export function revokeToken(ctx: Ctx, app: AppRecord, token: string): void {
  * usage count per app, so that neither a refresh nor a new grant starts a fresh budget.
  */
 export function authenticateAccessToken(ctx: Ctx, token: string): Principal | undefined {
-  const row = stmt(ctx.db, 'SELECT kind, app_id, scopes, expires_at, revoked_at FROM oauth_tokens WHERE hash = ?').get(hashSecret(token)) as TokenRow | undefined;
+  const row = tokenRights(ctx.db, hashSecret(token));
   if (!row || row.kind !== 'access' || row.revoked_at || expired(ctx, row.expires_at)) return undefined;
   return { subject: row.app_id, scopes: JSON.parse(row.scopes) as string[], expiresAt: Date.parse(row.expires_at) };
 }
@@ -158,6 +176,5 @@ export function purgeExpired(ctx: Ctx): void {
   if (now - (lastPurge.get(ctx.db) ?? -Infinity) < 60_000) return;
   lastPurge.set(ctx.db, now);
   const cutoff = iso(now - 24 * 60 * 60 * 1000);
-  stmt(ctx.db, 'DELETE FROM oauth_codes WHERE expires_at < ?').run(cutoff);
-  stmt(ctx.db, 'DELETE FROM oauth_tokens WHERE expires_at < ?').run(cutoff);
+  dropCodesAndTokensExpiredBefore(ctx.db, cutoff);
 }

@@ -1,5 +1,6 @@
-import { stmt } from '../store/rows.js';
-import { inTransaction, type Ctx } from './context.js';
+import { eventsWithPaymentLinks, invoicePaymentTokens, mailWithPaymentLinks, setEventJson, setMailBody, setPaymentToken } from '../store/payment-links.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { newPaymentToken } from './invoices.js';
 
 /**
@@ -19,31 +20,27 @@ import { newPaymentToken } from './invoices.js';
 export function renewPaymentLinks(ctx: Ctx, options: { fromBaseUrl?: string; only?: ReadonlySet<string> } = {}): void {
   const { fromBaseUrl, only } = options;
   inTransaction(ctx, () => {
-    const all = stmt(ctx.db, 'SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL').all() as { id: string; payment_token: string }[];
+    const all = invoicePaymentTokens(ctx.db);
     const invoices = only ? all.filter((invoice) => only.has(invoice.payment_token)) : all;
     if (!invoices.length) return;
     const renewed = new Map<string, string>();
     for (const invoice of invoices) {
       const token = newPaymentToken();
       renewed.set(invoice.payment_token, token);
-      stmt(ctx.db, 'UPDATE invoices SET payment_token = ? WHERE id = ?').run(token, invoice.id);
+      setPaymentToken(ctx.db, invoice.id, token);
     }
     const rewrite = linkRewriter(renewed, fromBaseUrl, fromBaseUrl === undefined ? '' : ctx.baseUrl());
-    const mails = stmt(ctx.db, 'SELECT rowid, body FROM mailbox WHERE invoice_id IN (SELECT id FROM invoices WHERE payment_token IS NOT NULL)').all() as { rowid: number; body: string }[];
+    const mails = mailWithPaymentLinks(ctx.db);
     for (const mail of mails) {
       const body = rewrite(mail.body);
-      if (body !== mail.body) stmt(ctx.db, 'UPDATE mailbox SET body = ? WHERE rowid = ?').run(body, mail.rowid);
+      if (body !== mail.body) setMailBody(ctx.db, mail.rowid, body);
     }
-    const events = stmt(ctx.db, 'SELECT rowid, data, previous_attributes FROM events WHERE object_id IN (SELECT id FROM invoices WHERE payment_token IS NOT NULL)').all() as {
-      rowid: number;
-      data: string;
-      previous_attributes: string | null;
-    }[];
+    const events = eventsWithPaymentLinks(ctx.db);
     for (const event of events) {
       // The link is a JSON string there, and JSON.stringify writes a URL's characters as they are.
       const [data, previous] = [rewrite(event.data), event.previous_attributes === null ? null : rewrite(event.previous_attributes)];
       if (data !== event.data || previous !== event.previous_attributes) {
-        stmt(ctx.db, 'UPDATE events SET data = ?, previous_attributes = ? WHERE rowid = ?').run(data, previous, event.rowid);
+        setEventJson(ctx.db, event.rowid, data, previous);
       }
     }
   });

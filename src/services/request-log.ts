@@ -1,6 +1,8 @@
 import type { Ctx } from './context.js';
 import { listTable, type Condition } from '../store/list.js';
-import { getRow, insertRows, stmt, type Row } from '../store/rows.js';
+import { keyPrefix } from '../store/api-keys.js';
+import { countRequestLogRows, dropOldestRequestLogs, findRequestLogRow, insertRequestLogRows } from '../store/request-log.js';
+import type { Row } from '../store/rows.js';
 import { bookkeepingWrite } from '../store/list-json.js';
 import { notFound } from '../errors.js';
 import type { RequestLog, RequestLogListQuery } from '../schemas/request-log.js';
@@ -77,7 +79,7 @@ export class RequestLogWriter {
   private readonly prefixes = new Map<string, string | null>();
 
   constructor(private readonly ctx: Ctx) {
-    this.count = stmt(ctx.db, 'SELECT count(*) FROM request_logs').pluck().get() as number;
+    this.count = countRequestLogRows(ctx.db);
   }
 
   record(r: RequestRecord): void {
@@ -100,11 +102,11 @@ export class RequestLogWriter {
     }));
     // No list page is made of the log: its writes keep them (every 50 ms under load).
     bookkeepingWrite(db, db.transaction(() => {
-      insertRows(db, 'request_logs', rows, 'INSERT OR IGNORE'); // a hundred a statement
+      insertRequestLogRows(db, rows); // a hundred a statement
       this.count += batch.length;
       if (this.count > KEEP) {
-        stmt(db, 'DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs ORDER BY id LIMIT ?)').run(this.count - KEEP);
-        this.count = stmt(db, 'SELECT count(*) FROM request_logs').pluck().get() as number;
+        dropOldestRequestLogs(db, this.count - KEEP);
+        this.count = countRequestLogRows(db);
       }
     }));
   }
@@ -112,7 +114,7 @@ export class RequestLogWriter {
   /** A key's prefix, for the log's key column (keys never change their prefix: cached). */
   private prefix(keyId: string | null): string | null {
     if (!keyId?.startsWith('key_')) return null;
-    if (!this.prefixes.has(keyId)) this.prefixes.set(keyId, (stmt(this.ctx.db, 'SELECT prefix FROM api_keys WHERE id = ?').pluck().get(keyId) as string | undefined) ?? null);
+    if (!this.prefixes.has(keyId)) this.prefixes.set(keyId, keyPrefix(this.ctx.db, keyId) ?? null);
     return this.prefixes.get(keyId)!;
   }
 }
@@ -145,7 +147,7 @@ export function listRequestLogs(ctx: Ctx, q: RequestLogListQuery) {
 }
 
 export function getRequestLog(ctx: Ctx, id: string) {
-  const row = getRow(ctx.db, 'request_logs', id);
+  const row = findRequestLogRow(ctx.db, id);
   if (!row) throw notFound('request log entry', id);
   return { ...view(row), request_body: parse(row.request_body), response_body: parse(row.response_body) };
 }

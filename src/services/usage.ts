@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.js';
-import { stmt } from '../store/rows.js';
+import { addUsageCounts, usageOfDay, type UsageCount } from '../store/usage.js';
 import { bookkeepingWrite } from '../store/list-json.js';
 import { REQUEST_SOURCES, type RequestSource } from '../schemas/request-source.js';
 
@@ -66,22 +66,18 @@ export class UsageMeter {
     if (this.pending.size === 0 || !this.db.open) return;
     const batch = this.pending;
     this.pending = new Map();
-    const upsert = stmt(this.db, `INSERT INTO usage_counters (day, subject, source, endpoint, status, count) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (day, subject, source, endpoint, status) DO UPDATE SET count = count + excluded.count`);
-    bookkeepingWrite(this.db, this.db.transaction(() => {
-      for (const [key, count] of batch) {
-        const [d, subject, source, endpoint, status] = key.split('\u0000');
-        upsert.run(d, subject, source, endpoint, Number(status), count);
-      }
-    }));
+    const counts: UsageCount[] = [];
+    for (const [key, count] of batch) {
+      const [d, subject, source, endpoint, status] = key.split('\u0000') as [string, string, string, string, string];
+      counts.push({ day: d, subject, source, endpoint, status: Number(status), count });
+    }
+    bookkeepingWrite(this.db, this.db.transaction(() => addUsageCounts(this.db, counts)));
   }
 
   /** Counts for one UTC day (today by default), stored and pending together; of one source, or of all. */
   rows(forDay = day(this.clock()), source?: RequestSource): UsageRow[] {
     this.flush();
-    return source
-      ? (stmt(this.db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? AND source = ? ORDER BY requests DESC').all(forDay, source) as UsageRow[])
-      : (stmt(this.db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? ORDER BY requests DESC').all(forDay) as UsageRow[]);
+    return usageOfDay<UsageRow>(this.db, forDay, source);
   }
 
   /** Requests per second over the last five minutes, oldest first; of one source, or of all. */

@@ -2,8 +2,12 @@ import { ApiError, notFound } from '../errors.js';
 import type { WebhookDelivery, WebhookDeliveryListQuery } from '../schemas/webhook.js';
 import { listPage, type Condition } from '../store/list.js';
 import { pausedUntil } from './webhook-pause.js';
-import { allRows, getRow, insertRow, stmt, type Row } from '../store/rows.js';
-import { inTransaction, nowIso, type Ctx } from './context.js';
+import { eventsFailedForGood, insertDelivery, type DeliveryRow } from '../store/webhook-deliveries.js';
+import { enabledEndpoints, findEndpoint } from '../store/webhook-endpoints.js';
+import type { Row } from '../store/rows.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { getEvent, RETENTION_MS } from './event-log.js';
 import { getWebhookEndpoint } from './webhook-endpoints.js';
 import { signalOutbox } from './outbox-signal.js';
@@ -22,7 +26,7 @@ export function insertPendingAttempt(
   attempt: number,
   dueAt: string,
 ): WebhookDelivery {
-  const row = {
+  const row: DeliveryRow = {
     id: ctx.ids.next('whd'),
     endpoint_id: endpointId,
     event_id: event.id,
@@ -36,8 +40,8 @@ export function insertPendingAttempt(
     attempted_at: null,
     created_at: nowIso(ctx),
   };
-  insertRow(ctx.db, 'webhook_deliveries', row);
-  return deliveryFromRow(row);
+  insertDelivery(ctx.db, row);
+  return row as unknown as WebhookDelivery;
 }
 
 const subscribes = (enabledEvents: string, type: string): boolean => {
@@ -52,7 +56,7 @@ const subscribes = (enabledEvents: string, type: string): boolean => {
  * retention (only the seed's backdated history) is not delivered: it is about to be purged.
  */
 export function enqueueEventDeliveries(ctx: Ctx, events: { id: string; type: string; created_at: string }[]): void {
-  const endpoints = stmt(ctx.db, "SELECT id, enabled_events FROM webhook_endpoints WHERE status = 'enabled'").all() as { id: string; enabled_events: string }[];
+  const endpoints = enabledEndpoints(ctx.db);
   if (endpoints.length === 0 || pausedUntil(ctx)) return; // paused: recorded, never delivered (webhook-pause.ts)
   const oldest = Date.now() - RETENTION_MS;
   for (const event of events) {
@@ -90,12 +94,12 @@ export function resendEvent(ctx: Ctx, eventId: string, endpointId?: string): { e
     const event = getEvent(ctx, eventId);
     let targets: string[];
     if (endpointId !== undefined) {
-      const endpoint = getRow(ctx.db, 'webhook_endpoints', endpointId);
+      const endpoint = findEndpoint(ctx.db, endpointId);
       if (!endpoint) throw notFound('webhook endpoint', endpointId);
       if (endpoint.status !== 'enabled') throw new ApiError('conflict', `The webhook endpoint ${endpointId} is disabled; enable it first (PATCH status "enabled").`);
       targets = [endpointId];
     } else {
-      const rows = stmt(ctx.db, "SELECT id, enabled_events FROM webhook_endpoints WHERE status = 'enabled' ORDER BY id").all() as { id: string; enabled_events: string }[];
+      const rows = enabledEndpoints(ctx.db, true);
       targets = rows.filter((r) => subscribes(r.enabled_events, event.type)).map((r) => r.id);
     }
     const now = nowIso(ctx);
@@ -113,17 +117,9 @@ export function resendEvent(ctx: Ctx, eventId: string, endpointId?: string): { e
 export function recoverDeliveries(ctx: Ctx, endpointId: string, since: string): { endpoint_id: string; requeued: number } {
   return inTransaction(ctx, () => {
     getWebhookEndpoint(ctx, endpointId);
-    const failed = allRows(
-      ctx.db,
-      `SELECT d.event_id AS id, d.event_type AS type FROM webhook_deliveries d
-        WHERE d.endpoint_id = ? AND d.status = 'failed' AND d.next_attempt_at IS NULL AND d.attempted_at >= ?
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries later
-                           WHERE later.endpoint_id = d.endpoint_id AND later.event_id = d.event_id AND later.id > d.id)
-        ORDER BY d.event_id`,
-      [endpointId, new Date(since).toISOString()],
-    );
+    const failed = eventsFailedForGood(ctx.db, endpointId, new Date(since).toISOString());
     const now = nowIso(ctx);
-    for (const event of failed) insertPendingAttempt(ctx, endpointId, { id: String(event.id), type: String(event.type) }, 1, now);
+    for (const event of failed) insertPendingAttempt(ctx, endpointId, event, 1, now);
     if (failed.length) signalOutbox(ctx.db);
     return { endpoint_id: endpointId, requeued: failed.length };
   });

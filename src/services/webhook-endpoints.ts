@@ -1,35 +1,23 @@
 import { notFound } from '../errors.js';
 import type { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate } from '../schemas/webhook.js';
-import { listPage } from '../store/list.js';
-import { deleteRow, getRow, insertRow, json, parseJson, stmt, updateRow, type Row } from '../store/rows.js';
+import {
+  deleteEndpointRow,
+  disableEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpointPage,
+  writeEndpoint,
+  type EndpointRecord,
+} from '../store/webhook-endpoints.js';
 import { generateWebhookSecret } from '../webhooks/sign.js';
-import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
+import { sentFields } from './changes.js';
+import { nowIso } from './clock.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './transactions.js';
 import { signalOutbox } from './outbox-signal.js';
 
 /** After a rotation the old secret keeps signing beside the new one this long (docs/webhooks.md). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
-
-type EndpointRecord = WebhookEndpoint & { secret: string; previous_secret: string | null };
-
-function fromRow(row: Row): EndpointRecord {
-  return {
-    id: String(row.id),
-    url: String(row.url),
-    description: row.description as string | null,
-    enabled_events: parseJson<string[]>(row.enabled_events as string, ['*']),
-    status: row.status as WebhookEndpoint['status'],
-    disabled_reason: row.disabled_reason as string | null,
-    previous_secret_expires_at: row.previous_secret_expires_at as string | null,
-    created_at: String(row.created_at),
-    updated_at: String(row.updated_at),
-    secret: String(row.secret),
-    previous_secret: row.previous_secret as string | null,
-  };
-}
-
-function toRow(e: EndpointRecord): Row {
-  return { ...e, enabled_events: json(e.enabled_events) };
-}
 
 /** The endpoint as the API shows it: secrets only at creation and rotation. */
 function view(e: EndpointRecord): WebhookEndpoint {
@@ -38,9 +26,9 @@ function view(e: EndpointRecord): WebhookEndpoint {
 }
 
 function getRecord(ctx: Ctx, id: string): EndpointRecord {
-  const row = getRow(ctx.db, 'webhook_endpoints', id);
-  if (!row) throw notFound('webhook endpoint', id);
-  return fromRow(row);
+  const record = findEndpoint(ctx.db, id);
+  if (!record) throw notFound('webhook endpoint', id);
+  return record;
 }
 
 export const getWebhookEndpoint = (ctx: Ctx, id: string): WebhookEndpoint => view(getRecord(ctx, id));
@@ -66,13 +54,13 @@ export function createWebhookEndpoint(ctx: Ctx, input: WebhookEndpointCreate): W
     secret: generateWebhookSecret(),
     previous_secret: null,
   };
-  insertRow(ctx.db, 'webhook_endpoints', toRow(record));
+  insertEndpoint(ctx.db, record);
   return { ...view(record), secret: record.secret };
 }
 
 export function listWebhookEndpoints(ctx: Ctx, q: { limit: number; cursor?: string | undefined }) {
-  const page = listPage(ctx.db, { table: 'webhook_endpoints', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: ctx.cursorSecret });
-  return { data: page.rows.map((r) => view(fromRow(r))), next_cursor: page.next_cursor };
+  const page = listEndpointPage(ctx.db, ctx.cursorSecret, q);
+  return { data: page.records.map(view), next_cursor: page.next_cursor };
 }
 
 export function updateWebhookEndpoint(ctx: Ctx, id: string, patch: WebhookEndpointUpdate): WebhookEndpoint {
@@ -80,7 +68,7 @@ export function updateWebhookEndpoint(ctx: Ctx, id: string, patch: WebhookEndpoi
     const before = getRecord(ctx, id);
     const after: EndpointRecord = { ...before, ...sentFields(patch), updated_at: nowIso(ctx) };
     if (patch.status === 'enabled') after.disabled_reason = null;
-    updateRow(ctx.db, 'webhook_endpoints', toRow(after));
+    writeEndpoint(ctx.db, after);
     // Re-enabled: deliveries held while it was disabled are due again.
     if (before.status === 'disabled' && after.status === 'enabled') signalOutbox(ctx.db);
     return view(after);
@@ -89,7 +77,7 @@ export function updateWebhookEndpoint(ctx: Ctx, id: string, patch: WebhookEndpoi
 
 export function deleteWebhookEndpoint(ctx: Ctx, id: string): { id: string; deleted: true } {
   getRecord(ctx, id);
-  deleteRow(ctx.db, 'webhook_endpoints', id); // its delivery attempts go with it (ON DELETE CASCADE)
+  deleteEndpointRow(ctx.db, id); // its delivery attempts go with it (ON DELETE CASCADE)
   return { id, deleted: true as const };
 }
 
@@ -108,16 +96,12 @@ export function rotateWebhookSecret(ctx: Ctx, id: string, expireOld = false): We
       previous_secret_expires_at: expireOld ? null : new Date(ctx.clock() + ROTATION_OVERLAP_MS).toISOString(),
       updated_at: nowIso(ctx),
     };
-    updateRow(ctx.db, 'webhook_endpoints', toRow(after));
+    writeEndpoint(ctx.db, after);
     return { ...view(after), secret: after.secret };
   });
 }
 
 /** Called by the worker when an endpoint answers 410 Gone: it asked to receive nothing more. */
 export function disableGoneEndpoint(ctx: Ctx, id: string): void {
-  stmt(ctx.db, "UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?").run(
-    'The endpoint answered 410 Gone.',
-    nowIso(ctx),
-    id,
-  );
+  disableEndpoint(ctx.db, id, 'The endpoint answered 410 Gone.', nowIso(ctx));
 }

@@ -1,4 +1,4 @@
-import { stmt } from '../store/rows.js';
+import { deleteMeta, readMeta, writeMeta } from '../store/meta.js';
 import type { Ctx } from './context.js';
 
 /**
@@ -15,16 +15,16 @@ const KEY = 'webhooks_paused_until';
 export const MAX_PAUSE_SECONDS = 86_400;
 
 export function pausedUntil(ctx: Ctx): string | null {
-  const value = stmt(ctx.db, 'SELECT value FROM meta WHERE key = ?').pluck().get(KEY) as string | undefined;
+  const value = readMeta(ctx.db, KEY);
   return value && Date.parse(value) > Date.now() ? value : null;
 }
 
 export function pauseDeliveries(ctx: Ctx, seconds: number): string {
   const until = new Date(Date.now() + Math.min(seconds, MAX_PAUSE_SECONDS) * 1000).toISOString();
-  stmt(ctx.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(KEY, until);
+  writeMeta(ctx.db, KEY, until);
   return until;
 }
 
 export function resumeDeliveries(ctx: Ctx): void {
-  stmt(ctx.db, 'DELETE FROM meta WHERE key = ?').run(KEY);
+  deleteMeta(ctx.db, KEY);
 }

@@ -3,7 +3,7 @@ import type { Deal } from '../schemas/deal.js';
 import type { Db } from './db.js';
 import { perDb, rowJsonSql } from './list-json.js';
 import { majorUnitsSql } from './money-sql.js';
-import { rowCodec, type Row } from './rows.js';
+import { deleteRow, getRow, insertRow, rowCodec, stmt, updateRow, type Row } from './rows.js';
 
 /** Deals keep money as integer minor units in `value_minor`; the API speaks major units. */
 const COLUMNS = { json: ['tags', 'custom_fields'] };
@@ -35,3 +35,23 @@ export const dealJsonSql = perDb((db: Db) =>
     },
   }),
 );
+
+export function findDeal(db: Db, id: string): Deal | undefined {
+  const row = getRow(db, 'deals', id);
+  return row && dealFromRow(row);
+}
+
+/** The deal's row, with its value as the integer minor units the caller has checked. */
+export const insertDeal = (db: Db, deal: Deal, valueMinor: number): void => insertRow(db, 'deals', dealToRow(deal, valueMinor));
+
+/** Writes every field of a stored deal. */
+export const writeDeal = (db: Db, deal: Deal, valueMinor: number): void => updateRow(db, 'deals', dealToRow(deal, valueMinor));
+
+export const deleteDealRow = (db: Db, id: string): boolean => deleteRow(db, 'deals', id);
+
+export const dealIdsOfClient = (db: Db, clientId: string): string[] => stmt(db, 'SELECT id FROM deals WHERE client_id = ?').pluck().all(clientId) as string[];
+
+/** The deal no longer belongs to a client (the client is being deleted). */
+export function unlinkDealFromClient(db: Db, dealId: string, now: string): void {
+  stmt(db, 'UPDATE deals SET client_id = NULL, updated_at = ? WHERE id = ?').run(now, dealId);
+}

@@ -3,7 +3,7 @@ import type { Invoice } from '../schemas/invoice.js';
 import type { Db } from './db.js';
 import { perDb, rowJsonSql } from './list-json.js';
 import { majorUnitsSql } from './money-sql.js';
-import { json, parseJson, type Row } from './rows.js';
+import { getRow, insertRow, json, parseJson, stmt, updateRow, type Row } from './rows.js';
 
 /** What an invoice row holds: money in minor units, the payment token rather than the link. */
 export interface InvoiceRecord {
@@ -73,3 +73,37 @@ export const invoiceJsonSql = perDb((db: Db) => {
     },
   });
 });
+
+export function findInvoiceRecord(db: Db, id: string): InvoiceRecord | undefined {
+  const row = getRow(db, 'invoices', id);
+  return row && invoiceRecordFromRow(row);
+}
+
+/** The invoice a payment link names. */
+export function invoiceByPaymentToken(db: Db, token: string): InvoiceRecord | undefined {
+  const row = stmt(db, 'SELECT * FROM invoices WHERE payment_token = ?').get(token) as Row | undefined;
+  return row && invoiceRecordFromRow(row);
+}
+
+export const insertInvoiceRecord = (db: Db, record: InvoiceRecord): void => insertRow(db, 'invoices', invoiceRecordToRow(record));
+
+/** Writes every field of a stored invoice. */
+export const writeInvoiceRecord = (db: Db, record: InvoiceRecord): void => updateRow(db, 'invoices', invoiceRecordToRow(record));
+
+export const countInvoicesOfClient = (db: Db, clientId: string): number =>
+  stmt(db, 'SELECT count(*) FROM invoices WHERE client_id = ?').pluck().get(clientId) as number;
+
+/** The invoices of a deal no longer name it (the deal is being deleted). */
+export function unlinkInvoicesFromDeal(db: Db, dealId: string, now: string): void {
+  stmt(db, 'UPDATE invoices SET deal_id = NULL, updated_at = ? WHERE deal_id = ?').run(now, dealId);
+}
+
+/** The account's next invoice number, counted in meta: one more than the last one given. */
+export function nextInvoiceSequence(db: Db): number {
+  stmt(db, "INSERT INTO meta (key, value) VALUES ('invoice_seq', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+  return Number(stmt(db, "SELECT value FROM meta WHERE key = 'invoice_seq'").pluck().get());
+}
+
+/** Open invoices due before `today` (YYYY-MM-DD) that are not yet marked overdue. */
+export const openInvoicesDueBefore = (db: Db, today: string): InvoiceRecord[] =>
+  (stmt(db, "SELECT * FROM invoices WHERE status = 'open' AND overdue_at IS NULL AND due_date IS NOT NULL AND due_date < ?").all(today) as Row[]).map(invoiceRecordFromRow);

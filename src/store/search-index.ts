@@ -9,7 +9,7 @@ import { stmt } from './rows.js';
  * from the view `<name>_search_source`; triggers only mark a changed record in `<name>_search_stale`.
  *
  * The marked rows are rewritten before each write transaction commits (inTransaction in
- * services/context.ts calls refreshSearchIndexes), so a commit leaves no stale row and a search
+ * services/transactions.ts calls refreshSearchIndexes), so a commit leaves no stale row and a search
  * only reads. They were rewritten by the first search after the writes instead, on the server's
  * thread: after a 1M-lead import that search took 2.4–9 s, and no request of any account was
  * answered meanwhile (issue #45). Rows made at the commit cost a 1M-lead import ~15 % more of the

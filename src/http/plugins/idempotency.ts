@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiError } from '../../errors.js';
-import { inTransaction, type Ctx } from '../../services/context.js';
+import type { Ctx } from '../../services/context.js';
+import { inTransaction } from '../../services/transactions.js';
 import { errorResponses } from '../schema-docs.js';
 import { routedTarget, surfaceOf, surfaceOfPattern, type Surface } from '../route-surface.js';
 import { isDeepStrictEqual } from 'node:util';
