@@ -6,7 +6,7 @@ import { UsageMeter } from '../services/usage.js';
 import { metaValue, type Db } from '../store/db.js';
 import { stmt } from '../store/rows.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
-import { planLimits, planPolicies, type Plan, type PlanLimits, type StartLimits } from './plans.js';
+import { planLimits, planPolicies, type Plan, type PlanLimits, type StartLimits } from '../domain/plans.js';
 
 /** An account as the registry stores it (API.md §12). */
 export interface AccountRow {

@@ -1,6 +1,6 @@
 import { stmt } from '../store/rows.js';
 import { currentAccount } from './current.js';
-import { planLimitError } from './plans.js';
+import { planLimitError } from '../domain/plans.js';
 
 /**
  * The limits a plan puts on single calls (API.md §12), checked where the call is served; rate

@@ -3,8 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { IdGenerator } from '../domain/ids.js';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { FixtureError, loadFixtures } from '../sandbox/fixtures.js';
-import { fill } from '../sandbox/fill.js';
+import { FixtureError, loadFixtures } from '../seed/fixtures.js';
+import { fill } from '../seed/fill.js';
 import { createApiKey } from '../services/api-keys.js';
 import { createContext } from '../services/context.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
@@ -13,7 +13,7 @@ import { stmt } from '../store/rows.js';
 import { Account, type AccountRow } from './account.js';
 import { CredentialIndex } from './credential-index.js';
 import { renewSharedPaymentTokens } from './payment-tokens.js';
-import { TRIAL_DAYS, type Plan, type StartLimits } from './plans.js';
+import { TRIAL_DAYS, type Plan, type StartLimits } from '../domain/plans.js';
 
 export interface RegistryOptions {
   /** The sandbox's main database: the default account's, and the registry's. */

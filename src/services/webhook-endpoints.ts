@@ -2,7 +2,7 @@ import { notFound } from '../errors.js';
 import type { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate } from '../schemas/webhook.js';
 import { listPage } from '../store/list.js';
 import { deleteRow, getRow, insertRow, json, parseJson, stmt, updateRow, type Row } from '../store/rows.js';
-import { generateWebhookSecret } from '../webhooks/sign.js';
+import { generateWebhookSecret } from '../domain/webhook-signature.js';
 import { inTransaction, nowIso, sentFields, type Ctx } from './context.js';
 import { signalOutbox } from './outbox-signal.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { seed } from '../../src/sandbox/seed.js';
+import { seed } from '../../src/seed/seed.js';
 import { createContext, inTransaction, type Ctx } from '../../src/services/context.js';
 import { renewPaymentLinks } from '../../src/services/payment-links.js';
 import { openDb } from '../../src/store/db.js';

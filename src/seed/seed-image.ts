@@ -19,7 +19,8 @@ import { allRows, insertRows, stmt } from '../store/rows.js';
  * copied invoice gets a new token and its link is rewritten where it appears (the invoice's mail
  * and events).
  */
-export const SEED_IMAGE_FILE = 'seed-1.sqlite';
+const SEED_IMAGE_FILE = 'seed-1.sqlite';
+/** Where the build puts the image, in dist/ and among the binary's assets: sandbox/, where it has always been. */
 export const SEED_IMAGE_ASSET = `sandbox/${SEED_IMAGE_FILE}`;
 /** The base URL the build seeds with: every payment link in the image starts with it. */
 export const SEED_IMAGE_BASE_URL = 'http://seed-image.invalid';
@@ -31,7 +32,7 @@ const META_KEYS = ['invoice_seq'];
 function readImage(): Buffer | undefined {
   try {
     if (IN_SEA) return Buffer.from(getRawAsset(SEED_IMAGE_ASSET) as ArrayBuffer);
-    return readFileSync(new URL(`./${SEED_IMAGE_FILE}`, import.meta.url));
+    return readFileSync(new URL(`../${SEED_IMAGE_ASSET}`, import.meta.url));
   } catch {
     return undefined; // not built (a source checkout run by tsx): seed() instead
   }
