@@ -65,3 +65,9 @@ export const insufficientScope = (scope: string, detail: string) =>
 
 export const fieldError = (path: string, code: string, message: string) =>
   new ApiError('validation_failed', message, { errors: [{ path, code, message }] });
+
+/** The RFC 9457 problem+json body of an error: what every HTTP edge (the app, the early server) sends. */
+export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]) {
+  const { status, title } = ERRORS[code];
+  return { type: `/errors/${code}`, title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
+}

@@ -3,23 +3,11 @@ import { RateLimiter } from '../domain/rate-limit.js';
 import type { Ctx } from '../services/context.js';
 import { RequestLogWriter } from '../services/request-log.js';
 import { UsageMeter } from '../services/usage.js';
+import { readClockOffset, writeClockOffset } from '../store/account-clock.js';
+import type { AccountRow } from '../store/account-registry.js';
 import { metaValue, type Db } from '../store/db.js';
-import { stmt } from '../store/rows.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
-import { planLimits, planPolicies, type Plan, type PlanLimits, type StartLimits } from './plans.js';
-
-/** An account as the registry stores it (docs/accounts.md). */
-export interface AccountRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  trial_ends_at: string | null;
-  trial_used: number;
-  is_default: number;
-  created_at: string;
-}
-
-const CLOCK_KEY = 'clock_offset_ms';
+import { planLimits, planPolicies, type PlanLimits, type StartLimits } from '../domain/plans.js';
 
 /**
  * One open account: its own database and everything that works per account (its clock, ids,
@@ -43,7 +31,7 @@ export class Account {
     private readonly start: StartLimits,
     baseUrl: () => string,
   ) {
-    this.offsetMs = Number(stmt(db, 'SELECT value FROM meta WHERE key = ?').pluck().get(CLOCK_KEY) ?? 0);
+    this.offsetMs = readClockOffset(db);
     const clock = () => Date.now() + this.offsetMs;
     this.ctx = { db, ids: new IdGenerator(clock), clock, wallClock: Date.now, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
     this.meter = new UsageMeter(db, clock);
@@ -61,13 +49,13 @@ export class Account {
 
   /** Reads the clock offset again (after a snapshot restored another). */
   reloadClock(): void {
-    this.offsetMs = Number(stmt(this.db, 'SELECT value FROM meta WHERE key = ?').pluck().get(CLOCK_KEY) ?? 0);
+    this.offsetMs = readClockOffset(this.db);
   }
 
   /** Moves the account's clock to `to` (ms since the epoch); forward only, checked by the caller. */
   setClock(to: number): void {
     this.offsetMs = to - Date.now();
-    stmt(this.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(CLOCK_KEY, String(this.offsetMs));
+    writeClockOffset(this.db, this.offsetMs);
   }
 
   get limits(): PlanLimits {

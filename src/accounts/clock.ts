@@ -4,7 +4,7 @@ import { purgeExpiredEvents } from '../services/event-log.js';
 import { recordEvent } from '../services/events.js';
 import { purgeExpired } from '../services/idempotency.js';
 import { markOverdueInvoices } from '../services/invoices.js';
-import { inTransaction } from '../services/context.js';
+import { inTransaction } from '../services/transactions.js';
 import { signalOutbox } from '../services/outbox-signal.js';
 import type { Account } from './account.js';
 import type { AccountRegistry } from './registry.js';

@@ -1,10 +1,6 @@
 import { credentialsIssuedIn } from '../services/credential-issues.js';
-import { stmt } from '../store/rows.js';
+import { credentialHashes } from '../store/credential-owners.js';
 import type { Account } from './account.js';
-
-/** Every credential an account's requests can carry, by the hash the database keeps of it. */
-const HASHES = `SELECT hash FROM api_keys UNION ALL SELECT hash FROM oauth_tokens
-  UNION ALL SELECT hash FROM dashboard_sessions UNION ALL SELECT hash FROM dashboard_logins`;
 
 /**
  * Which account holds a credential: one map from hash to account over every account's keys, OAuth
@@ -36,7 +32,7 @@ export class CredentialIndex {
 
   private read(account: Account, issued: number): void {
     // The default account is read first: should two accounts hold one hash, its answer wins, as before.
-    for (const hash of stmt(account.db, HASHES).pluck().all() as string[]) if (!this.byHash.has(hash)) this.byHash.set(hash, account);
+    for (const hash of credentialHashes(account.db)) if (!this.byHash.has(hash)) this.byHash.set(hash, account);
     this.readAt.set(account, issued);
   }
 }

@@ -1,6 +1,5 @@
 import { hashSecret } from '../services/api-keys.js';
-import type { Db } from '../store/db.js';
-import { stmt } from '../store/rows.js';
+import { hasOAuthClient } from '../store/credential-owners.js';
 import type { Account } from './account.js';
 import { enterAccount } from './current.js';
 import { paymentTokenOwner } from './payment-tokens.js';
@@ -12,8 +11,6 @@ import type { AccountRegistry } from './registry.js';
  * payment tokens through the accounts' own tables (registry.find). Unknown credentials stay on the
  * default account, which then refuses them as it always did.
  */
-const exists = (sql: string, value: string) => (db: Db) => stmt(db, sql).get(value) !== undefined;
-
 function enter(account: Account | undefined): Account | undefined {
   if (account) enterAccount(account);
   return account;
@@ -36,7 +33,7 @@ export function enterAccountOfLoginToken(accounts: AccountRegistry, token: strin
 
 /** An OAuth client (authorize, token and revoke endpoints). */
 export function enterAccountOfClient(accounts: AccountRegistry, clientId: string): Account | undefined {
-  return enter(accounts.find(`client:${clientId}`, exists('SELECT 1 FROM oauth_apps WHERE client_id = ?', clientId)));
+  return enter(accounts.find(`client:${clientId}`, (db) => hasOAuthClient(db, clientId)));
 }
 
 /** An invoice's payment page: the one account that holds the token (payment-tokens.ts), never the first found. */

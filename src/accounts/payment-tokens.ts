@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
-import { stmt } from '../store/rows.js';
+import { holdsPaymentToken, paymentTokens } from '../store/credential-owners.js';
 import type { Account } from './account.js';
 
 /**
@@ -9,7 +9,7 @@ import type { Account } from './account.js';
  * get tokens of their own (services/payment-links.ts); this file keeps the rule across accounts.
  */
 
-const holds = (account: Account, token: string) => stmt(account.db, 'SELECT 1 FROM invoices WHERE payment_token = ?').get(token) !== undefined;
+const holds = (account: Account, token: string) => holdsPaymentToken(account.db, token);
 
 /**
  * The one account whose invoice has this token, or undefined when none has. Every account is
@@ -32,7 +32,7 @@ export function paymentTokenOwner(accounts: Account[], token: string): Account |
 export function renewSharedPaymentTokens(accounts: Account[]): void {
   const holders = new Map<string, number>();
   for (const account of accounts) {
-    for (const token of stmt(account.db, 'SELECT payment_token FROM invoices WHERE payment_token IS NOT NULL').pluck().all() as string[]) {
+    for (const token of paymentTokens(account.db)) {
       holders.set(token, (holders.get(token) ?? 0) + 1);
     }
   }

@@ -1,6 +1,6 @@
-import { stmt } from '../store/rows.js';
+import { countWebhookEndpoints } from '../store/plan-counts.js';
 import { currentAccount } from './current.js';
-import { planLimitError } from './plans.js';
+import { planLimitError } from '../domain/plans.js';
 
 /**
  * The limits a plan puts on single calls (docs/accounts.md#plans-and-the-trial), checked where the call is served; rate
@@ -17,6 +17,6 @@ export function checkWebhookEndpointRoom(): void {
   const account = currentAccount();
   const max = account?.limits.webhook_endpoints;
   if (!account || max === null || max === undefined) return;
-  const count = stmt(account.db, 'SELECT count(*) FROM webhook_endpoints').pluck().get() as number;
+  const count = countWebhookEndpoints(account.db);
   if (count >= max) throw planLimitError(account.row.plan, 'webhook_endpoints', `The account has ${count} webhook endpoints; at most ${max}`);
 }

@@ -3,17 +3,17 @@ import { basename, dirname, join } from 'node:path';
 import { IdGenerator } from '../domain/ids.js';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { FixtureError, loadFixtures } from '../sandbox/fixtures.js';
-import { fill } from '../sandbox/fill.js';
+import { FixtureError, loadFixtures } from '../seed/fixtures.js';
+import { fill } from '../seed/fill.js';
 import { createApiKey } from '../services/api-keys.js';
 import { createContext } from '../services/context.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
+import { accountRows, deleteAccount, insertAccount, snapshotFilesOf, templateImage, updateAccountPlan, type AccountRow } from '../store/account-registry.js';
 import { closeDb, metaValue, openDb, type Db } from '../store/db.js';
-import { stmt } from '../store/rows.js';
-import { Account, type AccountRow } from './account.js';
+import { Account } from './account.js';
 import { CredentialIndex } from './credential-index.js';
 import { renewSharedPaymentTokens } from './payment-tokens.js';
-import { TRIAL_DAYS, type Plan, type StartLimits } from './plans.js';
+import { TRIAL_DAYS, type Plan, type StartLimits } from '../domain/plans.js';
 
 export interface RegistryOptions {
   /** The sandbox's main database: the default account's, and the registry's. */
@@ -63,13 +63,11 @@ export class AccountRegistry {
   constructor(private readonly options: RegistryOptions) {
     const { db } = options;
     const defaultId = metaValue(db, 'default_account_id', () => this.ids.next('acct'));
-    stmt(db, "INSERT OR IGNORE INTO accounts (id, name, plan, is_default, created_at) VALUES (?, 'Default', 'pro', 1, ?)").run(defaultId, new Date().toISOString());
-    const rows = stmt(db, 'SELECT * FROM accounts ORDER BY is_default DESC, id').all() as AccountRow[];
-    for (const row of rows) {
+    for (const row of accountRows(db, defaultId)) {
       if (row.is_default) this.add(new Account(row, db, this.inMemory ? null : options.dbPath, options.start, options.baseUrl));
       else if (!this.inMemory) this.add(new Account(row, openDb(this.fileOf(row.id)), this.fileOf(row.id), options.start, options.baseUrl));
       // An in-memory sandbox's other accounts died with its last process: forget them.
-      else stmt(db, 'DELETE FROM accounts WHERE id = ?').run(row.id);
+      else deleteAccount(db, row.id);
     }
     this.default = this.accounts.get(defaultId)!;
     renewSharedPaymentTokens(this.list());
@@ -137,8 +135,7 @@ export class AccountRegistry {
       // On the sandbox's URL: the copies' mail and events hold payment links.
       fill(createContext(db, this.options.baseUrl), { seed: seed ?? false });
       // Each copy makes its own cursor secret and sign-in state.
-      db.exec("DELETE FROM meta WHERE key IN ('cursor_secret', 'default_account_id', 'clock_offset_ms')");
-      image = db.serialize();
+      image = templateImage(db);
       db.close();
       this.templates.set(key, image);
     }
@@ -173,9 +170,7 @@ export class AccountRegistry {
       renewPaymentLinks(account.ctx);
       if (input.fixtures) loadAccountFixtures(account, input.fixtures);
       const apiKey = createApiKey(account.ctx, { name: 'Account admin', scopes: ['*'] }).secret;
-      stmt(this.options.db, 'INSERT INTO accounts (id, name, plan, trial_ends_at, trial_used, is_default, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(
-        row.id, row.name, row.plan, row.trial_ends_at, row.trial_used, row.created_at,
-      );
+      insertAccount(this.options.db, row);
       this.add(account);
       return { account, apiKey };
     } catch (error) {
@@ -195,8 +190,8 @@ export class AccountRegistry {
     await (await account.worker)?.stop();
     account.meter.flush();
     account.requestLog.flush();
-    const snapshots = stmt(this.options.db, 'SELECT file FROM account_snapshots WHERE account_id = ?').pluck().all(id) as string[];
-    stmt(this.options.db, 'DELETE FROM accounts WHERE id = ?').run(id);
+    const snapshots = snapshotFilesOf(this.options.db, id);
+    deleteAccount(this.options.db, id);
     closeDb(account.db);
     if (!this.inMemory) this.removeFiles(id);
     for (const file of snapshots) rmSync(file, { force: true });
@@ -209,7 +204,7 @@ export class AccountRegistry {
   /** Writes a changed plan or trial to the registry and to the open account. */
   update(account: Account, changes: Partial<Pick<AccountRow, 'plan' | 'trial_ends_at' | 'trial_used'>>): void {
     const row = { ...account.row, ...changes };
-    stmt(this.options.db, 'UPDATE accounts SET plan = ?, trial_ends_at = ?, trial_used = ? WHERE id = ?').run(row.plan, row.trial_ends_at, row.trial_used, row.id);
+    updateAccountPlan(this.options.db, row);
     account.setPlan(row);
   }
 

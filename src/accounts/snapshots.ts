@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, fieldError } from '../errors.js';
 import { makePrivateDir, preparePrivateDatabase } from '../private-files.js';
-import { inTransaction } from '../services/context.js';
+import { inTransaction } from '../services/transactions.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
 import { signalOutbox } from '../services/outbox-signal.js';
 import type { Db } from '../store/db.js';
-import { stmt } from '../store/rows.js';
-import { emptySearchIndexes } from '../store/search-index.js';
+import { copyDatabase, deleteSnapshotRow, findSnapshot, insertSnapshot, snapshotsOf, attachSnapshot, copySnapshotBack, detachSnapshot, type SnapshotRow } from '../store/snapshot-files.js';
 import type { Account } from './account.js';
 
 /**
@@ -22,16 +21,7 @@ import type { Account } from './account.js';
  * is a secret that may have been handed out and used since the save, and a saved link must not pay
  * twice, so the snapshot's tokens are never live again. Everything else is as saved.
  */
-export interface SnapshotRow {
-  account_id: string;
-  name: string;
-  file: string;
-  created_at: string;
-}
 
-/** Parents before children: the order to insert; deletes go the other way. */
-const TABLES = ['leads', 'clients', 'contacts', 'deals', 'invoices', 'mailbox', 'events', 'webhook_deliveries', 'idempotency_keys'];
-const META_KEYS = "('invoice_seq', 'clock_offset_ms')";
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 let memoryDir: string | undefined;
@@ -53,8 +43,7 @@ function checkName(name: string): void {
   if (!NAME.test(name)) throw fieldError('name', 'invalid_name', 'A snapshot name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit.');
 }
 
-const find = (registry: Db, account: Account, name: string) =>
-  stmt(registry, 'SELECT * FROM account_snapshots WHERE account_id = ? AND name = ?').get(account.id, name) as SnapshotRow | undefined;
+const find = (registry: Db, account: Account, name: string) => findSnapshot(registry, account.id, name);
 
 const view = (row: SnapshotRow) => ({ name: row.name, account_id: row.account_id, created_at: row.created_at });
 
@@ -65,20 +54,20 @@ export function saveSnapshot(registry: Db, account: Account, name: string) {
   const file = join(dir, `${account.id}-${name}.db`);
   rmSync(file, { force: true });
   preparePrivateDatabase(file); // an empty 0600 file, which VACUUM INTO fills (made by SQLite, it would be 0644)
-  stmt(account.db, `VACUUM INTO ?`).run(file);
+  copyDatabase(account.db, file);
   const row: SnapshotRow = { account_id: account.id, name, file, created_at: new Date(account.ctx.clock()).toISOString() };
-  stmt(registry, 'INSERT INTO account_snapshots (account_id, name, file, created_at) VALUES (?, ?, ?, ?)').run(row.account_id, row.name, row.file, row.created_at);
+  insertSnapshot(registry, row);
   return view(row);
 }
 
 export function listSnapshots(registry: Db, account: Account) {
-  return { data: (stmt(registry, 'SELECT * FROM account_snapshots WHERE account_id = ? ORDER BY created_at, name').all(account.id) as SnapshotRow[]).map(view) };
+  return { data: snapshotsOf(registry, account.id).map(view) };
 }
 
 export function deleteSnapshot(registry: Db, account: Account, name: string) {
   const row = find(registry, account, name);
   if (!row) throw new ApiError('not_found', `This account has no snapshot named '${name}'.`);
-  stmt(registry, 'DELETE FROM account_snapshots WHERE account_id = ? AND name = ?').run(account.id, name);
+  deleteSnapshotRow(registry, account.id, name);
   rmSync(row.file, { force: true });
   return { name, deleted: true as const };
 }
@@ -88,24 +77,15 @@ export function restoreSnapshot(registry: Db, account: Account, name: string) {
   if (!row) throw new ApiError('not_found', `This account has no snapshot named '${name}'.`);
   const db = account.db;
   const started = performance.now();
-  db.prepare('ATTACH DATABASE ? AS snap').run(row.file);
+  attachSnapshot(db, row.file);
   try {
     inTransaction(account.ctx, () => {
-      db.pragma('defer_foreign_keys = ON');
-      for (const table of [...TABLES].reverse()) db.exec(`DELETE FROM main.${table}`);
-      emptySearchIndexes(db);
-      for (const table of TABLES) {
-        // Deliveries to an endpoint deleted since the snapshot have nowhere to go.
-        const where = table === 'webhook_deliveries' ? ' WHERE endpoint_id IN (SELECT id FROM main.webhook_endpoints)' : '';
-        db.exec(`INSERT INTO main.${table} SELECT * FROM snap.${table}${where}`);
-      }
-      db.exec(`DELETE FROM main.meta WHERE key IN ${META_KEYS}`);
-      db.exec(`INSERT INTO main.meta SELECT * FROM snap.meta WHERE key IN ${META_KEYS}`);
+      copySnapshotBack(db);
       renewPaymentLinks(account.ctx);
       // Every record's search row is made again when the transaction commits (the insert triggers marked them).
     });
   } finally {
-    db.exec('DETACH DATABASE snap');
+    detachSnapshot(db);
   }
   account.reloadClock();
   signalOutbox(db);

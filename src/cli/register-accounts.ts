@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { PLANS } from '../accounts/plans.js';
+import { PLANS } from '../domain/plans.js';
 import type { GlobalOptions } from './api.js';
 import { dayOrRfc3339, duration } from './arg-parsers.js';
 import { examples } from './help.js';

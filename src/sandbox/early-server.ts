@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import { newId } from '../domain/ids.js';
-import { problemBody } from '../http/plugins/errors.js';
+import { problemBody } from '../errors.js';
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { planPolicies } from '../accounts/plans.js';
+import { planPolicies } from '../domain/plans.js';
 import { AccountRegistry } from '../accounts/registry.js';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
@@ -9,11 +9,12 @@ import type { Ctx } from '../services/context.js';
 import { runDue } from '../accounts/clock.js';
 import { purgeExpiredEvents } from '../services/event-log.js';
 import { closeDb, openDb } from '../store/db.js';
-import { stmt } from '../store/rows.js';
+import { hasApiKeyHash } from '../store/credential-owners.js';
 import { adminKeyId, createLoginToken } from '../services/dashboard-sessions.js';
 import { dashboardLoginUrl } from '../http/routes/sandbox.js';
-import { fill, isEmpty, resetData } from './fill.js';
-import { adoptSeedImageFile, renewSeedImageLinks, writeSeedImageFile } from './seed-image.js';
+import { fill, resetData } from '../seed/fill.js';
+import { isEmpty } from '../store/seed-fill.js';
+import { adoptSeedImageFile, renewSeedImageLinks, writeSeedImageFile } from '../seed/seed-image.js';
 import { localBaseUrl } from './listen-address.js';
 import { listenEarly } from './early-server.js';
 import { newDatabaseFiles } from './start-guard.js';
@@ -68,7 +69,7 @@ const WORKER_LOAD_DELAY_MS = 200;
 /** Makes sure an admin key exists; returns the secret when this start created or registered it. */
 function ensureAdminKey(ctx: Ctx, apiKey: string | undefined): string | null {
   if (apiKey) {
-    const known = stmt(ctx.db, 'SELECT 1 FROM api_keys WHERE hash = ?').get(hashSecret(apiKey));
+    const known = hasApiKeyHash(ctx.db, hashSecret(apiKey));
     if (!known) createApiKey(ctx, { name: 'Sandbox admin (--api-key)', scopes: ['*'] }, apiKey);
     return apiKey;
   }

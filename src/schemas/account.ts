@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildOnce, lazySchema } from './lazy.js';
-import { PLANS } from '../accounts/plans.js';
+import { PLANS } from '../domain/plans.js';
 import { Label, Time } from './common.js';
 
 /** Accounts, their plans, clocks and snapshots (docs/accounts.md). */

@@ -23,7 +23,3 @@ export interface Ctx {
 export function createContext(db: Db, baseUrl: () => string = () => 'http://127.0.0.1:4010'): Ctx {
   return { db, ids: new IdGenerator(), clock: Date.now, cursorSecret: metaValue(db, 'cursor_secret'), baseUrl };
 }
-
-// Kept here for the code outside services/ that makes a Ctx and writes with it (accounts/,
-// sandbox/, scripts/build-seed-image.mjs): transactions.ts is where they live.
-export { inTransaction, inOneSavepoint } from './transactions.js';

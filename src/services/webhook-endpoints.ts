@@ -9,7 +9,7 @@ import {
   writeEndpoint,
   type EndpointRecord,
 } from '../store/webhook-endpoints.js';
-import { generateWebhookSecret } from '../webhooks/sign.js';
+import { generateWebhookSecret } from '../domain/webhook-signature.js';
 import { sentFields } from './changes.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';

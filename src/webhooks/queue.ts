@@ -2,7 +2,8 @@ import type { Ctx } from '../services/context.js';
 import { disableGoneEndpoint, signingSecrets } from '../services/webhook-endpoints.js';
 import { insertPendingAttempt } from '../services/webhook-deliveries.js';
 import { eventJson } from '../services/event-log.js';
-import { allRows, stmt, type Row } from '../store/rows.js';
+import type { Row } from '../store/rows.js';
+import { dueAttemptRows, nextDueTimeAfter, settlePending } from '../store/webhook-queue.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './schedule.js';
 
 /** One attempt the worker is about to make: where, with which secrets, and the exact body. */
@@ -33,19 +34,7 @@ export interface AttemptOutcome {
  * which never changes, so every retry sends the same bytes.
  */
 export function dueAttempts(ctx: Ctx, now: number, limit: number, skip: ReadonlySet<string>): DueAttempt[] {
-  const rows = allRows(
-    ctx.db,
-    `SELECT d.id AS delivery_id, d.endpoint_id, d.event_id, d.event_type, d.attempt,
-            w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, e.*
-       FROM webhook_deliveries d
-       JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
-       JOIN events e ON e.id = d.event_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.id NOT IN (SELECT value FROM json_each(?))
-      ORDER BY d.next_attempt_at, d.id
-      LIMIT ?`,
-    [new Date(now).toISOString(), JSON.stringify([...skip]), limit],
-  );
-  return rows.map((r: Row) => ({
+  return dueAttemptRows(ctx.db, now, limit, skip).map((r: Row) => ({
     id: String(r.delivery_id),
     endpointId: String(r.endpoint_id),
     eventId: String(r.event_id),
@@ -59,13 +48,7 @@ export function dueAttempts(ctx: Ctx, now: number, limit: number, skip: Readonly
 
 /** When the next pending attempt after `now` is due (on an enabled endpoint), or undefined when none is. */
 export function nextDueAfter(ctx: Ctx, now: number): number | undefined {
-  const next = stmt(
-    ctx.db,
-    `SELECT d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
-      WHERE d.status = 'pending' AND d.next_attempt_at > ? ORDER BY d.next_attempt_at LIMIT 1`,
-  )
-    .pluck()
-    .get(new Date(now).toISOString()) as string | undefined;
+  const next = nextDueTimeAfter(ctx.db, now);
   return next === undefined ? undefined : Date.parse(next);
 }
 
@@ -89,13 +72,16 @@ export function settleAttempt(ctx: Ctx, due: DueAttempt, outcome: AttemptOutcome
     const nextAt = delay === null ? null : new Date(answeredAt + delay).toISOString();
     if (outcome.statusCode === 410) error = 'The endpoint answered 410 Gone: it is now disabled and gets no more deliveries.';
     else if (!ok && nextAt === null) error = `${error} Gave up after ${MAX_ATTEMPTS} attempts.`;
-    const updated = stmt(
-      ctx.db,
-      `UPDATE webhook_deliveries SET status = ?, status_code = ?, duration_ms = ?, error = ?, next_attempt_at = ?, attempted_at = ?
-        WHERE id = ? AND status = 'pending'`,
-    ).run(ok ? 'succeeded' : 'failed', outcome.statusCode, Math.round(outcome.durationMs), error, nextAt, new Date(outcome.startedAt).toISOString(), due.id);
+    const settled = settlePending(ctx.db, due.id, {
+      status: ok ? 'succeeded' : 'failed',
+      statusCode: outcome.statusCode,
+      durationMs: Math.round(outcome.durationMs),
+      error,
+      nextAttemptAt: nextAt,
+      attemptedAt: new Date(outcome.startedAt).toISOString(),
+    });
     // Gone meanwhile: its endpoint was deleted or its event purged while the request ran.
-    if (updated.changes === 0) return false;
+    if (!settled) return false;
     if (outcome.statusCode === 410) disableGoneEndpoint(ctx, due.endpointId);
     if (nextAt !== null) insertPendingAttempt(ctx, due.endpointId, { id: due.eventId, type: due.eventType }, due.attempt + 1, nextAt);
     return nextAt !== null;

@@ -1,5 +1,5 @@
 import { Agent, errors, request } from 'undici';
-import { signedHeaders } from './sign.js';
+import { signedHeaders } from '../domain/webhook-signature.js';
 import { parseRetryAfter } from './schedule.js';
 
 /** How long a receiver has to answer (docs/reference/events.md#webhooks). */

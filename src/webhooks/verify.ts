@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { signature } from './sign.js';
+import { signature } from '../domain/webhook-signature.js';
 
 /** Receivers should refuse older (and future) timestamps: it bounds how long a captured request can be replayed. */
 export const TOLERANCE_SECONDS = 5 * 60;

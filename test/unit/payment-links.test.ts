@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { seed } from '../../src/sandbox/seed.js';
-import { createContext, inTransaction, type Ctx } from '../../src/services/context.js';
+import { seed } from '../../src/seed/seed.js';
+import { createContext, type Ctx } from '../../src/services/context.js';
+import { inTransaction } from '../../src/services/transactions.js';
 import { renewPaymentLinks } from '../../src/services/payment-links.js';
 import { openDb } from '../../src/store/db.js';
 

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { asciiWord, emailLocalPart } from '../../src/sandbox/ascii.js';
-import { CITIES } from '../../src/sandbox/seed-data.js';
-import { seed } from '../../src/sandbox/seed.js';
-import { createContext, inTransaction } from '../../src/services/context.js';
+import { asciiWord, emailLocalPart } from '../../src/seed/ascii.js';
+import { CITIES } from '../../src/seed/seed-data.js';
+import { seed } from '../../src/seed/seed.js';
+import { createContext } from '../../src/services/context.js';
+import { inTransaction } from '../../src/services/transactions.js';
 import { openDb } from '../../src/store/db.js';
 
 /**

@@ -2,10 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATA_TABLES } from '../../src/sandbox/fill.js';
-import { adoptSeedImageFile, copySeedImage, markWholeFileImage, renewSeedImageLinks, SEED_IMAGE_BASE_URL, wholeFileMark, writeSeedImageFile } from '../../src/sandbox/seed-image.js';
-import { seed } from '../../src/sandbox/seed.js';
-import { createContext, inTransaction, type Ctx } from '../../src/services/context.js';
+import { DATA_TABLES } from '../../src/store/tables.js';
+import { adoptSeedImageFile, copySeedImage, markWholeFileImage, renewSeedImageLinks, SEED_IMAGE_BASE_URL, wholeFileMark, writeSeedImageFile } from '../../src/seed/seed-image.js';
+import { seed } from '../../src/seed/seed.js';
+import { createContext, type Ctx } from '../../src/services/context.js';
+import { inTransaction } from '../../src/services/transactions.js';
 import { migrationNames, openDb } from '../../src/store/db.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, secretKey, signature, signedHeaders } from '../../src/webhooks/sign.js';
+import { generateWebhookSecret, secretKey, signature, signedHeaders } from '../../src/domain/webhook-signature.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/verify.js';
 
 const body = JSON.stringify({ id: 'evt_01TEST', type: 'deal.won', created_at: '2026-11-21T12:00:00.000Z', data: { object: { id: 'deal_1' } } });

@@ -3,18 +3,13 @@ import type { Socket } from 'node:net';
 import type { ZodError } from 'zod';
 import { newId } from '../../domain/ids.js';
 import { hasDotSegment, routedPath } from '../route-surface.js';
-import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../../errors.js';
+import { ApiError, problemBody, type ErrorCode, type FieldError } from '../../errors.js';
 
 /**
  * The one place where failures become HTTP responses: RFC 9457 problem+json with the stable codes
  * of docs/reference/errors.md. Anything that is not an ApiError or a known Fastify error is a bug and becomes a
  * 500 with no detail: no stack, no SQL, nothing from the inside reaches a client.
  */
-export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]) {
-  const { status, title } = ERRORS[code];
-  return { type: `/errors/${code}`, title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
-}
-
 export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   return reply

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Account as OpenAccount } from '../../accounts/account.js';
 import { accountView, clockView, moveClock, runDue } from '../../accounts/clock.js';
-import { TRIAL_DAYS } from '../../accounts/plans.js';
+import { TRIAL_DAYS } from '../../domain/plans.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from '../../accounts/snapshots.js';
 import { ApiError } from '../../errors.js';

@@ -8,7 +8,7 @@ import { EventPosition } from '../../schemas/event.js';
 import type { Ctx } from '../../services/context.js';
 import { sessionPrincipal } from '../../services/dashboard-sessions.js';
 import { latestEventId } from '../../services/event-log.js';
-import { usageReport } from '../../services/usage-report.js';
+import { usageReport } from '../../accounts/usage-report.js';
 import { RequestSourceSchema } from '../../schemas/request-source.js';
 import { dashboardHeader, sessionCookie } from '../dashboard/cookie.js';
 import { followEvents, sseStreams } from '../sse.js';

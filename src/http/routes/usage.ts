@@ -4,7 +4,7 @@ import type { Account } from '../../accounts/account.js';
 import { Usage, UsageQuery, UsageStreamQuery } from '../../schemas/usage.js';
 import type { RequestSource } from '../../schemas/request-source.js';
 import type { Principal } from '../../services/api-keys.js';
-import { usageReport } from '../../services/usage-report.js';
+import { usageReport } from '../../accounts/usage-report.js';
 import { BEARER, errorResponses } from '../schema-docs.js';
 import { sseStreams } from '../sse.js';
 

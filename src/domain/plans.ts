@@ -1,4 +1,4 @@
-import { parsePolicy, type Policy } from '../domain/rate-limit.js';
+import { parsePolicy, type Policy } from './rate-limit.js';
 import { ApiError } from '../errors.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { Account } from '../accounts/account.js';
+import type { Account } from './account.js';
 import type { Usage } from '../schemas/usage.js';
 import type { RequestSource } from '../schemas/request-source.js';
-import type { Principal } from './api-keys.js';
-import { day, STATUS_CLASSES, totalsBy } from './usage.js';
+import type { Principal } from '../services/api-keys.js';
+import { day, STATUS_CLASSES, totalsBy } from '../services/usage.js';
 
 /**
  * The usage report (docs/reference/limits.md#usage) as GET /v1/usage, its stream and the dashboard's stream send it: of

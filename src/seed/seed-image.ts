@@ -6,38 +6,33 @@ import type { Ctx } from '../services/context.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
 import { makePrivateDir, openPrivate } from '../private-files.js';
 import { migrationNames, openImage, type Db } from '../store/db.js';
-import { allRows, insertRows, stmt } from '../store/rows.js';
+import { adoptImageFile, copyImageRows, migrationsOf, onlyDataRows, setImageMark } from '../store/seed-image-rows.js';
 
 /**
  * The default seed's data (seed 1), made at build time by scripts/build-seed-image.mjs: a database
  * that seed() filled, as an image. Seeding runs ~300 records through the services (~50 ms of a
  * fresh start, most of the binary's); copying their rows takes a few. Seeding is deterministic
  * (fixed clock and ids from the seed), so the copy is the same data, row for row
- * (test/unit/seed-image.test.ts). Its rows are those of DATA_TABLES and the invoice number counter;
+ * (test/unit/seed-image.test.ts). Its rows are those of DATA_TABLES (store/tables.ts) and the invoice number counter;
  * search rows are made again by the triggers, as when seeding. Payment links are the exception:
  * their tokens are secrets, random in every sandbox, and their URL is the sandbox's own, so each
  * copied invoice gets a new token and its link is rewritten where it appears (the invoice's mail
  * and events).
  */
-export const SEED_IMAGE_FILE = 'seed-1.sqlite';
+const SEED_IMAGE_FILE = 'seed-1.sqlite';
+/** Where the build puts the image, in dist/ and among the binary's assets: sandbox/, where it has always been. */
 export const SEED_IMAGE_ASSET = `sandbox/${SEED_IMAGE_FILE}`;
 /** The base URL the build seeds with: every payment link in the image starts with it. */
 export const SEED_IMAGE_BASE_URL = 'http://seed-image.invalid';
 
-/** Parents before children (foreign keys). */
-const TABLES = ['clients', 'contacts', 'leads', 'deals', 'invoices', 'mailbox', 'events'];
-const META_KEYS = ['invoice_seq'];
-
 function readImage(): Buffer | undefined {
   try {
     if (IN_SEA) return Buffer.from(getRawAsset(SEED_IMAGE_ASSET) as ArrayBuffer);
-    return readFileSync(new URL(`./${SEED_IMAGE_FILE}`, import.meta.url));
+    return readFileSync(new URL(`../${SEED_IMAGE_ASSET}`, import.meta.url));
   } catch {
     return undefined; // not built (a source checkout run by tsx): seed() instead
   }
 }
-
-const migrationsOf = (db: Db) => stmt(db, 'SELECT group_concat(name) FROM (SELECT name FROM schema_migrations ORDER BY version)').pluck().get();
 
 /**
  * Copies the image's rows into an empty account database, inside the caller's transaction; false
@@ -48,29 +43,12 @@ export function copySeedImage(ctx: Ctx, bytes: Buffer | undefined = readImage())
   const image = openImage(bytes);
   try {
     if (migrationsOf(image) !== migrationsOf(ctx.db)) return false;
-    for (const table of TABLES) insertRows(ctx.db, table, allRows(image, `SELECT * FROM ${table} ORDER BY rowid`, []));
-    for (const key of META_KEYS) {
-      const value = stmt(image, 'SELECT value FROM meta WHERE key = ?').pluck().get(key);
-      if (value !== undefined) stmt(ctx.db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
-    }
+    copyImageRows(image, ctx.db);
     renewPaymentLinks(ctx, { fromBaseUrl: SEED_IMAGE_BASE_URL });
     return true;
   } finally {
     image.close();
   }
-}
-
-/** Search index tables (rows made by the triggers) and SQLite's own: taken along with the data. */
-const DERIVED_TABLE = /^(\w+_search(_\w+)?|sqlite_\w+|schema_migrations|meta)$/;
-
-/**
- * Whether the image holds rows only where copySeedImage takes them from (or derived from those):
- * a seed that one day writes keys or webhook secrets must not hand the same ones to every sandbox
- * through the whole file. Then the row copy is used, as before.
- */
-function onlySeedRows(image: Db): boolean {
-  const tables = image.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-  return tables.every((table) => TABLES.includes(table) || DERIVED_TABLE.test(table) || image.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() === undefined);
 }
 
 /**
@@ -91,8 +69,11 @@ export function wholeFileMark(names: readonly string[] = migrationNames()): numb
  * start reads 4 bytes of the header instead of opening the image to ask (~3.5 ms of each start).
  */
 export function markWholeFileImage(image: Db): boolean {
-  const fits = migrationsOf(image) === migrationNames().join(',') && onlySeedRows(image);
-  image.pragma(`user_version = ${fits ? wholeFileMark() : 0}`);
+  // Only rows where copySeedImage takes them from (or derived from those): a seed that one day
+  // writes keys or webhook secrets must not hand the same ones to every sandbox through the whole
+  // file. Then the row copy is used, as before.
+  const fits = migrationsOf(image) === migrationNames().join(',') && onlyDataRows(image);
+  setImageMark(image, fits ? wholeFileMark() : 0);
   return fits;
 }
 
@@ -136,12 +117,7 @@ export function writeSeedImageFile(path: string, bytes: Buffer | undefined = rea
  * counter is data) and the migrations dated now. Then, once there is a Ctx, renewSeedImageLinks.
  */
 export function adoptSeedImageFile(db: Db): void {
-  const marks = META_KEYS.map(() => '?').join(', ');
-  db.transaction(() => {
-    db.pragma('user_version = 0'); // the image's mark is the build's, not this file's
-    stmt(db, `DELETE FROM meta WHERE key NOT IN (${marks})`).run(...META_KEYS);
-    stmt(db, 'UPDATE schema_migrations SET applied_at = ?').run(new Date().toISOString());
-  })();
+  adoptImageFile(db);
 }
 
 /** New payment link tokens and URLs for the image's invoices, as copySeedImage makes them. */

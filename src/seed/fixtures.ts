@@ -6,11 +6,12 @@ import { DealCreate } from '../schemas/deal.js';
 import { InvoiceCreate } from '../schemas/invoice.js';
 import { LeadCreate } from '../schemas/lead.js';
 import { createClient } from '../services/clients.js';
-import { inTransaction, type Ctx } from '../services/context.js';
+import type { Ctx } from '../services/context.js';
+import { inTransaction } from '../services/transactions.js';
 import { createDeal } from '../services/deals.js';
 import { createInvoice } from '../services/invoices.js';
 import { createLead } from '../services/leads.js';
-import { stmt } from '../store/rows.js';
+import { clientIdByExternalId } from '../store/seed-fill.js';
 
 /**
  * `--fixtures DIR` loads your own records: DIR/clients.json, leads.json, deals.json and
@@ -62,7 +63,7 @@ export function loadFixtures(ctx: Ctx, dir: string): Record<string, number> {
 function resolveClientRef(ctx: Ctx, record: unknown, where: string): unknown {
   if (typeof record !== 'object' || record === null || !('client_external_id' in record)) return record;
   const { client_external_id, ...rest } = record as { client_external_id: unknown };
-  const id = stmt(ctx.db, 'SELECT id FROM clients WHERE external_id = ?').pluck().get(client_external_id);
+  const id = clientIdByExternalId(ctx.db, client_external_id);
   if (!id) throw new FixtureError(`${where}: no client with external_id '${String(client_external_id)}'`);
   return { ...rest, client_id: id };
 }

@@ -1,24 +1,14 @@
-import { inTransaction, type Ctx } from '../services/context.js';
-import type { Db } from '../store/db.js';
-import { stmt } from '../store/rows.js';
-import { emptySearchIndexes } from '../store/search-index.js';
+import type { Ctx } from '../services/context.js';
+import { inTransaction } from '../services/transactions.js';
+import { emptyData, hasWebhookEndpoints } from '../store/seed-fill.js';
 import { loadFixtures } from './fixtures.js';
 import { seed } from './seed.js';
 import { copySeedImage } from './seed-image.js';
-
-/** Tables that hold an account's data; reset empties them, API keys and settings stay. */
-export const DATA_TABLES = ['events', 'mailbox', 'invoices', 'deals', 'contacts', 'clients', 'leads'];
 
 export interface FillOptions {
   /** The seed for generated data, or false for none (1 when not given). */
   seed?: number | false | undefined;
   fixtures?: string | undefined;
-}
-
-const hasWebhookEndpoints = (db: Db) => stmt(db, 'SELECT 1 FROM webhook_endpoints LIMIT 1').get() !== undefined;
-
-export function isEmpty(db: Db): boolean {
-  return DATA_TABLES.every((t) => !stmt(db, `SELECT 1 FROM ${t} LIMIT 1`).get());
 }
 
 /**
@@ -39,12 +29,13 @@ export function fill(ctx: Ctx, options: FillOptions): boolean {
   });
 }
 
-/** Empties the account's data and fills it again as at its start. */
+/**
+ * Empties the account's data (store/tables.ts: DATA_TABLES; API keys and settings stay) and fills
+ * it again as at its start.
+ */
 export function resetData(ctx: Ctx, options: FillOptions): { seeded: boolean } {
   return inTransaction(ctx, () => {
-    for (const table of DATA_TABLES) ctx.db.exec(`DELETE FROM ${table}`);
-    emptySearchIndexes(ctx.db);
-    ctx.db.exec("DELETE FROM meta WHERE key = 'invoice_seq'");
+    emptyData(ctx.db);
     return { seeded: fill(ctx, options) };
   });
 }
