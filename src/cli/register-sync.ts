@@ -1,6 +1,6 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
-import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../sync/csv-limits.js';
+import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../sync/csv/limits.js';
 import type { GlobalOptions } from './api.js';
 import { sinceArg } from './since.js';
 import { examples } from './help.js';

@@ -2,8 +2,8 @@ import { createWriteStream, mkdtempSync, openSync, readSync, closeSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { openPrivate } from '../private-files.js';
-import { SyncUsageError } from './errors.js';
+import { openPrivate } from '../../private-files.js';
+import { SyncUsageError } from '../errors.js';
 
 /**
  * `crm sync import leads -`: stdin is copied to a temporary file first (streamed, flat memory),

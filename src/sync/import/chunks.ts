@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { issuesError, type BulkMode } from '../schemas/bulk.js';
+import { issuesError, type BulkMode } from '../../schemas/bulk.js';
 import type { ColumnMap } from './mapping.js';
-import type { SourceRow } from './source.js';
+import type { SourceRow } from '../csv/source.js';
 import { rowToRecord } from './to-record.js';
-import { inNameOrder } from '../json-tree.js';
+import { inNameOrder } from '../../json-tree.js';
 
 /**
  * The file cut into chunks of --batch-size consecutive rows. Cutting by rows (not by valid

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, fstatSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateDir, openPrivate, writePrivateFile } from '../private-files.js';
-import type { BulkSummary } from '../schemas/bulk.js';
-import { csvLine, csvLines } from './csv-line.js';
-import { SyncUsageError } from './errors.js';
-import type { CopyResource } from './mask-rules.js';
+import { makePrivateDir, openPrivate, writePrivateFile } from '../../private-files.js';
+import type { BulkSummary } from '../../schemas/bulk.js';
+import { csvLine, csvLines } from '../csv/line.js';
+import { SyncUsageError } from '../errors.js';
+import type { CopyResource } from '../mask/rules.js';
 
 /**
  * The folder of a copy (--results, default .crm/copy/<from>-to-<to>/), 0700 and its files 0600:

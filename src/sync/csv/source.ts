@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import { CsvParser, CsvSyntaxError, CsvTooLongError } from './csv-parser.js';
-import { SyncUsageError } from './errors.js';
+import { CsvParser, CsvSyntaxError, CsvTooLongError } from './parser.js';
+import { SyncUsageError } from '../errors.js';
 import { unescapeRow } from './formula-cells.js';
 
 /**

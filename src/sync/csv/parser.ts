@@ -1,5 +1,5 @@
-import { CsvSyntaxError, CsvTooLongError } from './csv-errors.js';
-import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW } from './csv-limits.js';
+import { CsvSyntaxError, CsvTooLongError } from './errors.js';
+import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW } from './limits.js';
 import type { SourceRow } from './source.js';
 
 export { CsvSyntaxError, CsvTooLongError };

@@ -1,5 +1,5 @@
-import { CATALOGUES, columnName, targetOf, type SyncResource, type Target } from './columns.js';
-import { SyncUsageError } from './errors.js';
+import { CATALOGUES, columnName, targetOf, type SyncResource, type Target } from '../columns.js';
+import { SyncUsageError } from '../errors.js';
 
 /** Each header column's target, in header order; `ignored` for columns that are read and dropped. */
 export type ColumnMap = Target[];

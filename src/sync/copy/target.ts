@@ -1,7 +1,7 @@
-import type { CrmClient } from '../client/client.js';
-import type { Invoice } from '../schemas/invoice.js';
-import { PAGE_SIZE } from './export.js';
-import type { CopyResource } from './mask-rules.js';
+import type { CrmClient } from '../../client/client.js';
+import type { Invoice } from '../../schemas/invoice.js';
+import { PAGE_SIZE } from '../export/export.js';
+import type { CopyResource } from '../mask/rules.js';
 
 /**
  * What the target already holds of an earlier copy, read once per resource before it is written:

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { utf8Text } from '../client/utf8.js';
-import { pageRenderer, type ListPage, type RenderSpec } from './export-render.js';
+import { utf8Text } from '../../client/utf8.js';
+import { pageRenderer, type ListPage, type RenderSpec } from './render.js';
 
 /**
  * The export's render thread (render-thread.ts): each message is a page's JSON as bytes, handed

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
-import { utf8Text } from '../client/utf8.js';
-import { existingWorkerScript } from '../worker-script.js';
-import { pageRenderer, type ListPage, type RenderedPage, type RenderSpec } from './export-render.js';
+import { utf8Text } from '../../client/utf8.js';
+import { existingWorkerScript } from '../../worker-script.js';
+import { pageRenderer, type ListPage, type RenderedPage, type RenderSpec } from './render.js';
 
 export interface Renderer {
   /**
@@ -26,7 +26,7 @@ export interface Renderer {
  * heap: a 1M-lead export peaks at 165–199 MB instead of ~130 (docs/benchmarks.md, ninth round).
  */
 export function startRenderer(spec: RenderSpec, workerFile?: URL): Renderer {
-  // The render thread's script is compiled beside this module (dist/sync/); tests name theirs.
+  // The render thread's script is compiled beside this module (dist/sync/export/); tests name theirs.
   const script = existingWorkerScript(() => workerFile ?? new URL('./render-worker.js', import.meta.url));
   if (script) return new RenderThread(spec, script);
   const render = pageRenderer(spec);

@@ -1,4 +1,4 @@
-import { FIELDS_PER_ROW, formatSize } from './csv-limits.js';
+import { FIELDS_PER_ROW, formatSize } from './limits.js';
 import type { SourceRow } from './source.js';
 
 /** The file is not CSV that can be read without guessing: a quote out of place, or never closed. */
@@ -13,7 +13,7 @@ export class CsvSyntaxError extends Error {
 }
 
 /**
- * A field or a row longer than its cap (csv-limits.ts). Raised as soon as the text read so far
+ * A field or a row longer than its cap (limits.ts). Raised as soon as the text read so far
  * passes the cap, so a quote never closed (the rest of the file one field) costs one cap of
  * memory, not the file.
  */

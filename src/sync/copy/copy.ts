@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import type { CrmClient } from '../client/client.js';
-import { CrmApiError } from '../client/errors.js';
-import type { Invoice } from '../schemas/invoice.js';
-import { CopyStopped, inPool, seg, writeBulkPage, type Outcome, type PageWriter } from './copy-bulk.js';
-import { copyInvoice } from './copy-invoices.js';
-import { CopyJournal, ResourceResults, writeState, type PageEntry } from './copy-journal.js';
-import { MissingReference, invoiceBody, type SourceRecord } from './copy-records.js';
-import { selectSubset, type SubsetSpec } from './copy-subset.js';
-import { TargetIndex } from './copy-target.js';
-import { PAGE_SIZE } from './export.js';
-import { COPY_RESOURCES, type CopyResource, type Masker } from './mask-rules.js';
-import { classifyFailure } from './send-failure.js';
+import type { CrmClient } from '../../client/client.js';
+import { CrmApiError } from '../../client/errors.js';
+import type { Invoice } from '../../schemas/invoice.js';
+import { CopyStopped, inPool, seg, writeBulkPage, type Outcome, type PageWriter } from './bulk.js';
+import { copyInvoice } from './invoices.js';
+import { CopyJournal, ResourceResults, writeState, type PageEntry } from './journal.js';
+import { MissingReference, invoiceBody, type SourceRecord } from './records.js';
+import { selectSubset, type SubsetSpec } from './subset.js';
+import { TargetIndex } from './target.js';
+import { PAGE_SIZE } from '../export/export.js';
+import { COPY_RESOURCES, type CopyResource, type Masker } from '../mask/rules.js';
+import { classifyFailure } from '../send-failure.js';
 
 /**
  * `crm sync copy`: one server's records into another, one way — source pages → id map → mask →
@@ -18,7 +18,7 @@ import { classifyFailure } from './send-failure.js';
  * so that every reference lands. Records are matched in the target by external_id = the source
  * record's id: a rerun updates in place and reports `unchanged` when nothing moved. Reads with
  * export's pages (limit 1000, keyset cursors, the next page fetched while one is written); writes
- * with import's idempotent bulk batches (copy-bulk.ts); invoices one by one (copy-invoices.ts).
+ * with import's idempotent bulk batches (bulk.ts); invoices one by one (invoices.ts).
  */
 export interface CopyOptions {
   from: string;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { CrmClient } from '../client/client.js';
-import { referencesOf, type SourceRecord } from './copy-records.js';
-import { SyncUsageError } from './errors.js';
-import { PAGE_SIZE } from './export.js';
-import { COPY_RESOURCES, type CopyResource } from './mask-rules.js';
+import type { CrmClient } from '../../client/client.js';
+import { referencesOf, type SourceRecord } from './records.js';
+import { SyncUsageError } from '../errors.js';
+import { PAGE_SIZE } from '../export/export.js';
+import { COPY_RESOURCES, type CopyResource } from '../mask/rules.js';
 
 /**
  * A subset of the source (`--where`, `--limit`, `--sample`), closed over references: whatever a

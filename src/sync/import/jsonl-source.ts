@@ -1,9 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { CATALOGUES, type SyncResource } from './columns.js';
-import { SyncUsageError } from './errors.js';
-import { rowMaker } from './flatten.js';
-import type { CsvSource, SourceRow } from './source.js';
+import { CATALOGUES, type SyncResource } from '../columns.js';
+import { SyncUsageError } from '../errors.js';
+import { rowMaker } from '../flatten.js';
+import type { CsvSource, SourceRow } from '../csv/source.js';
 
 /**
  * A JSON Lines file (one record per line, as `crm sync export --format jsonl` writes) read as the

@@ -1,6 +1,6 @@
-import { customFromCell, tagsFromCell, type CustomValue } from './cells.js';
+import { customFromCell, tagsFromCell, type CustomValue } from '../cells.js';
 import type { ColumnMap } from './mapping.js';
-import { canonicalValue } from './enum-values.js';
+import { canonicalValue } from '../enum-values.js';
 
 /**
  * One CSV row as a bulk record. The columns present define what is synced: a column the file does

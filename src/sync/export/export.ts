@@ -1,13 +1,13 @@
 import { createWriteStream, existsSync, readFileSync, truncateSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import type { CrmClient } from '../client/client.js';
-import { utf8Text } from '../client/utf8.js';
-import { openPrivate, writePrivateFile } from '../private-files.js';
-import type { SyncResource } from './columns.js';
-import { UTF8_BOM, csvLine } from './csv-line.js';
-import { SyncUsageError } from './errors.js';
-import { pageRenderer, type ListPage, type RenderSpec } from './export-render.js';
-import { exportColumns, exportTargets } from './flatten.js';
+import type { CrmClient } from '../../client/client.js';
+import { utf8Text } from '../../client/utf8.js';
+import { openPrivate, writePrivateFile } from '../../private-files.js';
+import type { SyncResource } from '../columns.js';
+import { UTF8_BOM, csvLine } from '../csv/line.js';
+import { SyncUsageError } from '../errors.js';
+import { pageRenderer, type ListPage, type RenderSpec } from './render.js';
+import { exportColumns, exportTargets } from '../flatten.js';
 import { startRenderer } from './render-thread.js';
 
 /**
@@ -29,7 +29,7 @@ export interface ExportOptions {
   format?: 'csv' | 'jsonl' | undefined;
   /** --raw: cells as they are, without the `'` before what a spreadsheet would run (formula-cells.ts). JSON Lines is never escaped. */
   raw?: boolean | undefined;
-  /** --bom: a UTF-8 byte-order mark first, for Excel (csv-line.ts). CSV only. */
+  /** --bom: a UTF-8 byte-order mark first, for Excel (csv/line.ts). CSV only. */
   bom?: boolean | undefined;
 }
 

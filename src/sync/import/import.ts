@@ -1,19 +1,19 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { ClientBulkRecord, LeadBulkRecord, type BulkMode, type BulkResponse, type BulkSummary } from '../schemas/bulk.js';
-import { compiledSchema } from '../schemas/compiled.js';
+import { ClientBulkRecord, LeadBulkRecord, type BulkMode, type BulkResponse, type BulkSummary } from '../../schemas/bulk.js';
+import { compiledSchema } from '../../schemas/compiled.js';
 import { chunksOf, toBatch, type Batch, type Chunk, type RowFailure } from './chunks.js';
-import type { SyncResource } from './columns.js';
-import { SyncUsageError } from './errors.js';
+import type { SyncResource } from '../columns.js';
+import { SyncUsageError } from '../errors.js';
 import { Journal, type JournalHeader, type ResumePoint } from './journal.js';
 import { mapHeader, parseMapOption } from './mapping.js';
 import { NO_DRY_RUN, PlanFile, PlanRefused, isDryRunRefusal } from './plan.js';
 import { ResultsFolder } from './results.js';
-import { classifyFailure } from './send-failure.js';
+import { classifyFailure } from '../send-failure.js';
 import { openJsonl, isJsonl } from './jsonl-source.js';
 import { applyPreset, type Preset } from './presets.js';
-import { openCsv, type Encoding } from './source.js';
+import { openCsv, type Encoding } from '../csv/source.js';
 
 /**
  * `crm sync import`: CSV stream → map and validate rows → batches → POST /v1/{resource}/bulk, with
@@ -41,7 +41,7 @@ export interface ImportOptions {
   resultsDir?: string | undefined;
   delimiter?: string | undefined;
   encoding?: Encoding | undefined;
-  /** The most characters a CSV field may have; a row, 4 times that (csv-limits.ts). */
+  /** The most characters a CSV field may have; a row, 4 times that (csv/limits.ts). */
   maxFieldSize?: number | undefined;
   /**
    * --raw: cells as they are, both ways: the file's `'=…` is not read back as `=…`, and the results

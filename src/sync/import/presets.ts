@@ -1,7 +1,7 @@
-import type { SyncResource } from './columns.js';
-import { SyncUsageError } from './errors.js';
-import { valueKey } from './enum-values.js';
-import type { CsvSource, SourceRow } from './source.js';
+import type { SyncResource } from '../columns.js';
+import { SyncUsageError } from '../errors.js';
+import { valueKey } from '../enum-values.js';
+import type { CsvSource, SourceRow } from '../csv/source.js';
 
 /**
  * `crm sync import --from hubspot|salesforce|pipedrive` (API.md §14): those products' own export

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { openPrivate } from '../private-files.js';
-import { SyncUsageError } from './errors.js';
+import { openPrivate } from '../../private-files.js';
+import { SyncUsageError } from '../errors.js';
 
 /**
  * The import's journal (journal.jsonl in the results folder): a header line saying what is being

@@ -1,8 +1,8 @@
-import type { Client } from '../schemas/client.js';
-import type { Deal } from '../schemas/deal.js';
-import type { Invoice } from '../schemas/invoice.js';
-import type { Lead } from '../schemas/lead.js';
-import type { CopyResource } from './mask-rules.js';
+import type { Client } from '../../schemas/client.js';
+import type { Deal } from '../../schemas/deal.js';
+import type { Invoice } from '../../schemas/invoice.js';
+import type { Lead } from '../../schemas/lead.js';
+import type { CopyResource } from '../mask/rules.js';
 
 /**
  * A source record as the body the target is sent: the create fields only (ids, times, numbers and
@@ -94,7 +94,7 @@ export function dealBody(d: Deal, ids: TargetIds): Record<string, unknown> {
   };
 }
 
-/** The fields of an invoice a draft can be given; its state is reached by transitions (copy-invoices.ts). */
+/** The fields of an invoice a draft can be given; its state is reached by transitions (invoices.ts). */
 export function invoiceBody(i: Invoice, ids: TargetIds): Record<string, unknown> {
   return {
     external_id: i.id,

@@ -1,9 +1,9 @@
 import { closeSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { openPrivate } from '../private-files.js';
-import { CrmApiError } from '../client/errors.js';
-import type { BulkResult } from '../schemas/bulk.js';
-import { UTF8_BOM, csvLine, csvLines } from './csv-line.js';
+import { openPrivate } from '../../private-files.js';
+import { CrmApiError } from '../../client/errors.js';
+import type { BulkResult } from '../../schemas/bulk.js';
+import { UTF8_BOM, csvLine, csvLines } from '../csv/line.js';
 
 /**
  * `crm sync import --plan` (API.md §14): every batch goes to the server as a bulk dry run, and

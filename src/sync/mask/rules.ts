@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { makePrivateDir, writePrivateFile } from '../private-files.js';
-import { SyncUsageError } from './errors.js';
+import { makePrivateDir, writePrivateFile } from '../../private-files.js';
+import { SyncUsageError } from '../errors.js';
 import { Faker, type FieldKind } from './mask.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import * as L from './mask-locales.js';
-import type { Locale } from './mask-locales.js';
+import * as L from './locales.js';
+import type { Locale } from './locales.js';
 
 /**
  * Deterministic fakes for `crm sync copy` (docs/sync.md, "Copy"): a value of a kind (a first name,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { CrmClient } from '../client/client.js';
-import { CrmApiError } from '../client/errors.js';
-import type { BulkResponse } from '../schemas/bulk.js';
-import { MissingReference, bodyOf, type SourceRecord, type TargetIds } from './copy-records.js';
-import type { TargetContact, TargetIndex } from './copy-target.js';
-import type { CopyResource, Masker } from './mask-rules.js';
-import { classifyFailure } from './send-failure.js';
+import type { CrmClient } from '../../client/client.js';
+import { CrmApiError } from '../../client/errors.js';
+import type { BulkResponse } from '../../schemas/bulk.js';
+import { MissingReference, bodyOf, type SourceRecord, type TargetIds } from './records.js';
+import type { TargetContact, TargetIndex } from './target.js';
+import type { CopyResource, Masker } from '../mask/rules.js';
+import { classifyFailure } from '../send-failure.js';
 
 /**
  * One page of clients, leads or deals into the target: each record made into its body (references

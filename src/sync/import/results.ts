@@ -1,8 +1,8 @@
 import { closeSync, ftruncateSync, fstatSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateDir, openPrivate } from '../private-files.js';
-import { UTF8_BOM, csvLine, csvLines } from './csv-line.js';
-import type { SourceRow } from './source.js';
+import { makePrivateDir, openPrivate } from '../../private-files.js';
+import { UTF8_BOM, csvLine, csvLines } from '../csv/line.js';
+import type { SourceRow } from '../csv/source.js';
 
 /**
  * The results folder of an import, after Salesforce Bulk's result files:

@@ -1,7 +1,7 @@
-import type { CrmClient } from '../client/client.js';
-import type { Invoice } from '../schemas/invoice.js';
-import { copyKey, seg } from './copy-bulk.js';
-import type { TargetEntry } from './copy-target.js';
+import type { CrmClient } from '../../client/client.js';
+import type { Invoice } from '../../schemas/invoice.js';
+import { copyKey, seg } from './bulk.js';
+import type { TargetEntry } from './target.js';
 
 /**
  * Invoices are copied one by one (they have no bulk endpoint) and keep their state as far as the
