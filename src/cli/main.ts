@@ -4,10 +4,10 @@ import { SCOPES } from '../domain/scopes.js';
 import type { GlobalOptions } from './api.js';
 import { DEFAULT_BASE_URL, resolveCredentials, type Credentials } from './credentials.js';
 import { CliError, printError, printJson, printWarning } from './output.js';
-import { registerEventCommands } from './register-events.js';
-import { registerSyncCommands } from './register-sync.js';
-import { registerAccountCommands } from './register-accounts.js';
-import { registerSandboxCommands } from './register-sandbox.js';
+import { registerEventCommands } from './commands/events/register.js';
+import { registerSyncCommands } from './commands/sync/register.js';
+import { registerAccountCommands } from './commands/accounts/register.js';
+import { registerSandboxCommands } from './commands/sandbox/register.js';
 import { listOf, rfc3339 } from './arg-parsers.js';
 import { examples } from './help.js';
 
@@ -89,7 +89,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
       ),
     )
     .action(async (_opts: unknown, cmd: Command) => {
-      const { loginCommand } = await import('./login.js');
+      const { loginCommand } = await import('./commands/login/login.js');
       const globals = cmd.optsWithGlobals<GlobalOptions & { profile?: string }>();
       loginCommand({ baseUrl: globals.baseUrl, apiKey: globals.apiKey, profile: globals.profile, json: globals.json });
     });
@@ -98,7 +98,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .description('Forget a saved profile (--profile NAME; default: the default profile)')
     .addHelpText('after', examples([['crm logout'], ['crm logout --profile prod']]))
     .action(async (_opts: unknown, cmd: Command) => {
-      const { logoutCommand } = await import('./login.js');
+      const { logoutCommand } = await import('./commands/login/login.js');
       const globals = cmd.optsWithGlobals<GlobalOptions & { profile?: string }>();
       logoutCommand({ profile: globals.profile, json: globals.json });
     });
@@ -107,7 +107,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .description('Show the base URL and key (prefix only) commands use here, and where they came from')
     .addHelpText('after', examples([['crm whoami'], ['crm whoami --json', 'base_url, key prefix, source']]))
     .action(async (_opts: unknown, cmd: Command) => {
-      const { whoamiCommand } = await import('./login.js');
+      const { whoamiCommand } = await import('./commands/login/login.js');
       whoamiCommand(resolveInto(program), cmd.optsWithGlobals<GlobalOptions>().json);
     });
 
@@ -129,7 +129,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`, listOf(SCOPES, 'scope', ['*']), ['*'])
     .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)', rfc3339)
     .action(async (opts: { name: string; scopes: string[]; expiresAt?: string }, cmd: Command) => {
-      const { createKey } = await import('./keys.js');
+      const { createKey } = await import('./commands/keys/keys.js');
       await createKey(cmd.optsWithGlobals<GlobalOptions>(), opts.name, opts.scopes, opts.expiresAt);
     });
   keys
@@ -137,7 +137,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .description('List API keys (never their secrets)')
     .addHelpText('after', examples([['crm keys list'], ['crm keys list --json']]))
     .action(async (_opts: unknown, cmd: Command) => {
-      const { listKeys } = await import('./keys.js');
+      const { listKeys } = await import('./commands/keys/keys.js');
       await listKeys(cmd.optsWithGlobals<GlobalOptions>());
     });
   keys
@@ -145,7 +145,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .description('Revoke a key; it fails from the next request on (--api-key must hold every scope it holds)')
     .addHelpText('after', examples([['crm keys revoke key_01J8Z…']]))
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const { revokeKey } = await import('./keys.js');
+      const { revokeKey } = await import('./commands/keys/keys.js');
       await revokeKey(cmd.optsWithGlobals<GlobalOptions>(), id);
     });
 
@@ -155,7 +155,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
     .addHelpText('after', examples([['crm usage'], ['crm usage --watch', 'redraw every second']]))
     .option('--watch', 'refresh every second (in place on a terminal)', false)
     .action(async (opts: { watch: boolean }, cmd: Command) => {
-      const { usageCommand } = await import('./usage.js');
+      const { usageCommand } = await import('./commands/usage/usage.js');
       await usageCommand({ ...cmd.optsWithGlobals<GlobalOptions>(), watch: opts.watch });
     });
 
@@ -172,7 +172,7 @@ Only the protocol is written to stdout; messages go to stderr.
 ${examples([['crm mcp', 'in the folder of a running sandbox'], ['crm mcp --base-url http://127.0.0.1:4010 --api-key crm_test_…']])}`,
     )
     .action(async (_opts: unknown, cmd: Command) => {
-      const { mcpCommand } = await import('./mcp.js');
+      const { mcpCommand } = await import('./commands/mcp/mcp.js');
       await mcpCommand(cmd.optsWithGlobals<GlobalOptions>());
     });
 
@@ -181,7 +181,7 @@ ${examples([['crm mcp', 'in the folder of a running sandbox'], ['crm mcp --base-
     .description('Print the OpenAPI 3.1 document (the same as GET /v1/openapi.json)')
     .addHelpText('after', examples([['crm openapi > openapi.json']]))
     .action(async (_opts: unknown, cmd: Command) => {
-      const { openapiCommand } = await import('./openapi.js');
+      const { openapiCommand } = await import('./commands/openapi/openapi.js');
       await openapiCommand(cmd.optsWithGlobals<GlobalOptions>());
     });
 
@@ -196,7 +196,7 @@ ${examples([['crm mcp', 'in the folder of a running sandbox'], ['crm mcp --base-
     .option('--check', 'write nothing; exit 1 when DIR differs from a fresh generation', false)
     .addHelpText('after', examples([['crm sdk generate --lang python --out sdks/python'], ['crm sdk generate --lang go --out sdks/go --check', 'in CI: exit 1 when stale']]))
     .action(async (opts: { lang: string; out: string; check: boolean }, cmd: Command) => {
-      const { sdkGenerateCommand } = await import('./sdk.js');
+      const { sdkGenerateCommand } = await import('./commands/sdk/sdk.js');
       await sdkGenerateCommand({ ...opts, json: cmd.optsWithGlobals<GlobalOptions>().json });
     });
 

@@ -1,4 +1,4 @@
-import type { Progress } from './progress.js';
+import type { Progress } from '../../progress.js';
 
 /**
  * What a long job prints while the server makes it wait: one line when a wait begins ("the server

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CliError, printJson } from './output.js';
+import { CliError, printJson } from '../../output.js';
 
 /**
  * `crm sdk generate --lang L --out DIR`: writes the generated files of one SDK (its resources and
@@ -7,7 +7,7 @@ import { CliError, printJson } from './output.js';
  * `--check` writes nothing and fails (exit 1) when DIR differs, as CI does for sdks/.
  */
 export async function sdkGenerateCommand(options: { lang: string; out: string; check: boolean; json: boolean }): Promise<void> {
-  const [{ LANGUAGES, writeLanguage }, { openApiDocumentOffline }] = await Promise.all([import('../sdkgen/generate.js'), import('./openapi.js')]);
+  const [{ LANGUAGES, writeLanguage }, { openApiDocumentOffline }] = await Promise.all([import('../../../sdkgen/generate.js'), import('../openapi/openapi.js')]);
   const lang = LANGUAGES.find((l) => l === options.lang);
   if (!lang) throw new CliError(`--lang takes one of ${LANGUAGES.join(', ')}, not '${options.lang}'.`, 2);
   const out = resolve(options.out);

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { CrmClient } from '../client/client.js';
-import { CrmApiError } from '../client/errors.js';
-import { SyncUsageError } from '../sync/errors.js';
-import type { CopyReport } from '../sync/copy/copy.js';
-import { COPY_RESOURCES, Masker, loadMaskKey, readMaskOption, type CopyResource } from '../sync/mask/rules.js';
+import { CrmClient } from '../../../client/client.js';
+import { CrmApiError } from '../../../client/errors.js';
+import { SyncUsageError } from '../../../sync/errors.js';
+import type { CopyReport } from '../../../sync/copy/copy.js';
+import { COPY_RESOURCES, Masker, loadMaskKey, readMaskOption, type CopyResource } from '../../../sync/mask/rules.js';
 import { isSandbox, resolveEndpoint } from './copy-endpoints.js';
-import { configPath } from './credentials.js';
-import type { GlobalOptions } from './api.js';
-import { limitHeapGrowth } from '../heap-limits.js';
-import { onInterrupt } from './interrupt.js';
-import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from './output.js';
-import { describe, duration } from './progress.js';
+import { configPath } from '../../credentials.js';
+import type { GlobalOptions } from '../../api.js';
+import { limitHeapGrowth } from '../../../heap-limits.js';
+import { onInterrupt } from '../../interrupt.js';
+import { CliError, ExitCode, bold, dim, green, printJson, red, yellow } from '../../output.js';
+import { describe, duration } from '../../progress.js';
 import { batchSizeForPlan } from './sync.js';
 
 /** `crm sync copy` (docs/sync.md, "Copy"): the command's side — ends, masking, the webhook pause, output. */
@@ -56,7 +56,7 @@ async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
   if (flags.limit !== undefined && flags.sample !== undefined) throw new SyncUsageError('--limit and --sample do not go together: pick one way to take a subset.');
   if (flags.plan && flags.resume) throw new SyncUsageError('--plan goes alone: it writes nothing, so there is nothing to resume.');
   const resources = parseResources(flags.resources);
-  const { parseWhere, parseShare } = await import('../sync/copy/subset.js');
+  const { parseWhere, parseShare } = await import('../../../sync/copy/subset.js');
   const where = parseWhere(flags.where);
   const subset = where.size || flags.limit !== undefined || flags.sample !== undefined ? { where, limit: flags.limit, sample: flags.sample === undefined ? undefined : parseShare(flags.sample) } : undefined;
   const from = resolveEndpoint('from', flags.from, flags.fromApiKey);
@@ -77,7 +77,7 @@ async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
     const since = flags.since === 'last' ? await lastSync(resultsDir, flags) : flags.since;
     if (!flags.plan) pause = await pauseWebhooks(options, target, targetIsSandbox, flags.withWebhooks);
     const batchSize = await batchSizeForPlan(target, flags.batchSize, options);
-    const { copyData } = await import('../sync/copy/copy.js');
+    const { copyData } = await import('../../../sync/copy/copy.js');
     const progress = resourceProgress(options, flags.plan ? 'Planning' : 'Copying');
     const report = await copyData(
       {
@@ -134,7 +134,7 @@ function makeMasker(options: GlobalOptions, flags: CopyFlags, sourceIsSandbox: b
 }
 
 async function lastSync(resultsDir: string, flags: CopyFlags): Promise<string> {
-  const { readState } = await import('../sync/copy/journal.js');
+  const { readState } = await import('../../../sync/copy/journal.js');
   const state = readState(resultsDir);
   if (!state) throw new SyncUsageError(`--since last: no earlier complete copy from ${flags.from} to ${flags.to} in ${resultsDir}. Run a full copy first, or give a time (--since 30d).`);
   return state.synced_at;

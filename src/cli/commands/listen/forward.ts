@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
-import { backoffMs } from '../client/retry.js';
-import { postSigned, type PostResult } from '../webhooks/send.js';
-import { CliError, dim, green, printJson, red, terminalSafe } from './output.js';
+import { backoffMs } from '../../../client/retry.js';
+import { postSigned, type PostResult } from '../../../webhooks/send.js';
+import { CliError, dim, green, printJson, red, terminalSafe } from '../../output.js';
 
 /**
  * Forwarding events to a local URL, signed exactly as the sandbox's webhook worker signs (the

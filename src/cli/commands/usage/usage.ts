@@ -1,6 +1,6 @@
-import type { Usage } from '../schemas/usage.js';
-import { withClient, type GlobalOptions } from './api.js';
-import { bold, dim, printJson, table } from './output.js';
+import type { Usage } from '../../../schemas/usage.js';
+import { withClient, type GlobalOptions } from '../../api.js';
+import { bold, dim, printJson, table } from '../../output.js';
 
 /** `crm usage [--watch]`: today's usage; with --watch on a terminal, redrawn in place every second. */
 export async function usageCommand(options: GlobalOptions & { watch: boolean }): Promise<void> {

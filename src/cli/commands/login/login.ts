@@ -1,6 +1,6 @@
-import type { Credentials } from './credentials.js';
-import { DEFAULT_PROFILE, HOW_TO_LOG_IN, configPath, keyHint, readConfig, writeConfig } from './credentials.js';
-import { CliError, bold, dim, printJson } from './output.js';
+import type { Credentials } from '../../credentials.js';
+import { DEFAULT_PROFILE, HOW_TO_LOG_IN, configPath, keyHint, readConfig, writeConfig } from '../../credentials.js';
+import { CliError, bold, dim, printJson } from '../../output.js';
 
 /** `crm login`: saves a base URL and key as a profile (the file is readable by its owner only). */
 export function loginCommand(options: { baseUrl?: string; apiKey?: string; profile?: string; json: boolean }): void {

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { makePrivateDir, writePrivateFile } from '../private-files.js';
-import { generateWebhookSecret } from '../webhooks/sign.js';
+import { makePrivateDir, writePrivateFile } from '../../../private-files.js';
+import { generateWebhookSecret } from '../../../webhooks/sign.js';
 
 /**
  * What `crm listen` keeps between runs, per base URL: its signing secret (so a receiver

@@ -1,8 +1,8 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { PLANS } from '../accounts/plans.js';
-import type { GlobalOptions } from './api.js';
-import { dayOrRfc3339, duration } from './arg-parsers.js';
-import { examples } from './help.js';
+import { PLANS } from '../../../accounts/plans.js';
+import type { GlobalOptions } from '../../api.js';
+import { dayOrRfc3339, duration } from '../../arg-parsers.js';
+import { examples } from '../../help.js';
 
 /**
  * The commands around accounts (API.md §12): `crm accounts create|list|delete`, `crm sandbox

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { CrmClient } from '../client/client.js';
-import { CrmApiError } from '../client/errors.js';
-import type { TriggerableEventType } from '../domain/event-types.js';
-import type { Event, EventType } from '../schemas/event.js';
-import { withClient, type GlobalOptions } from './api.js';
-import { bold, dim, printJson } from './output.js';
+import type { CrmClient } from '../../../client/client.js';
+import { CrmApiError } from '../../../client/errors.js';
+import type { TriggerableEventType } from '../../../domain/event-types.js';
+import type { Event, EventType } from '../../../schemas/event.js';
+import { withClient, type GlobalOptions } from '../../api.js';
+import { bold, dim, printJson } from '../../output.js';
 
 /**
  * `crm trigger <event-type>`: makes the real API calls that cause an event, as `stripe trigger`

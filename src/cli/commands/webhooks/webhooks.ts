@@ -1,6 +1,6 @@
-import type { WebhookDelivery, WebhookEndpoint } from '../schemas/webhook.js';
-import { withClient, type GlobalOptions } from './api.js';
-import { bold, dim, printJson, table, yellow } from './output.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../../schemas/webhook.js';
+import { withClient, type GlobalOptions } from '../../api.js';
+import { bold, dim, printJson, table, yellow } from '../../output.js';
 
 /** `crm webhooks create|list|update|delete|rotate-secret|deliveries|recover`. */
 type WithSecret = WebhookEndpoint & { secret: string };

@@ -1,7 +1,7 @@
-import { CrmApiError } from '../client/errors.js';
-import type { CrmClient } from '../client/client.js';
-import { resolveCredentials } from './credentials.js';
-import { SyncUsageError } from '../sync/errors.js';
+import { CrmApiError } from '../../../client/errors.js';
+import type { CrmClient } from '../../../client/client.js';
+import { resolveCredentials } from '../../credentials.js';
+import { SyncUsageError } from '../../../sync/errors.js';
 
 /**
  * `--from` and `--to` of `crm sync copy`: each a profile name (`crm login --profile prod`), the

@@ -1,6 +1,6 @@
-import type { CrmClient } from '../client/client.js';
-import { withClient, type GlobalOptions } from './api.js';
-import { bold, dim, printJson, table, yellow } from './output.js';
+import type { CrmClient } from '../../../client/client.js';
+import { withClient, type GlobalOptions } from '../../api.js';
+import { bold, dim, printJson, table, yellow } from '../../output.js';
 
 /**
  * `crm accounts …`, `crm sandbox clock …` and `crm sandbox snapshot …` (API.md §12): calls to

@@ -1,9 +1,9 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { EVENT_TYPES, TRIGGERABLE_EVENT_TYPES, type EventType, type TriggerableEventType } from '../domain/event-types.js';
-import type { GlobalOptions } from './api.js';
-import { sinceArg } from './since.js';
-import { httpUrl, listOf } from './arg-parsers.js';
-import { examples } from './help.js';
+import { EVENT_TYPES, TRIGGERABLE_EVENT_TYPES, type EventType, type TriggerableEventType } from '../../../domain/event-types.js';
+import type { GlobalOptions } from '../../api.js';
+import { sinceArg } from '../../since.js';
+import { httpUrl, listOf } from '../../arg-parsers.js';
+import { examples } from '../../help.js';
 
 /**
  * Where `crm listen` keeps its secret and position (listen-state.ts). Here, not there: that module
@@ -39,7 +39,7 @@ export function registerEventCommands(program: Command): void {
     .option('--events <types>', 'comma-separated event types, or * for all', listOf(EVENT_TYPES, 'event type', ['*']), ['*'])
     .option('--description <text>', 'what the endpoint is for')
     .action(async (opts: { url: string; events: string[]; description?: string }, cmd: Command) => {
-      const { createWebhook } = await import('./webhooks.js');
+      const { createWebhook } = await import('../webhooks/webhooks.js');
       await createWebhook(globals(cmd), opts);
     });
   webhooks
@@ -47,7 +47,7 @@ export function registerEventCommands(program: Command): void {
     .description('List endpoints')
     .addHelpText('after', examples([['crm webhooks list'], ['crm webhooks list --json']]))
     .action(async (_opts: unknown, cmd: Command) => {
-      const { listWebhooks } = await import('./webhooks.js');
+      const { listWebhooks } = await import('../webhooks/webhooks.js');
       await listWebhooks(globals(cmd));
     });
   webhooks
@@ -60,7 +60,7 @@ export function registerEventCommands(program: Command): void {
     .option('--enable', 'enable it')
     .option('--disable', 'disable it (deliveries wait)')
     .action(async (id: string, opts: { url?: string; events?: string[]; description?: string; enable?: boolean; disable?: boolean }, cmd: Command) => {
-      const { updateWebhook } = await import('./webhooks.js');
+      const { updateWebhook } = await import('../webhooks/webhooks.js');
       await updateWebhook(globals(cmd), id, opts);
     });
   webhooks
@@ -68,7 +68,7 @@ export function registerEventCommands(program: Command): void {
     .description('Delete an endpoint and its delivery history')
     .addHelpText('after', examples([['crm webhooks delete we_01J8Z…']]))
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const { deleteWebhook } = await import('./webhooks.js');
+      const { deleteWebhook } = await import('../webhooks/webhooks.js');
       await deleteWebhook(globals(cmd), id);
     });
   webhooks
@@ -77,7 +77,7 @@ export function registerEventCommands(program: Command): void {
     .option('--expire-old', 'the old secret stops signing now, for a secret that leaked (receivers checking only it fail from the next delivery)')
     .addHelpText('after', examples([['crm webhooks rotate-secret we_01J8Z…'], ['crm webhooks rotate-secret we_01J8Z… --expire-old']]))
     .action(async (id: string, opts: { expireOld?: boolean }, cmd: Command) => {
-      const { rotateWebhookSecret } = await import('./webhooks.js');
+      const { rotateWebhookSecret } = await import('../webhooks/webhooks.js');
       await rotateWebhookSecret(globals(cmd), id, opts.expireOld === true);
     });
   webhooks
@@ -88,7 +88,7 @@ export function registerEventCommands(program: Command): void {
     .addOption(new Option('--status <status>', 'only attempts in this state').choices(['pending', 'succeeded', 'failed']))
     .option('--limit <n>', 'at most this many', count(1, 100_000), 100)
     .action(async (id: string, opts: { event?: string; status?: string; limit: number }, cmd: Command) => {
-      const { listWebhookDeliveries } = await import('./webhooks.js');
+      const { listWebhookDeliveries } = await import('../webhooks/webhooks.js');
       await listWebhookDeliveries(globals(cmd), id, opts);
     });
   webhooks
@@ -97,7 +97,7 @@ export function registerEventCommands(program: Command): void {
     .addHelpText('after', examples([['crm webhooks recover we_01J8Z… --since 2h'], ['crm webhooks recover we_01J8Z… --since 2026-11-20T00:00:00Z']]))
     .requiredOption('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg)
     .action(async (id: string, opts: { since: string }, cmd: Command) => {
-      const { recoverWebhook } = await import('./webhooks.js');
+      const { recoverWebhook } = await import('../webhooks/webhooks.js');
       await recoverWebhook(globals(cmd), id, opts.since);
     });
 
@@ -158,7 +158,7 @@ export function registerEventCommands(program: Command): void {
       examples([['crm trigger deal.won', 'creates a deal and wins it'], ['crm trigger invoice.paid --json']], "invoice.overdue and account.trial_ended come from the account's clock: `crm sandbox clock advance 30d`."),
     )
     .action(async (type: TriggerableEventType, _opts: unknown, cmd: Command) => {
-      const { triggerCommand } = await import('./trigger.js');
+      const { triggerCommand } = await import('../trigger/trigger.js');
       await triggerCommand(globals(cmd), type);
     });
 
@@ -183,7 +183,7 @@ ${examples([
 ])}`,
     )
     .action(async (opts: { forwardTo: string; events?: string; from?: string; state: string; retries: number }, cmd: Command) => {
-      const { listenCommand } = await import('./listen.js');
+      const { listenCommand } = await import('../listen/listen.js');
       await listenCommand({ ...globals(cmd), ...opts });
     });
 }

@@ -1,16 +1,16 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { BulkResponse } from '../schemas/bulk.js';
-import { SyncUsageError } from '../sync/errors.js';
-import type { ExportOptions } from '../sync/export/export.js';
-import type { ImportOptions, ImportReport } from '../sync/import/import.js';
-import type { CrmClient } from '../client/client.js';
-import { clientFor, withClient, type GlobalOptions } from './api.js';
-import { CliError, ExitCode, bold, dim, green, jsonText, printJson, red, terminalSafe, yellow } from './output.js';
-import { onInterrupt } from './interrupt.js';
-import { duration, startProgress } from './progress.js';
+import type { BulkResponse } from '../../../schemas/bulk.js';
+import { SyncUsageError } from '../../../sync/errors.js';
+import type { ExportOptions } from '../../../sync/export/export.js';
+import type { ImportOptions, ImportReport } from '../../../sync/import/import.js';
+import type { CrmClient } from '../../../client/client.js';
+import { clientFor, withClient, type GlobalOptions } from '../../api.js';
+import { CliError, ExitCode, bold, dim, green, jsonText, printJson, red, terminalSafe, yellow } from '../../output.js';
+import { onInterrupt } from '../../interrupt.js';
+import { duration, startProgress } from '../../progress.js';
 import { waitNotes } from './wait-notes.js';
-import { limitHeapGrowth } from '../heap-limits.js';
+import { limitHeapGrowth } from '../../../heap-limits.js';
 
 /**
  * `crm sync import|export`: CSV in and out of any server speaking API.md (§8, §9). Each command
@@ -42,14 +42,14 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   let spooled: string | undefined;
   if (flags.file === '-') {
     if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', 2);
-    const { spoolStdin } = await import('../sync/import/stdin.js');
+    const { spoolStdin } = await import('../../../sync/import/stdin.js');
     const file = await spoolStdin().catch((error: unknown) => {
       throw error instanceof SyncUsageError ? new CliError(error.message, 2) : error;
     });
     flags = { ...flags, file, results: flags.results ?? 'stdin.results' };
     spooled = file;
   }
-  const { importCsv } = await import('../sync/import/import.js');
+  const { importCsv } = await import('../../../sync/import/import.js');
   const progress = await startProgress(`${flags.dryRun ? 'Checking' : flags.plan ? 'Planning' : 'Importing'} ${flags.resource}`, options);
   // Retries are worth seeing (a struggling server shows before the command gives up), once per wait.
   const waits = waitNotes(progress, flags.retries);
@@ -147,7 +147,7 @@ export interface ExportFlags extends ExportOptions {
 export async function exportCommand(options: GlobalOptions, flags: ExportFlags): Promise<void> {
   limitHeapGrowth();
   const toStdout = flags.out === '-';
-  const { exportCsv } = await import('../sync/export/export.js');
+  const { exportCsv } = await import('../../../sync/export/export.js');
   const progress = await startProgress(`Exporting ${flags.resource}`, options);
   const interrupt = onInterrupt();
   try {

@@ -1,12 +1,12 @@
 import { Option, type Command, InvalidArgumentError } from 'commander';
-import { parsePolicy } from '../domain/rate-limit.js';
-import type { GlobalOptions } from './api.js';
-import { examples } from './help.js';
+import { parsePolicy } from '../../../domain/rate-limit.js';
+import type { GlobalOptions } from '../../api.js';
+import { examples } from '../../help.js';
 
 /**
  * `crm sandbox start|wait|reset` and `crm dashboard` (API.md §9, §11). Definitions only; each
  * command's code is imported when it runs, so --help stays fast. Returns the `sandbox` command, to
- * which register-accounts.ts adds `clock` and `snapshot`.
+ * which accounts/register.ts adds `clock` and `snapshot`.
  */
 function integerIn(min: number, max: number, hint: string) {
   return (value: string): number => {

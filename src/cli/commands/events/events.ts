@@ -1,10 +1,10 @@
-import type { CrmClient } from '../client/client.js';
-import type { Event } from '../schemas/event.js';
-import type { WebhookDelivery } from '../schemas/webhook.js';
-import { withClient, type GlobalOptions } from './api.js';
-import { checkForwardUrl, EventForwarder } from './forward.js';
-import { loadListenState } from './listen-state.js';
-import { CliError, dim, jsonText, printJson, table } from './output.js';
+import type { CrmClient } from '../../../client/client.js';
+import type { Event } from '../../../schemas/event.js';
+import type { WebhookDelivery } from '../../../schemas/webhook.js';
+import { withClient, type GlobalOptions } from '../../api.js';
+import { checkForwardUrl, EventForwarder } from '../listen/forward.js';
+import { loadListenState } from '../listen/listen-state.js';
+import { CliError, dim, jsonText, printJson, table } from '../../output.js';
 
 /** `crm events list|get|resend|replay`: the event log of any server speaking API.md §7. */
 export interface ForwardOptions {

@@ -1,11 +1,11 @@
-import { followEvents, type StreamItem } from '../client/event-stream.js';
-import { CrmApiError } from '../client/errors.js';
-import { EVENT_TYPES } from '../domain/event-types.js';
-import type { GlobalOptions } from './api.js';
-import { HOW_TO_LOG_IN } from './credentials.js';
+import { followEvents, type StreamItem } from '../../../client/event-stream.js';
+import { CrmApiError } from '../../../client/errors.js';
+import { EVENT_TYPES } from '../../../domain/event-types.js';
+import type { GlobalOptions } from '../../api.js';
+import { HOW_TO_LOG_IN } from '../../credentials.js';
 import { checkForwardUrl, EventForwarder } from './forward.js';
 import { loadListenState, saveListenPosition } from './listen-state.js';
-import { bold, CliError, cyan, dim, jsonText, printJson, terminalSafe, yellow } from './output.js';
+import { bold, CliError, cyan, dim, jsonText, printJson, terminalSafe, yellow } from '../../output.js';
 
 export interface ListenOptions extends GlobalOptions {
   forwardTo: string;

@@ -1,9 +1,9 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
-import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../sync/csv/limits.js';
-import type { GlobalOptions } from './api.js';
-import { sinceArg } from './since.js';
-import { examples } from './help.js';
+import { BULK_MAX_RECORDS } from '../../../domain/bulk-limits.js';
+import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../../../sync/csv/limits.js';
+import type { GlobalOptions } from '../../api.js';
+import { sinceArg } from '../../since.js';
+import { examples } from '../../help.js';
 
 /** --since of a copy: a time, or `last` (the start of the last complete copy between the same ends). */
 const copySince = (value: string): string => (value.trim() === 'last' ? 'last' : sinceArg(value));
@@ -200,7 +200,7 @@ ${examples([
 ])}`,
     )
     .action(async (opts: Record<string, unknown>, cmd: Command) => {
-      const { copyCommand } = await import('./sync-copy.js');
-      await copyCommand(globals(cmd), opts as unknown as import('./sync-copy.js').CopyFlags);
+      const { copyCommand } = await import('./copy.js');
+      await copyCommand(globals(cmd), opts as unknown as import('./copy.js').CopyFlags);
     });
 }

@@ -1,8 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { clientBackend } from '../mcp/backend.js';
-import { createMcpServer } from '../mcp/server.js';
-import { VERSION } from '../version.js';
-import { clientFor, type GlobalOptions } from './api.js';
+import { clientBackend } from '../../../mcp/backend.js';
+import { createMcpServer } from '../../../mcp/server.js';
+import { VERSION } from '../../../version.js';
+import { clientFor, type GlobalOptions } from '../../api.js';
 
 /**
  * `crm mcp`: the MCP server over stdio, against any --base-url. stdout carries the protocol and

@@ -1,6 +1,6 @@
-import type { ApiKey } from '../schemas/api-key.js';
-import { withClient, type GlobalOptions } from './api.js';
-import { bold, printJson, table, yellow } from './output.js';
+import type { ApiKey } from '../../../schemas/api-key.js';
+import { withClient, type GlobalOptions } from '../../api.js';
+import { bold, printJson, table, yellow } from '../../output.js';
 
 /** `crm keys create|list|revoke`: Settings → API from the terminal. */
 export async function createKey(options: GlobalOptions, name: string, scopes: string[], expiresAt?: string): Promise<void> {

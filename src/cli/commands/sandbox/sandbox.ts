@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { isLoopbackAddress, listeningOn, networkUrls } from '../sandbox/listen-address.js';
-import type { GlobalOptions } from './api.js';
+import { isLoopbackAddress, listeningOn, networkUrls } from '../../../sandbox/listen-address.js';
+import type { GlobalOptions } from '../../api.js';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { codeCacheAwaitsCheckpoint, codeCacheCheckpoint } from '../code-cache.js';
-import { limitHeapGrowth } from '../heap-limits.js';
-import { recordSandbox, recordStop } from './credentials.js';
-import { CliError, bold, cyan, dim, green, printJson, yellow } from './output.js';
+import { codeCacheAwaitsCheckpoint, codeCacheCheckpoint } from '../../../code-cache.js';
+import { limitHeapGrowth } from '../../../heap-limits.js';
+import { recordSandbox, recordStop } from '../../credentials.js';
+import { CliError, bold, cyan, dim, green, printJson, yellow } from '../../output.js';
 
 export interface StartOptions {
   port: number;
@@ -25,7 +25,7 @@ export interface StartOptions {
 /** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
 export async function startCommand(options: StartOptions): Promise<void> {
   checkpointAtFirstApiAnswer();
-  const { startSandbox } = await import('../sandbox/sandbox.js');
+  const { startSandbox } = await import('../../../sandbox/sandbox.js');
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -140,7 +140,7 @@ function warnIfReachable(address: AddressInfo): void {
 /** `crm sandbox reset`: POST /_sandbox/reset on a running sandbox. */
 export async function resetCommand(options: GlobalOptions): Promise<void> {
   // Imported here: the HTTP client loads undici (and node:http2), ~100 ms that `sandbox start` does not need.
-  const { withClient } = await import('./api.js');
+  const { withClient } = await import('../../api.js');
   const body = await withClient(options, (client) => client.post<{ seeded: boolean }>('/_sandbox/reset'));
   if (options.json) printJson(body);
   else process.stdout.write(`Sandbox at ${options.baseUrl} reset${body.seeded ? ' and seeded again' : ''}.\n`);
@@ -148,7 +148,7 @@ export async function resetCommand(options: GlobalOptions): Promise<void> {
 
 /** `crm dashboard`: a fresh single-use sign-in link (POST /_sandbox/dashboard_logins, admin key). */
 export async function dashboardCommand(options: GlobalOptions): Promise<void> {
-  const { withClient } = await import('./api.js');
+  const { withClient } = await import('../../api.js');
   const body = await withClient(options, (client) => client.post<{ url: string; expires_at: string }>('/_sandbox/dashboard_logins'));
   if (options.json) printJson({ dashboard_url: body.url, expires_at: body.expires_at });
   else process.stdout.write(`Dashboard  ${body.url}\n${dim(`  Single use, valid until ${body.expires_at}.`)}\n`);
