@@ -1,4 +1,4 @@
-// Benchmark "csv": the import's CSV parser (src/sync/csv-parser.ts) alone, file by file in a child
+// Benchmark "csv": the import's CSV parser (src/sync/csv/parser.ts) alone, file by file in a child
 // process each (bench/csv-parse-file.js), as `crm sync import` reads a file: 64 KiB at a time.
 //   - the common path: a generated leads file (BENCH_CSV_ROWS rows, default 1M), median of
 //     BENCH_CSV_REPEAT runs (default 5);
@@ -16,7 +16,7 @@ import { writeLeads } from './sync.js';
 import { median, round } from './stats.js';
 
 const CHILD = fileURLToPath(new URL('./csv-parse-file.js', import.meta.url));
-const PARSER = fileURLToPath(new URL('../dist/sync/csv-parser.js', import.meta.url));
+const PARSER = fileURLToPath(new URL('../dist/sync/csv/parser.js', import.meta.url));
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 1_000_000);
 const REPEAT = Number(process.env.BENCH_CSV_REPEAT ?? 5);
 const MB = 1024 * 1024;

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { openDb } from '../dist/store/db.js';
 import { clientJsonSql } from '../dist/store/clients.js';
 import { rowJsonSql } from '../dist/store/list-json.js';
-import { CsvParser } from '../dist/sync/csv-parser.js';
+import { CsvParser } from '../dist/sync/csv/parser.js';
 
 const SQLITE = '/usr/bin/sqlite3';
 const [file, dbPath, resource = 'leads'] = process.argv.slice(2);

@@ -6,7 +6,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
  * The bundle's SHA-1, stamped as its last line: bin/code-cache.cjs names V8's code cache after it
  * without hashing megabytes on every start (~10 ms with loading node:crypto, docs/benchmarks.md). Of the bytes
  * above it. Before that, the bundle is made all ASCII: esbuild escapes strings but leaves regular
- * expression literals as written (the masking rules', src/sync/mask.ts), and one such character made
+ * expression literals as written (the masking rules', src/sync/mask/mask.ts), and one such character made
  * Node read the whole bundle as UTF-8 into a two-byte string (~6 ms for 2 MB, against ~0.3 ms for an
  * ASCII one-byte read). Each UTF-16 unit outside ASCII becomes \uXXXX, which means the same in a
  * string, a regular expression (with or without the u flag: a surrogate pair stays a pair) and an

@@ -15,7 +15,7 @@
  * smaller page cache (store/db.ts), the client ~300 -> ~130 MB, the import's time unchanged within
  * the runs' noise. Whoever starts Node with their own young-generation size or growing percent keeps
  * theirs. Only for the CLI's own process: a library (startSandbox() in a test runner) must not
- * retune its host. The sandbox calls it as its first request comes (cli/sandbox.ts): the start
+ * retune its host. The sandbox calls it as its first request comes (cli/commands/sandbox/sandbox.ts): the start
  * itself keeps V8's defaults.
  */
 export function limitHeapGrowth(): void {

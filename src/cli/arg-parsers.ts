@@ -78,3 +78,12 @@ export function httpUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`Expected an http or https URL, not ${url.protocol}.`);
   return value;
 }
+
+/** A whole number from `min` to `max`, e.g. --limit and --retries. */
+export function wholeNumber(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}.`);
+    return n;
+  };
+}

@@ -137,7 +137,7 @@ export class CrmClient {
 
   /**
    * Every page of a list as the bytes of its JSON, for a reader that parses them elsewhere (the
-   * export's render thread, sync/render-thread.ts). The next page is asked for with the cursor
+   * export's render thread, sync/export/render-thread.ts). The next page is asked for with the cursor
    * read from the body's end, where the sandbox writes it (`…,"next_cursor":"…"}`); from a server
    * that writes it elsewhere, the page is parsed here to find it.
    */

@@ -38,8 +38,8 @@ describe('the CLI package', () => {
   it('ships bin/, the built code and its assets, and nothing of the build or the tests', () => {
     const paths = pack.files.map((f) => f.path);
     // The worker threads' scripts too: without them the sandbox checkpoints and the export renders on
-    // the main thread, slower and silently (src/store/checkpoint-thread.ts, src/sync/render-thread.ts).
-    const workers = ['dist/store/checkpoint-worker.js', 'dist/sync/render-worker.js'];
+    // the main thread, slower and silently (src/store/checkpoint-thread.ts, src/sync/export/render-thread.ts).
+    const workers = ['dist/store/checkpoint-worker.js', 'dist/sync/export/render-worker.js'];
     for (const needed of ['bin/crm.js', 'bin/package.json', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/web/app.js', 'dist/web/docs/swagger-ui-bundle.js', ...workers, 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
       expect(paths, needed).toContain(needed);
     }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inSample } from '../../src/sync/copy-subset.js';
+import { inSample } from '../../src/sync/copy/subset.js';
 import { runCrm, spawnCrm } from '../helpers/cli-process.js';
 import { buildSource, countsIn } from '../helpers/copy-source.js';
 import { apiClient, startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAMES } from '../../src/sync/mask-locales.js';
+import { NAMES } from '../../src/sync/mask/locales.js';
 import { runCrm } from '../helpers/cli-process.js';
 import { SOURCE_FIRST, SOURCE_LAST, buildSource, countsIn, everyText, type SourceValues } from '../helpers/copy-source.js';
 import { apiClient, startSandboxProcess, tempDir, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { escapeFormula } from '../../src/sync/formula-cells.js';
+import { escapeFormula } from '../../src/sync/csv/formula-cells.js';
 import { apiClient, startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
 import { FIXTURES, dbValue, readCsv, writeLeadsCsv } from '../helpers/sync.js';
 

@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT, ExitCode, exitCodeOf } from '../../src/cli/exit-codes.js';
 import { SyncUsageError } from '../../src/sync/errors.js';
-import { PlanRefused } from '../../src/sync/plan.js';
+import { PlanRefused } from '../../src/sync/import/plan.js';
 
 /** The one table from what a command threw to the code the CLI exits with (src/cli/exit-codes.ts, docs/reference/errors.md). */
 describe('exitCodeOf', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { trailingCursor } from '../../src/client/client.js';
-import { pageRenderer, type RenderSpec } from '../../src/sync/export-render.js';
+import { pageRenderer, type RenderSpec } from '../../src/sync/export/render.js';
 import { exportColumns, exportTargets } from '../../src/sync/flatten.js';
-import { startRenderer } from '../../src/sync/render-thread.js';
+import { startRenderer } from '../../src/sync/export/render-thread.js';
 
 /**
- * The export's render thread (sync/render-thread.ts), run from the compiled worker in dist/ (the
+ * The export's render thread (sync/export/render-thread.ts), run from the compiled worker in dist/ (the
  * test command builds first): what it writes is what the main thread would, pages come back in
  * the order sent, and a page's bytes are handed over, not copied.
  */
-const WORKER = new URL('../../dist/sync/render-worker.js', import.meta.url);
+const WORKER = new URL('../../dist/sync/export/render-worker.js', import.meta.url);
 
 const lead = (i: number) => ({
   id: `lead_${i}`,

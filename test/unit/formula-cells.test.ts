@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeFormula, unescapeFormula, unescapeRow } from '../../src/sync/formula-cells.js';
+import { escapeFormula, unescapeFormula, unescapeRow } from '../../src/sync/csv/formula-cells.js';
 
 /** The characters a spreadsheet may take as the start of a formula (formula-cells.ts). */
 const TRIGGERS = ['=', '+', '-', '@', '\t', '\r', '\0', '＝', '＋', '－', '＠'];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { customFromCell, fitsCustomCell, tagsFromCell, tagsToCell } from '../../src/sync/cells.js';
 import { exportColumns, rowMaker } from '../../src/sync/flatten.js';
-import { mapHeader, parseMapOption } from '../../src/sync/mapping.js';
-import { rowToRecord } from '../../src/sync/to-record.js';
+import { mapHeader, parseMapOption } from '../../src/sync/import/mapping.js';
+import { rowToRecord } from '../../src/sync/import/to-record.js';
 
 describe('cells', () => {
   it('joins tags with | and falls back to JSON when a tag needs it; both read back the same', () => {

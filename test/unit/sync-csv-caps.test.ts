@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { CsvParser, CsvTooLongError } from '../../src/sync/csv-parser.js';
-import { DEFAULT_MAX_FIELD_SIZE, formatSize, parseSize } from '../../src/sync/csv-limits.js';
-import type { SourceRow } from '../../src/sync/source.js';
+import { CsvParser, CsvTooLongError } from '../../src/sync/csv/parser.js';
+import { DEFAULT_MAX_FIELD_SIZE, formatSize, parseSize } from '../../src/sync/csv/limits.js';
+import type { SourceRow } from '../../src/sync/csv/source.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvParser } from '../../src/sync/csv-parser.js';
-import { csvField, csvLine, csvLines } from '../../src/sync/csv-line.js';
-import { unescapeRow } from '../../src/sync/formula-cells.js';
+import { CsvParser } from '../../src/sync/csv/parser.js';
+import { csvField, csvLine, csvLines } from '../../src/sync/csv/line.js';
+import { unescapeRow } from '../../src/sync/csv/formula-cells.js';
 
 const VALUES = ['plain', '', 'a,b', 'say "hi"', '"', 'two\nlines', 'cr\rhere', 'crlf\r\nhere', ' leading', 'trailing ', '  ', 'tab\there', 'semi;colon', 'Zoë €', 42, 0, -1.5];
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { CsvParser, CsvSyntaxError } from '../../src/sync/csv-parser.js';
-import type { SourceRow } from '../../src/sync/source.js';
+import { CsvParser, CsvSyntaxError } from '../../src/sync/csv/parser.js';
+import type { SourceRow } from '../../src/sync/csv/source.js';
 
 /** Parses `text` fed in the pieces `cuts` (offsets) make of it. */
 function parseIn(text: string, cuts: number[] = [], delimiter = ','): SourceRow[] {

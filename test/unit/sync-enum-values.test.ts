@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEAD_SOURCES, LEAD_STATUSES } from '../../src/schemas/lead.js';
-import { mapHeader, parseMapOption } from '../../src/sync/mapping.js';
-import { rowToRecord } from '../../src/sync/to-record.js';
+import { mapHeader, parseMapOption } from '../../src/sync/import/mapping.js';
+import { rowToRecord } from '../../src/sync/import/to-record.js';
 
 /**
  * Enum cells as spreadsheets hold them (`New`, `CONTACTED`, `Cold Call`): read as the API's values,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CrmClient } from '../../src/client/client.js';
-import { exportCsv, statePath } from '../../src/sync/export.js';
+import { exportCsv, statePath } from '../../src/sync/export/export.js';
 import { exportColumns, rowMaker } from '../../src/sync/flatten.js';
 
 /** exportCsv against a stub client: the CSV it writes, now without csv-stringify, is the same file as before. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapHeader, parseMapOption } from '../../src/sync/mapping.js';
+import { mapHeader, parseMapOption } from '../../src/sync/import/mapping.js';
 import { SyncUsageError } from '../../src/sync/errors.js';
 
 const map = (header: string[], options: { map?: string; mode?: 'upsert' | 'create'; resource?: 'leads' | 'clients' } = {}) =>

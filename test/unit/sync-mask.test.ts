@@ -2,9 +2,9 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Faker, nameLocale } from '../../src/sync/mask.js';
-import { Masker, loadMaskKey, parseRules, readMaskOption } from '../../src/sync/mask-rules.js';
-import { NAMES } from '../../src/sync/mask-locales.js';
+import { Faker, nameLocale } from '../../src/sync/mask/mask.js';
+import { Masker, loadMaskKey, parseRules, readMaskOption } from '../../src/sync/mask/rules.js';
+import { NAMES } from '../../src/sync/mask/locales.js';
 import { tempDir } from '../helpers/sandbox.js';
 
 const key1 = Buffer.alloc(32, 1);

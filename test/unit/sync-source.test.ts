@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LeadBulkRecord } from '../../src/schemas/bulk.js';
-import { chunksOf, toBatch } from '../../src/sync/chunks.js';
-import { mapHeader } from '../../src/sync/mapping.js';
-import { openCsv, sniffDelimiter, type SourceRow } from '../../src/sync/source.js';
+import { chunksOf, toBatch } from '../../src/sync/import/chunks.js';
+import { mapHeader } from '../../src/sync/import/mapping.js';
+import { openCsv, sniffDelimiter, type SourceRow } from '../../src/sync/csv/source.js';
 import { tempDir } from '../helpers/sandbox.js';
 import { FIXTURES } from '../helpers/sync.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitNotes, waitState } from '../../src/cli/wait-notes.js';
+import { waitNotes, waitState } from '../../src/cli/commands/sync/wait-notes.js';
 
 /** A long job prints one line when a wait begins, not one per retried request (docs/sync.md). */
 function recorder() {
