@@ -2,7 +2,7 @@
 // process each (bench/csv-parse-file.js), as `crm sync import` reads a file: 64 KiB at a time.
 //   - the common path: a generated leads file (BENCH_CSV_ROWS rows, default 1M), median of
 //     BENCH_CSV_REPEAT runs (default 5);
-//   - a quote never closed (issue #45): a row whose quoted field runs to the end of a 3 MB and a
+//   - a quote never closed (docs/benchmarks.md#the-csv-parser): a row whose quoted field runs to the end of a 3 MB and a
 //     30 MB file, with the default cap (it must stop at the cap: the same time and memory for both)
 //     and with the cap above the field (it must read it in time linear in its length: the 30 MB
 //     one ~10 times the 3 MB one, not ~100).

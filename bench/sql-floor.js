@@ -7,7 +7,7 @@
 // keeps the API's rules (a stored event per record: docs/reference/events.md, docs/api.md#bulk-api) on this schema.
 // With `clients`, a clients file (as writeClients makes it): each client, its contact person, its
 // search mark (the triggers'; not its search row, which the sandbox has made before each commit
-// since issue #45: the floor is the one earlier rounds compared with) and its client.created event with the client's JSON and contacts, by the SQLite inside better-sqlite3
+// since search rows are made at each commit: the floor is the one earlier rounds compared with) and its client.created event with the client's JSON and contacts, by the SQLite inside better-sqlite3
 // (Debian's sqlite3 3.40 lacks ORDER BY in aggregates, which the contacts SQL uses): the rows
 // are staged in a temporary table first, untimed, then one db.exec of the same kind of script.
 // Usage: node bench/sql-floor.js FILE.csv DB [clients]; prints {"rows", "ms"} (ms: the sqlite3 run only).

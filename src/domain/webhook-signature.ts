@@ -25,7 +25,7 @@ export function secretKey(secret: string): Buffer {
 
 /**
  * The secret as a KeyObject, made once per secret: with a Buffer key Node 24's createHmac checks it
- * against its CryptoKey type by catching an exception (~35 µs a signature, against ~5 µs; src/sync/mask.ts).
+ * against its CryptoKey type by catching an exception (~35 µs a signature, against ~5 µs; src/sync/mask/mask.ts).
  */
 const signingKey = memoize((secret: string) => createSecretKey(secretKey(secret)), { maxEntries: 1000, maxKeyLength: 200 });
 

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 /**
  * What the address the sandbox listens on means for who can reach it. The sandbox holds test keys,
  * webhook secrets and payment links over plain HTTP, so it listens on 127.0.0.1 unless told
- * otherwise; `crm sandbox start` warns when it was told otherwise (src/cli/sandbox.ts).
+ * otherwise; `crm sandbox start` warns when it was told otherwise (src/cli/commands/sandbox/sandbox.ts).
  */
 
 const isWildcard = (address: string) => address === '0.0.0.0' || address === '::';

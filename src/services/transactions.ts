@@ -8,7 +8,7 @@ const withoutSavepoints = new WeakSet<Ctx['db']>();
  * Runs fn in one transaction (nested calls join the outer one, as better-sqlite3 makes savepoints).
  * The outermost call also brings the search rows of what fn wrote up to date before it commits
  * (store/search-index.ts): every write goes through here, so no commit leaves a stale search row
- * behind for a search to rewrite while every other request waits (issue #45). One wrapper per
+ * behind for a search to rewrite while every other request waits (docs/security.md#search-and-ordering). One wrapper per
  * database that takes fn as its argument: db.transaction() builds a new wrapper on every call
  * (about 10 µs), which was the largest cost of a bulk batch after SQLite itself.
  */

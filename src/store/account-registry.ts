@@ -8,7 +8,7 @@ import { CLOCK_OFFSET_KEY } from './tables.js';
  * database: the default account's, which also holds the accounts table and their snapshots' rows.
  */
 
-/** An account as the registry stores it (API.md §12). */
+/** An account as the registry stores it (docs/accounts.md). */
 export interface AccountRow {
   id: string;
   name: string;

@@ -12,7 +12,7 @@ import { stmt } from './rows.js';
  * services/transactions.ts calls refreshSearchIndexes), so a commit leaves no stale row and a search
  * only reads. They were rewritten by the first search after the writes instead, on the server's
  * thread: after a 1M-lead import that search took 2.4–9 s, and no request of any account was
- * answered meanwhile (issue #45). Rows made at the commit cost a 1M-lead import ~15 % more of the
+ * answered meanwhile (docs/security.md#search-and-ordering). Rows made at the commit cost a 1M-lead import ~15 % more of the
  * sandbox's CPU and ~12 % more time, and a single write ~40 µs (docs/benchmarks.md). A rebuild on
  * another thread would do the same work on a core an import's client already uses, and would need
  * a second search for the records not yet rebuilt that cuts and folds words exactly as FTS5's

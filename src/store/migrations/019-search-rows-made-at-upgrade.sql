@@ -1,6 +1,6 @@
 -- The search rows are made before each write transaction commits (src/store/search-index.ts), no
 -- longer by the first search after the writes, which held every request of every account while it
--- rewrote them (issue #45). A database written before that may still hold marked records (all of
+-- rewrote them (docs/security.md, "Search and ordering"). A database written before that may still hold marked records (all of
 -- them after migration 012 or an import never searched): their rows are made here, once, while the
 -- sandbox opens the database, so no search has any left to make.
 
