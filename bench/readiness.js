@@ -2,7 +2,7 @@
 // next to the cost of starting Node at all (`node -e 0`), which no change in src/ can remove.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cpuMs, firstJsonLine, nodeFloorMs, stop, track } from './processes.js';
+import { cpuMs, firstJsonLine, nodeFloorMs, stop } from './processes.js';
 import { sandboxArgs, spawnNode, waitFor200 } from './servers.js';
 import { median, round } from './stats.js';
 

@@ -15,7 +15,6 @@
 // And the CPU time of each import's two processes, client and sandbox: over the machine's cores,
 // the shortest an import could take here however its work were split, beside the same floor.
 // BENCH_SYNC_ROWS=100000,1000000 picks the sizes.
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

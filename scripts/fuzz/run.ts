@@ -91,7 +91,7 @@ async function build(op: Operation, c: any, idsAt: IdsAt, apiKey: string): Promi
   if (c.idempotencyKey && op.method !== 'GET') headers.push('idempotency-key', c.idempotencyKey);
   let body: string | undefined;
   if (op.body) {
-    let value = structuredClone(c.body);
+    const value = structuredClone(c.body);
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const keys = Object.keys(op.body.schema.properties ?? {});
       const key = keys[c.pick % Math.max(keys.length, 1)];

@@ -5,7 +5,6 @@ import { parserFor } from '../schemas/compiled.js';
 import { newId } from '../domain/ids.js';
 import type { Ctx } from '../services/context.js';
 import { VERSION } from '../version.js';
-import { RateLimiter } from '../domain/rate-limit.js';
 import { routeHeadAsGet } from './head-as-get.js';
 import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';

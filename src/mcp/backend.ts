@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CrmClient } from '../client/client.js';
+import type { CrmClient } from '../client/client.js';
 import { CrmApiError } from '../client/errors.js';
 
 /**

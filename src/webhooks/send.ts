@@ -1,4 +1,4 @@
-import { Agent, errors, request } from 'undici';
+import { type Agent, errors, request } from 'undici';
 import { signedHeaders } from '../domain/webhook-signature.js';
 import { parseRetryAfter } from './schedule.js';
 

@@ -36,7 +36,7 @@ describe('crm --help', () => {
 
   it('shows --max-field-size of sync import with its default and the units it takes', async () => {
     const help = await helpOf(['sync', 'import']);
-    expect(help).toMatch(/--max-field-size <size>\s+the most characters a CSV field may have \(a row: 4\s+times that\)[^]*?\(1M = 1,048,576\) \(default: 1M\)/);
+    expect(help).toMatch(/--max-field-size <size>\s+the most characters a CSV field may have \(a row: 4\s+times that\)[\s\S]*?\(1M = 1,048,576\) \(default: 1M\)/);
   });
 
   it.each(paths.map((p) => [p.length ? p.join(' ') : '(crm)', p] as const))('%s has an Examples: section with a crm line', async (_name, path) => {

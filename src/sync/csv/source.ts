@@ -97,12 +97,12 @@ async function* readRuns(
   decode: (bytes?: Buffer) => string,
   parser: CsvParser,
   onRead: (bytes: number) => void,
-  unescape: boolean,
+  unescapeFormulas: boolean,
   onFailure: (error: CsvSyntaxError) => void,
 ): AsyncGenerator<SourceRow[]> {
   const notEmpty = (rows: SourceRow[]) => {
     const kept = rows.filter((row) => row.values.length !== 1 || row.values[0] !== '');
-    if (unescape) for (const row of kept) unescapeRow(row.values);
+    if (unescapeFormulas) for (const row of kept) unescapeRow(row.values);
     return kept;
   };
   const buffer = Buffer.allocUnsafe(64 * 1024);

@@ -45,7 +45,6 @@ export function Modal(props: { labelledBy: string; describedBy?: string; onCance
   return (
     <dialog
       ref={ref}
-      role="dialog"
       aria-modal="true"
       aria-labelledby={props.labelledBy}
       aria-describedby={props.describedBy}

@@ -2,7 +2,7 @@
 // Delete, the resource's own actions and related records (extras), and its history, live.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiProblem, can } from '../api.js';
+import { api, type ApiProblem, can } from '../api.js';
 import { confirmAction } from '../components/confirm.js';
 import { Link } from '../components/link.js';
 import { navigate } from '../router.js';
