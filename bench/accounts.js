@@ -25,7 +25,13 @@ async function call(base, key, method, path, body) {
 }
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const row = (name, values) => ({ name, median_ms: round(median(values), 1), min_ms: round(Math.min(...values), 1), max_ms: round(Math.max(...values), 1), runs: values.length });
+const row = (name, values) => ({
+  name,
+  median_ms: round(median(values), 1),
+  min_ms: round(Math.min(...values), 1),
+  max_ms: round(Math.max(...values), 1),
+  runs: values.length,
+});
 
 async function snapshotTimes(base, key, account, runs) {
   const path = `/_sandbox/accounts/${account}/snapshots`;
@@ -52,7 +58,10 @@ async function bearerTimes(base, key) {
   const valid = [];
   const unknown = [];
   for (let i = 0; i < 50; i++) {
-    for (const [token, into, status] of [[key, valid, 200], [`crm_test_${String(i).padStart(32, 'x')}`, unknown, 401]]) {
+    for (const [token, into, status] of [
+      [key, valid, 200],
+      [`crm_test_${String(i).padStart(32, 'x')}`, unknown, 401],
+    ]) {
       const started = performance.now();
       const res = await fetch(`${base}/v1/deals?limit=1`, { headers: { authorization: `Bearer ${token}` } });
       await res.arrayBuffer();
@@ -89,7 +98,10 @@ export async function run(ctx) {
     // 100k leads in one account, then its snapshot and restore.
     const big = made[1];
     for (let i = 0; i < BIG / 1000; i++) {
-      await call(base, big.api_key, 'POST', '/v1/leads/bulk', { mode: 'create', records: Array.from({ length: 1000 }, (_, j) => ({ first_name: 'Bulk', last_name: `${i}-${j}` })) });
+      await call(base, big.api_key, 'POST', '/v1/leads/bulk', {
+        mode: 'create',
+        records: Array.from({ length: 1000 }, (_, j) => ({ first_name: 'Bulk', last_name: `${i}-${j}` })),
+      });
     }
     const large = await snapshotTimes(base, key, big.id, 3);
     // A/B/A: the list again with the hundred accounts deleted, so drift over the run shows as drift.

@@ -36,9 +36,11 @@ async function api(sandbox, method, path, body) {
 /** Runs `work(i)` for 0..n-1, `width` at a time. */
 async function parallel(n, width, work) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
 }
 
 async function bulk(sandbox, resource, records) {
@@ -52,27 +54,66 @@ async function bulk(sandbox, resource, records) {
 
 export async function fill(sandbox) {
   const n = Object.fromEntries(Object.entries(MIX).map(([k, share]) => [k, Math.round(RECORDS * share)]));
-  const clients = await bulk(sandbox, 'clients', Array.from({ length: n.clients }, (_, i) => ({
-    name: `Kowalski ${i} Sp. z o.o.`, kind: 'company', email: `biuro${i}@firma${i}.pl`, phone: `+48 22 ${1000000 + i}`,
-    website: `https://firma${i}.pl`, address: { line1: `ul. Długa ${i % 200}`, city: 'Gdańsk', postal_code: '80-001', country: 'PL' },
-    custom_fields: { tier: i % 5, note: `Klient od ${2000 + (i % 25)}` },
-    contacts: [{ first_name: 'Katarzyna', last_name: `Nowak${i}`, email: `k.nowak${i}@firma${i}.pl`, phone: `+48 601 ${100000 + i}`, role: 'Prezes', is_primary: true }],
-  })));
-  const leads = await bulk(sandbox, 'leads', Array.from({ length: n.leads }, (_, i) => ({
-    first_name: ['Anna', 'Jonas', 'Łukasz', 'Greta'][i % 4], last_name: `Müller${i}`, email: `lead${i}@example.de`, phone: `+49 30 ${2000000 + i}`,
-    company: `Firma ${i % 3000} GmbH`, title: 'Einkauf', source: 'web', status: ['new', 'contacted', 'qualified', 'unqualified'][i % 4],
-    notes: i % 3 ? null : `Messe ${i}, Rückruf erbeten`, tags: ['bench'],
-  })));
+  const clients = await bulk(
+    sandbox,
+    'clients',
+    Array.from({ length: n.clients }, (_, i) => ({
+      name: `Kowalski ${i} Sp. z o.o.`,
+      kind: 'company',
+      email: `biuro${i}@firma${i}.pl`,
+      phone: `+48 22 ${1000000 + i}`,
+      website: `https://firma${i}.pl`,
+      address: { line1: `ul. Długa ${i % 200}`, city: 'Gdańsk', postal_code: '80-001', country: 'PL' },
+      custom_fields: { tier: i % 5, note: `Klient od ${2000 + (i % 25)}` },
+      contacts: [
+        {
+          first_name: 'Katarzyna',
+          last_name: `Nowak${i}`,
+          email: `k.nowak${i}@firma${i}.pl`,
+          phone: `+48 601 ${100000 + i}`,
+          role: 'Prezes',
+          is_primary: true,
+        },
+      ],
+    })),
+  );
+  const leads = await bulk(
+    sandbox,
+    'leads',
+    Array.from({ length: n.leads }, (_, i) => ({
+      first_name: ['Anna', 'Jonas', 'Łukasz', 'Greta'][i % 4],
+      last_name: `Müller${i}`,
+      email: `lead${i}@example.de`,
+      phone: `+49 30 ${2000000 + i}`,
+      company: `Firma ${i % 3000} GmbH`,
+      title: 'Einkauf',
+      source: 'web',
+      status: ['new', 'contacted', 'qualified', 'unqualified'][i % 4],
+      notes: i % 3 ? null : `Messe ${i}, Rückruf erbeten`,
+      tags: ['bench'],
+    })),
+  );
   const converts = Math.floor(n.leads / 30);
   await parallel(converts, 4, (i) => api(sandbox, 'POST', `/v1/leads/${leads[i * 30]}/convert`, { client_id: clients[i % clients.length] }));
-  const deals = await bulk(sandbox, 'deals', Array.from({ length: n.deals }, (_, i) => ({
-    title: `Deal ${i}`, value: 1000 + i, currency: 'EUR', stage: STAGES[i % 6], client_id: clients[i % clients.length],
-    lost_reason: i % 6 === 5 ? 'Price' : null,
-  })));
+  const deals = await bulk(
+    sandbox,
+    'deals',
+    Array.from({ length: n.deals }, (_, i) => ({
+      title: `Deal ${i}`,
+      value: 1000 + i,
+      currency: 'EUR',
+      stage: STAGES[i % 6],
+      client_id: clients[i % clients.length],
+      lost_reason: i % 6 === 5 ? 'Price' : null,
+    })),
+  );
   await parallel(n.invoices, 4, async (i) => {
     const state = ['draft', 'open', 'paid', 'void'][i % 4];
     const invoice = await api(sandbox, 'POST', '/v1/invoices', {
-      client_id: clients[i % clients.length], deal_id: deals[i % deals.length], currency: 'EUR', send: state === 'open' || state === 'paid',
+      client_id: clients[i % clients.length],
+      deal_id: deals[i % deals.length],
+      currency: 'EUR',
+      send: state === 'open' || state === 'paid',
       line_items: [{ description: `Usługa ${i}`, quantity: 1 + (i % 3), unit_price: 99.5 }],
     });
     if (state === 'paid') await api(sandbox, 'POST', `/v1/invoices/${invoice.id}/pay`);
@@ -83,7 +124,22 @@ export async function fill(sandbox) {
 
 async function copy(tmp, source, target, tag) {
   const rss = join(tmp, `copy-${tag}.rss`);
-  const args = [CRM, 'sync', 'copy', '--from', source.base_url, '--to', target.base_url, '--mask', 'default', '--mask-key-file', join(tmp, 'mask.key'), '--results', join(tmp, 'copy-results'), '--json'];
+  const args = [
+    CRM,
+    'sync',
+    'copy',
+    '--from',
+    source.base_url,
+    '--to',
+    target.base_url,
+    '--mask',
+    'default',
+    '--mask-key-file',
+    join(tmp, 'mask.key'),
+    '--results',
+    join(tmp, 'copy-results'),
+    '--json',
+  ];
   // BENCH_COPY_NODE_OPTIONS: for the copy only (e.g. --max-semi-space-size=8, see docs/sync.md "Memory").
   const nodeOptions = process.env.BENCH_COPY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_COPY_NODE_OPTIONS } : {};
   const env = { ...process.env, ...nodeOptions, CRM_FROM_API_KEY: source.api_key, CRM_TO_API_KEY: target.api_key };
@@ -130,7 +186,11 @@ export async function run(ctx) {
       checks: [
         { name: `copy ≥ ${TARGETS.recordsPerSecond} records/s`, actual: rows[0]['records/s'], pass: rows[0]['records/s'] >= TARGETS.recordsPerSecond },
         { name: `client peak RSS ≤ ${TARGETS.rssMb} MB`, actual: rows[0]['client peak RSS MB'], pass: rows[0]['client peak RSS MB'] <= TARGETS.rssMb },
-        { name: 'every record copied, none failed', actual: `${first.report.summary.created} created, ${first.report.summary.failed} failed`, pass: first.report.summary.created === records && first.report.summary.failed === 0 },
+        {
+          name: 'every record copied, none failed',
+          actual: `${first.report.summary.created} created, ${first.report.summary.failed} failed`,
+          pass: first.report.summary.created === records && first.report.summary.failed === 0,
+        },
       ],
     };
   } finally {

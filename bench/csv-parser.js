@@ -83,7 +83,10 @@ export async function run(ctx) {
   const ratio = (a, b) => (ms(a) && ms(b) ? round(ms(a) / ms(b), 1) : 'n/a');
   const figures = {};
   for (const [tag] of parsers) {
-    figures[`30 MB / 3 MB time, cap above the field (${tag}; linear ≈ 10)`] = ratio(`quote never closed, 30 MB, cap 100M (${tag})`, `quote never closed, 3 MB, cap 100M (${tag})`);
+    figures[`30 MB / 3 MB time, cap above the field (${tag}; linear ≈ 10)`] = ratio(
+      `quote never closed, 30 MB, cap 100M (${tag})`,
+      `quote never closed, 3 MB, cap 100M (${tag})`,
+    );
   }
   return { rows, figures };
 }

@@ -22,7 +22,8 @@ import { median, round } from './stats.js';
 const [extra, loads, ...builds] = process.argv.slice(2);
 if (builds.length !== 2) throw new Error('usage: node bench/dashboard-board-ab.js EXTRA_DEALS LOADS BUILD_A BUILD_B');
 
-const start = (build) => startSandbox(join(mkdtempSync(join(tmpdir(), 'crm-board-ab-')), 'sandbox.db'), ['--rate-limit', '0', '--quota', '0'], join(resolve(build), 'bin', 'crm.js'));
+const start = (build) =>
+  startSandbox(join(mkdtempSync(join(tmpdir(), 'crm-board-ab-')), 'sandbox.db'), ['--rate-limit', '0', '--quota', '0'], join(resolve(build), 'bin', 'crm.js'));
 
 installCleanup(); // the sandboxes go with this process, however it ends
 const sandboxes = await Promise.all(builds.map(start));
@@ -35,9 +36,15 @@ try {
   for (let i = 0; i < Number(loads); i++) {
     for (const k of i % 2 ? [1, 0] : [0, 1]) ready[k].push((await loadBoard(pages[k], sandboxes[k].base_url, totals[k])).ready);
   }
-  builds.forEach((build, k) => console.log(`${build}: ${totals[k]} deals, ready median ${round(median(ready[k]), 1)} ms (min ${round(Math.min(...ready[k]), 1)}, max ${round(Math.max(...ready[k]), 1)})`));
+  builds.forEach((build, k) =>
+    console.log(
+      `${build}: ${totals[k]} deals, ready median ${round(median(ready[k]), 1)} ms (min ${round(Math.min(...ready[k]), 1)}, max ${round(Math.max(...ready[k]), 1)})`,
+    ),
+  );
   const paired = ready[1].map((b, i) => b - ready[0][i]);
-  console.log(`${builds[1]} - ${builds[0]}: paired median ${round(median(paired), 1)} ms, ${builds[1]} faster in ${paired.filter((d) => d < 0).length} of ${loads}`);
+  console.log(
+    `${builds[1]} - ${builds[0]}: paired median ${round(median(paired), 1)} ms, ${builds[1]} faster in ${paired.filter((d) => d < 0).length} of ${loads}`,
+  );
 } finally {
   await browser.close();
   await Promise.all(sandboxes.map((s) => s.stop()));

@@ -48,8 +48,7 @@ async function measureSandbox(db, options) {
     const create = await measure('sandbox POST /v1/leads', createRequest(sandbox.base_url, auth), load);
     // Idempotency (docs/reference/limits.md#idempotency): a fresh key on every request pays for the claim and the stored
     // response; one key for all requests measures the replay path (the first one creates).
-    const keyed = (name, setupRequest) =>
-      measure(name, { ...createRequest(sandbox.base_url, auth), requests: [{ setupRequest }] }, load);
+    const keyed = (name, setupRequest) => measure(name, { ...createRequest(sandbox.base_url, auth), requests: [{ setupRequest }] }, load);
     const createFreshKey = await keyed('sandbox POST /v1/leads, new Idempotency-Key each', (req) => ({
       ...req,
       headers: { ...req.headers, 'idempotency-key': randomUUID() },

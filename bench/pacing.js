@@ -41,7 +41,15 @@ async function importOnce(ctx, batchSize) {
     const seconds = (times.at(-1) - times[0]) / 1000;
     const limited = logs.filter((l) => l.status === 429).length;
     const rate = (logs.length - 1) / seconds;
-    return { name: `${ROWS} leads, batches of ${batchSize}, 8 in flight`, exit_code: code, bulk_requests: logs.length, status_429: limited, seconds: round(seconds, 2), requests_per_s: round(rate, 2), of_limit_pct: round((rate / LIMIT) * 100, 1) };
+    return {
+      name: `${ROWS} leads, batches of ${batchSize}, 8 in flight`,
+      exit_code: code,
+      bulk_requests: logs.length,
+      status_429: limited,
+      seconds: round(seconds, 2),
+      requests_per_s: round(rate, 2),
+      of_limit_pct: round((rate / LIMIT) * 100, 1),
+    };
   } finally {
     await sandbox.stop();
   }

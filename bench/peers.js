@@ -101,7 +101,13 @@ async function startPeer(peer, dir) {
   exited.catch(() => {});
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const answered = await Promise.race([get(url, peer.headers()).then((r) => r.status, () => 0), exited]);
+    const answered = await Promise.race([
+      get(url, peer.headers()).then(
+        (r) => r.status,
+        () => 0,
+      ),
+      exited,
+    ]);
     if (answered === 200) break;
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -161,7 +167,11 @@ export async function run(ctx) {
         const opts = { ...load, pid: server.child.pid };
         round[name] = {
           list: await measure(`${name} GET ${peer.list}`, { url: server.baseUrl + peer.list, headers }, opts),
-          post: await measure(`${name} POST ${peer.post}`, { url: server.baseUrl + peer.post, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(peer.body) }, opts),
+          post: await measure(
+            `${name} POST ${peer.post}`,
+            { url: server.baseUrl + peer.post, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(peer.body) },
+            opts,
+          ),
         };
       } finally {
         await server.stop();
@@ -193,11 +203,16 @@ export async function run(ctx) {
   }));
   const v1 = 'json-server 1.0.0-beta';
   const startRatio = median(starts.crm.wall) / median(starts[v1].wall);
-  const startCheck = { name: `cold start to the first 200 <= ${START_TARGET}x json-server 1.x`, actual: `${round(startRatio, 2)}x (${round(median(starts.crm.wall), 1)} vs ${round(median(starts[v1].wall), 1)} ms)`, pass: startRatio <= START_TARGET };
+  const startCheck = {
+    name: `cold start to the first 200 <= ${START_TARGET}x json-server 1.x`,
+    actual: `${round(startRatio, 2)}x (${round(median(starts.crm.wall), 1)} vs ${round(median(starts[v1].wall), 1)} ms)`,
+    pass: startRatio <= START_TARGET,
+  };
   const startFigures = {};
   for (const peer of names.slice(1)) {
     startFigures[`crm/${peer} cold start wall`] = round(median(starts.crm.wall) / median(starts[peer].wall), 2);
-    if (starts.crm.cpu.length && starts[peer].cpu.length) startFigures[`crm/${peer} cold start CPU`] = round(median(starts.crm.cpu) / median(starts[peer].cpu), 2);
+    if (starts.crm.cpu.length && starts[peer].cpu.length)
+      startFigures[`crm/${peer} cold start CPU`] = round(median(starts.crm.cpu) / median(starts[peer].cpu), 2);
   }
   if (ONLY_START) return { rows: startRows, figures: startFigures, checks: [startCheck] };
 
@@ -216,7 +231,11 @@ export async function run(ctx) {
     rows: [...measured, ...startRows],
     figures,
     checks: [
-      { name: `list page of 50 >= ${LIST_TARGET}x json-server 1.x req/s`, actual: `${round(listRatio, 2)}x (${list.crm.rps} vs ${list[v1].rps})`, pass: listRatio >= LIST_TARGET },
+      {
+        name: `list page of 50 >= ${LIST_TARGET}x json-server 1.x req/s`,
+        actual: `${round(listRatio, 2)}x (${list.crm.rps} vs ${list[v1].rps})`,
+        pass: listRatio >= LIST_TARGET,
+      },
       startCheck,
       { name: 'no failed sandbox requests under load (peers)', actual: String(failures), pass: failures === 0 },
     ],

@@ -31,11 +31,18 @@ if (importing) {
   await (resource === 'clients' ? writeClients : writeLeads)(csv, amount);
   const started = performance.now();
   const env = { ...process.env, CRM_BASE_URL: sandbox.base_url, CRM_API_KEY: sandbox.api_key };
-  const crm = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/crm.js', import.meta.url)), 'sync', 'import', resource, csv, '--json'], { env, encoding: 'utf8' });
+  const crm = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/crm.js', import.meta.url)), 'sync', 'import', resource, csv, '--json'], {
+    env,
+    encoding: 'utf8',
+  });
   if (crm.status !== 0) throw new Error(`crm sync import exited ${crm.status}: ${crm.stderr}`);
   row = { name: `crm sync import ${resource}, ${amount} rows`, seconds: ((performance.now() - started) / 1000).toFixed(2) };
 } else {
-  row = await measure(`GET ${path}`, { url: sandbox.base_url + path, headers: { authorization: `Bearer ${sandbox.api_key}` } }, { duration: amount, pid: sandbox.pid });
+  row = await measure(
+    `GET ${path}`,
+    { url: sandbox.base_url + path, headers: { authorization: `Bearer ${sandbox.api_key}` } },
+    { duration: amount, pid: sandbox.pid },
+  );
 }
 await stop(child);
 
@@ -58,7 +65,9 @@ for (const [id, us] of selfUs) {
   const key = `${name} ${where}`.trim();
   perFunction.set(key, (perFunction.get(key) ?? 0) + us);
 }
-console.log(importing ? `${row.name}: ${row.seconds} s` : `${row.name}: ${row.rps} req/s, server CPU ${row.server_cpu_us_per_req} µs a request, p99 ${row.p99_ms} ms`);
+console.log(
+  importing ? `${row.name}: ${row.seconds} s` : `${row.name}: ${row.rps} req/s, server CPU ${row.server_cpu_us_per_req} µs a request, p99 ${row.p99_ms} ms`,
+);
 console.log(`profile: ${join(dir, file)} (busy ${(busy / 1e6).toFixed(1)} s sampled)`);
 for (const [key, us] of [...perFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) {
   console.log(`${((100 * us) / busy).toFixed(1).padStart(5)} %  ${key}`);

@@ -37,7 +37,13 @@ export async function run(ctx) {
     if (t.cpu !== null) cpu.push(t.cpu);
     floor.push(await nodeFloorMs());
   }
-  const row = (name, values) => ({ name, median_ms: round(median(values), 1), min_ms: round(Math.min(...values), 1), max_ms: round(Math.max(...values), 1), runs: values.length });
+  const row = (name, values) => ({
+    name,
+    median_ms: round(median(values), 1),
+    min_ms: round(Math.min(...values), 1),
+    max_ms: round(Math.max(...values), 1),
+    runs: values.length,
+  });
   const readyMedian = median(ready);
   return {
     rows: [

@@ -120,7 +120,11 @@ export async function run(ctx) {
     rmSync(csv, { force: true });
     rows.push(rowOf(`import ${label} leads, then q=${QUERY}`, m));
     if (size >= 1_000_000) {
-      checks.push({ name: `first search after a ${label}-lead import <= ${TARGET_FIRST_SEARCH_MS} ms`, actual: `${round(m.firstSearchMs, 1)} ms`, pass: m.firstSearchMs <= TARGET_FIRST_SEARCH_MS });
+      checks.push({
+        name: `first search after a ${label}-lead import <= ${TARGET_FIRST_SEARCH_MS} ms`,
+        actual: `${round(m.firstSearchMs, 1)} ms`,
+        pass: m.firstSearchMs <= TARGET_FIRST_SEARCH_MS,
+      });
     }
   }
   return { rows, checks };
@@ -144,7 +148,9 @@ async function main([rows, rounds, ...builds]) {
     }
     builds.forEach((build, k) => {
       const of = (key) => round(median(results[k].map((m) => m[key])), 1);
-      console.log(`${build}: import median ${round(of('importMs') / 1000, 2)} s (sandbox CPU ${round(of('importCpuMs') / 1000, 2)} s), first search ${of('firstSearchMs')} ms, healthz max during it ${of('healthMaxMs')} ms`);
+      console.log(
+        `${build}: import median ${round(of('importMs') / 1000, 2)} s (sandbox CPU ${round(of('importCpuMs') / 1000, 2)} s), first search ${of('firstSearchMs')} ms, healthz max during it ${of('healthMaxMs')} ms`,
+      );
     });
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -57,7 +57,13 @@ export async function run(ctx) {
     for (const [name, once] of Object.entries(cases)) times[name].push(await once(i));
   }
 
-  const row = (name, values) => ({ name, median_ms: round(median(values), 1), min_ms: round(Math.min(...values), 1), max_ms: round(Math.max(...values), 1), runs: values.length });
+  const row = (name, values) => ({
+    name,
+    median_ms: round(median(values), 1),
+    min_ms: round(Math.min(...values), 1),
+    max_ms: round(Math.max(...values), 1),
+    runs: values.length,
+  });
   const binary = median(times['build/crm (single binary)']);
   const npx = median(times['npx crm']);
   return {

@@ -53,7 +53,9 @@ export async function writeLeads(path, rows) {
 /** A clients file: an address, tags, a custom field and one contact person per client. */
 export async function writeClients(path, rows) {
   const out = createWriteStream(path);
-  out.write('external_id,name,kind,email,phone,website,address.line1,address.city,address.country,tags,custom.tier,contact.first_name,contact.last_name,contact.email,contact.role\n');
+  out.write(
+    'external_id,name,kind,email,phone,website,address.line1,address.city,address.country,tags,custom.tier,contact.first_name,contact.last_name,contact.email,contact.role\n',
+  );
   for (let i = 1; i <= rows; i++) {
     const line = `cx-${i},Client ${i} GmbH,company,c${i}@example.com,+49 30 ${2000000 + i},https://c${i}.example.com,"Street ${i}, Floor 2",Berlin,DE,${i % 3 ? 'vip|b2b' : ''},${i % 10},Anna${i},Meier,anna${i}@example.com,CEO\n`;
     if (!out.write(line)) await once(out, 'drain');
@@ -176,7 +178,16 @@ async function measure(tmp, rows) {
   const csv = join(tmp, `leads-${rows}.csv`);
   await writeLeads(csv, rows);
   const runs = rows > 200_000 ? 1 : REPEAT;
-  const floorImport = [], floorExport = [], writePath = [], sqlFloor = [], imports = [], exports = [], importRss = [], exportRss = [], sandboxRss = [], cpus = [];
+  const floorImport = [],
+    floorExport = [],
+    writePath = [],
+    sqlFloor = [],
+    imports = [],
+    exports = [],
+    importRss = [],
+    exportRss = [],
+    sandboxRss = [],
+    cpus = [];
   for (let i = 0; i < runs; i++) {
     const tag = `${rows}-${i}`;
     const floor = await sqliteImport(tmp, csv, tag);
@@ -233,7 +244,11 @@ async function measure(tmp, rows) {
 async function measureClients(tmp, rows) {
   const csv = join(tmp, `clients-${rows}.csv`);
   await writeClients(csv, rows);
-  const floor = [], sqlFloor = [], imports = [], rss = [], cpus = [];
+  const floor = [],
+    sqlFloor = [],
+    imports = [],
+    rss = [],
+    cpus = [];
   for (let i = 0; i < (rows > 200_000 ? 1 : REPEAT); i++) {
     const tag = `clients-${rows}-${i}`;
     const imported = await sqliteImport(tmp, csv, tag, 'clients');
@@ -278,10 +293,26 @@ export async function run(ctx) {
     figures[`export / sqlite3 -csv (${label})`] = `${round(m.exportRatio, 1)}x`;
     figures[`import / contract rows in C (${label})`] = `${round(m.importFloorRatio, 2)}x`;
     figures[`shortest import possible here / contract rows in C (${label})`] = m.cpuBound;
-    checks.push({ name: `import <= ${TARGETS.import}x the contract rows in C (${label} rows)`, actual: `${round(m.importFloorRatio, 2)}x`, pass: m.importFloorRatio <= TARGETS.import });
-    checks.push({ name: `sandbox peak RSS <= ${TARGETS.sandboxRssMb} MB (${label} rows imported)`, actual: `${round(m.sandboxRss, 0)} MB`, pass: m.sandboxRss <= TARGETS.sandboxRssMb });
-    checks.push({ name: `export <= ${TARGETS.export}x sqlite3 -csv (${label} rows)`, actual: `${round(m.exportRatio, 1)}x`, pass: m.exportRatio <= TARGETS.export });
-    checks.push({ name: `client peak RSS <= ${TARGETS.rssMb} MB (${label} rows, import / export)`, actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`, pass: Math.max(m.importRss, m.exportRss) <= TARGETS.rssMb });
+    checks.push({
+      name: `import <= ${TARGETS.import}x the contract rows in C (${label} rows)`,
+      actual: `${round(m.importFloorRatio, 2)}x`,
+      pass: m.importFloorRatio <= TARGETS.import,
+    });
+    checks.push({
+      name: `sandbox peak RSS <= ${TARGETS.sandboxRssMb} MB (${label} rows imported)`,
+      actual: `${round(m.sandboxRss, 0)} MB`,
+      pass: m.sandboxRss <= TARGETS.sandboxRssMb,
+    });
+    checks.push({
+      name: `export <= ${TARGETS.export}x sqlite3 -csv (${label} rows)`,
+      actual: `${round(m.exportRatio, 1)}x`,
+      pass: m.exportRatio <= TARGETS.export,
+    });
+    checks.push({
+      name: `client peak RSS <= ${TARGETS.rssMb} MB (${label} rows, import / export)`,
+      actual: `${round(m.importRss, 0)} / ${round(m.exportRss, 0)} MB`,
+      pass: Math.max(m.importRss, m.exportRss) <= TARGETS.rssMb,
+    });
     rss.push(m.importRss);
   }
   // docs/benchmarks.md: clients ≤ 2x their contract rows at the largest size, as the leads; each size reported.
@@ -294,12 +325,20 @@ export async function run(ctx) {
     figures[`clients import / contract rows in C (${label})`] = `${round(clients.floorRatio, 2)}x`;
     figures[`shortest clients import possible here / contract rows in C (${label})`] = clients.cpuBound;
     if (size === Math.max(...SIZES)) {
-      checks.push({ name: `clients import <= ${TARGETS.clientsImport}x their contract rows in C (${label} clients)`, actual: `${round(clients.floorRatio, 2)}x`, pass: clients.floorRatio <= TARGETS.clientsImport });
+      checks.push({
+        name: `clients import <= ${TARGETS.clientsImport}x their contract rows in C (${label} clients)`,
+        actual: `${round(clients.floorRatio, 2)}x`,
+        pass: clients.floorRatio <= TARGETS.clientsImport,
+      });
     }
   }
   const empty = await measureEmptyExport(ctx.tmp);
   rows.push(empty);
-  checks.push({ name: `empty export <= ${TARGETS.emptyExportMs / 1000} s`, actual: `${empty.median_s} s`, pass: empty.median_s * 1000 <= TARGETS.emptyExportMs });
+  checks.push({
+    name: `empty export <= ${TARGETS.emptyExportMs / 1000} s`,
+    actual: `${empty.median_s} s`,
+    pass: empty.median_s * 1000 <= TARGETS.emptyExportMs,
+  });
   if (rss.length > 1) {
     const growth = Math.max(...rss) / Math.min(...rss);
     checks.push({ name: 'client import RSS flat in the file size (largest / smallest < 1.5)', actual: `${round(growth, 2)}x`, pass: growth < 1.5 });

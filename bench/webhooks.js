@@ -162,7 +162,11 @@ export async function run(ctx) {
         // The paced run delivers at the pace it is fed; the burst shows what the worker can do.
         { name: `burst deliveries >= ${TARGET_PER_S}/s`, actual: `${backlog.deliveries_per_s}/s`, pass: backlog.deliveries_per_s >= TARGET_PER_S },
         { name: `paced commit-to-receipt p99 < ${TARGET_P99_MS} ms`, actual: `${live.p99_ms} ms`, pass: live.p99_ms < TARGET_P99_MS },
-        { name: 'no duplicates', actual: `${live.duplicates + single.duplicates + backlog.duplicates}`, pass: live.duplicates + single.duplicates + backlog.duplicates === 0 },
+        {
+          name: 'no duplicates',
+          actual: `${live.duplicates + single.duplicates + backlog.duplicates}`,
+          pass: live.duplicates + single.duplicates + backlog.duplicates === 0,
+        },
       ],
     };
   } finally {

@@ -9,7 +9,10 @@ const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const engines = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).engines.node; // ">=22.19"
-const need = engines.replace(/^>=\s*/, '').split('.').map(Number);
+const need = engines
+  .replace(/^>=\s*/, '')
+  .split('.')
+  .map(Number);
 const have = process.versions.node.split('.').map(Number);
 if (olderThan(have, need)) {
   console.error(`crm needs Node.js ${need.join('.')} or newer (Node 24 LTS recommended); this is ${process.version}. Install a current Node and run it again.`);

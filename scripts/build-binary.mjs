@@ -85,7 +85,9 @@ await asciiAndStamp(bundle); // read as Latin-1, and its code cache named withou
 // (a SEA cannot list its assets).
 const addon = sqliteAddonFile();
 const migrationsDir = join(ROOT, 'dist/store/migrations');
-const migrations = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort();
+const migrations = readdirSync(migrationsDir)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 writeFileSync(join(WORK, 'migrations-index.txt'), `${migrations.join('\n')}\n`);
 const blob = join(WORK, 'crm.blob');
 const config = {
@@ -130,7 +132,13 @@ function makeBinary(seaConfig) {
   const injected = spawnSync(process.execPath, [postject, BINARY, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE], { encoding: 'utf8' });
   // LIEF, which postject uses, warns about node's ELF notes on every run; harmless, so not shown.
   const noise = /^warning: Can't find string offset for section name/;
-  process.stderr.write(injected.stderr.split('\n').filter((l) => l && !noise.test(l)).map((l) => `${l}\n`).join(''));
+  process.stderr.write(
+    injected.stderr
+      .split('\n')
+      .filter((l) => l && !noise.test(l))
+      .map((l) => `${l}\n`)
+      .join(''),
+  );
   if (injected.status !== 0) throw new Error(`postject failed (exit ${injected.status}): ${injected.stdout}`);
 }
 

@@ -25,7 +25,10 @@ const PATCHES = [
       ["const dns = require('node:dns')", lazy('dns', 'node:dns')],
     ],
   },
-  { file: /node_modules\/commander\/lib\/command\.js$/, replace: [["import childProcess from 'node:child_process';", `${lazy('childProcess', 'node:child_process')};`]] },
+  {
+    file: /node_modules\/commander\/lib\/command\.js$/,
+    replace: [["import childProcess from 'node:child_process';", `${lazy('childProcess', 'node:child_process')};`]],
+  },
   { file: /node_modules\/zod\/v4\/locales\/index\.js$/, whole: 'export { default as en } from "./en.js";\n' },
   // Fastify checks each plugin's `fastify` version range with three functions of semver, but takes
   // the whole package (its index loads every range and comparison helper): ~1 ms of every start.
@@ -51,10 +54,19 @@ const PATCHES = [
   { file: /node_modules\/find-my-way\/(index|lib\/constrainer|lib\/strategies\/accept-(host|version))\.js$/, replace: [ASSERT] },
   // pino (Fastify's logger) loads node:worker_threads (~2 ms) and node:assert for its transports,
   // which run a destination on a worker thread; the sandbox logs to stderr, on its own thread.
-  { file: /node_modules\/pino\/lib\/tools\.js$/, replace: [["const { isMainThread } = require('worker_threads')", ''], ['if (!opts.sync && isMainThread) {', "if (!opts.sync && require('worker_threads').isMainThread) {"]] },
+  {
+    file: /node_modules\/pino\/lib\/tools\.js$/,
+    replace: [
+      ["const { isMainThread } = require('worker_threads')", ''],
+      ['if (!opts.sync && isMainThread) {', "if (!opts.sync && require('worker_threads').isMainThread) {"],
+    ],
+  },
   {
     file: /node_modules\/thread-stream\/index\.js$/,
-    replace: [lazyAssert('assert'), ["const { Worker } = require('worker_threads')", "function Worker (...args) { return new (require('worker_threads').Worker)(...args) }"]],
+    replace: [
+      lazyAssert('assert'),
+      ["const { Worker } = require('worker_threads')", "function Worker (...args) { return new (require('worker_threads').Worker)(...args) }"],
+    ],
   },
   { file: /node_modules\/sonic-boom\/index\.js$/, replace: [lazyAssert('assert')] },
   // @fastify/swagger loads the YAML writer (for /documentation/yaml, which crm does not serve) and
@@ -102,7 +114,10 @@ const PATCHES = [
     // lookup tries three places, and each require.resolve was 1-1.5 ms of a start.
     file: /node_modules\/better-sqlite3\/lib\/binding\.js$/,
     replace: [
-      ["const PREBUILD_PLATFORMS", "let installedAt;\nconst packageDir = () => (installedAt ??= path.dirname(require.resolve('better-sqlite3/package.json')));\nconst PREBUILD_PLATFORMS"],
+      [
+        'const PREBUILD_PLATFORMS',
+        "let installedAt;\nconst packageDir = () => (installedAt ??= path.dirname(require.resolve('better-sqlite3/package.json')));\nconst PREBUILD_PLATFORMS",
+      ],
       ["path.join(__dirname, '..', 'build', 'Debug',", "path.join(packageDir(), 'build', 'Debug',"],
       ["path.join(__dirname, '..', 'build', 'Release',", "path.join(packageDir(), 'build', 'Release',"],
       ["path.join(__dirname, '..', 'prebuilds',", "path.join(packageDir(), 'prebuilds',"],
@@ -118,9 +133,9 @@ const PATCHES = [
   {
     file: /node_modules\/fastify\/lib\/route\.js$/,
     replace: [
-      ["      this.after((notHandledErr, done) => {\n        // Send context async\n", "      avvio.once('preReady', () => {\n        // Send context async\n"],
-      ["        // Run hooks and more\n        avvio.once('preReady', () => {\n", "        // Run hooks and more\n        {\n"],
-      ["          }\n        })\n\n        done(notHandledErr)\n      })\n", "          }\n        }\n      })\n"],
+      ['      this.after((notHandledErr, done) => {\n        // Send context async\n', "      avvio.once('preReady', () => {\n        // Send context async\n"],
+      ["        // Run hooks and more\n        avvio.once('preReady', () => {\n", '        // Run hooks and more\n        {\n'],
+      ['          }\n        })\n\n        done(notHandledErr)\n      })\n', '          }\n        }\n      })\n'],
     ],
   },
 ];
@@ -140,4 +155,3 @@ export const patchDependencies = {
     }
   },
 };
-

@@ -31,7 +31,11 @@ const RESOURCES = [
 ];
 
 const deref = (s) => (s?.$ref ? schemas[s.$ref.split('/').pop()] : s);
-const refName = (s) => s?.$ref?.split('/').pop().replace(/Input$/, '');
+const refName = (s) =>
+  s?.$ref
+    ?.split('/')
+    .pop()
+    .replace(/Input$/, '');
 
 /** A property as [type text, nullable, rules]. */
 function describe(raw) {
@@ -51,7 +55,11 @@ function describe(raw) {
   if (s.$ref) type = refName(s);
   if (s.enum) {
     type = 'string';
-    rules.push(s.enum.length > 30 ? `ISO 4217 code (${s.enum.length} values, e.g. ${s.enum.filter((c) => ['EUR', 'USD', 'JPY'].includes(c)).join(', ')})` : `one of ${s.enum.map((v) => `\`${v}\``).join(', ')}`);
+    rules.push(
+      s.enum.length > 30
+        ? `ISO 4217 code (${s.enum.length} values, e.g. ${s.enum.filter((c) => ['EUR', 'USD', 'JPY'].includes(c)).join(', ')})`
+        : `one of ${s.enum.map((v) => `\`${v}\``).join(', ')}`,
+    );
   }
   if (s.type === 'array') {
     const items = deref(s.items) ?? {};
@@ -83,7 +91,11 @@ function table([title, out, create, update]) {
   const patch = update ? schemas[update] : undefined;
   const names = [...new Set([...Object.keys(output?.properties ?? {}), ...Object.keys(input?.properties ?? {})])];
   const lines = [`## ${title}`, ''];
-  if (out) lines.push(`Returned as \`${out}\`${create ? `; created from \`${create.replace(/Input$/, '')}\`` : ''}${update ? `, changed by \`${update.replace(/Input$/, '')}\` (every field optional)` : ''}.`, '');
+  if (out)
+    lines.push(
+      `Returned as \`${out}\`${create ? `; created from \`${create.replace(/Input$/, '')}\`` : ''}${update ? `, changed by \`${update.replace(/Input$/, '')}\` (every field optional)` : ''}.`,
+      '',
+    );
   lines.push('| Field | Type | On create | Rules |', '|---|---|---|---|');
   for (const name of names) {
     const fromInput = input?.properties?.[name];

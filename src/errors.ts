@@ -42,11 +42,7 @@ export class ApiError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    code: ErrorCode,
-    detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
     super(detail);
     this.name = 'ApiError';
     this.code = code;
@@ -56,15 +52,13 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new ApiError('not_found', `No ${what} with id '${id}'.`);
+export const notFound = (what: string, id: string) => new ApiError('not_found', `No ${what} with id '${id}'.`);
 
 /** 403 naming the scope the caller lacks, in the detail and in WWW-Authenticate (RFC 6750 §3.1). */
 export const insufficientScope = (scope: string, detail: string) =>
   new ApiError('insufficient_scope', detail, { headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` } });
 
-export const fieldError = (path: string, code: string, message: string) =>
-  new ApiError('validation_failed', message, { errors: [{ path, code, message }] });
+export const fieldError = (path: string, code: string, message: string) => new ApiError('validation_failed', message, { errors: [{ path, code, message }] });
 
 /** The RFC 9457 problem+json body of an error: what every HTTP edge (the app, the early server) sends. */
 export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]) {

@@ -82,7 +82,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sandbox.reset();
     },
     createAccount: async (options = {}) => {
-      const { account, apiKey } = accounts.create({ name: options.name ?? `account ${++made}`, plan: options.plan ?? 'pro', seed: options.seed, fixtures: options.fixtures });
+      const { account, apiKey } = accounts.create({
+        name: options.name ?? `account ${++made}`,
+        plan: options.plan ?? 'pro',
+        seed: options.seed,
+        fixtures: options.fixtures,
+      });
       return { id: account.id, name: account.row.name, apiKey, ...handle(account), delete: () => accounts.delete(account.id) };
     },
     snapshot: handle(accounts.default).snapshot,

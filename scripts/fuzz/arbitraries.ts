@@ -40,13 +40,18 @@ export function valid(schema: Schema): fc.Arbitrary<unknown> {
       return fc.array(valid(schema.items ?? {}), { minLength: min, maxLength: Math.max(min, Math.min(schema.maxItems ?? MAX_ITEMS, MAX_ITEMS)) });
     }
     case 'integer':
-      return fc.integer({ min: Math.ceil(schema.minimum ?? (schema.exclusiveMinimum ?? -1e6 - 1) + 1e-9), max: Math.floor(schema.maximum ?? (schema.exclusiveMaximum ?? 1e6 + 1) - 1e-9) });
+      return fc.integer({
+        min: Math.ceil(schema.minimum ?? (schema.exclusiveMinimum ?? -1e6 - 1) + 1e-9),
+        max: Math.floor(schema.maximum ?? (schema.exclusiveMaximum ?? 1e6 + 1) - 1e-9),
+      });
     case 'number': {
       const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 0.01 : -1e6);
       const max = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 0.01 : 1e6);
       const plain = fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((n) => Math.round(n * 100) / 100);
       const edges = MONEY_EDGES.filter((n) => n >= min && n <= max);
-      return (edges.length ? fc.oneof({ arbitrary: plain, weight: 4 }, { arbitrary: fc.constantFrom(...edges), weight: 1 }) : plain).filter((n) => n >= min && n <= max);
+      return (edges.length ? fc.oneof({ arbitrary: plain, weight: 4 }, { arbitrary: fc.constantFrom(...edges), weight: 1 }) : plain).filter(
+        (n) => n >= min && n <= max,
+      );
     }
     case 'boolean':
       return fc.boolean();
@@ -77,7 +82,24 @@ function validString(schema: Schema): fc.Arbitrary<string> {
 
 /** Strings nobody types by hand: lone surrogates, NUL, bidi marks, combining storms, 10k characters, terminal escapes (OSC 52, C1 CSI). */
 export const oddString = fc.oneof(
-  fc.constantFrom('', ' ', '\u0000', '\uD800', '\uDFFF', '\u202E\u202Dx', 'e\u0301\u0301\u0301\u0301', '🧨'.repeat(300), 'x'.repeat(10_000), '%00', '../../etc/passwd', '${{7*7}}', "' OR 1=1 --", '\r\nX-Injected: 1', 'ci\u001b]52;c;ZXZpbA==\u0007', 'ci\u009b2J\u007f'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\uD800',
+    '\uDFFF',
+    '\u202E\u202Dx',
+    'e\u0301\u0301\u0301\u0301',
+    '🧨'.repeat(300),
+    'x'.repeat(10_000),
+    '%00',
+    '../../etc/passwd',
+    '${{7*7}}',
+    "' OR 1=1 --",
+    '\r\nX-Injected: 1',
+    'ci\u001b]52;c;ZXZpbA==\u0007',
+    'ci\u009b2J\u007f',
+  ),
   fc.string({ unit: 'binary', maxLength: 64 }),
 );
 
@@ -95,6 +117,8 @@ export function wrongType(schema: Schema): fc.Arbitrary<unknown> {
     array: fc.constantFrom({}, 'a', 1),
     null: fc.constant(null),
   };
-  const others = Object.entries(all).filter(([k]) => k !== t && !(t === 'number' && k === 'integer')).map(([, a]) => a);
+  const others = Object.entries(all)
+    .filter(([k]) => k !== t && !(t === 'number' && k === 'integer'))
+    .map(([, a]) => a);
   return t === 'string' ? fc.oneof(boundaryNumber, fc.constant(null), fc.constant({}), fc.constant([])) : fc.oneof(...others);
 }

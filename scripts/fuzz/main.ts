@@ -53,7 +53,9 @@ if (modes.has('paths')) {
     const result = await fuzzPaths(sandbox, { seed, runs: pathRuns, ...(only ? { only } : {}), log });
     const total = Object.values(result.cases).reduce((a, b) => a + b, 0);
     console.log(`fuzz paths: ${total} cases ${JSON.stringify(result.cases)}, keys ${JSON.stringify(result.byPower)}`);
-    console.log(`fuzz paths: answered as the canonical path ${result.outcomes.same}, refused with a 4xx ${result.outcomes.refused}, findings ${result.outcomes.finding}`);
+    console.log(
+      `fuzz paths: answered as the canonical path ${result.outcomes.same}, refused with a 4xx ${result.outcomes.refused}, findings ${result.outcomes.finding}`,
+    );
     for (const f of result.findings) console.log(JSON.stringify(f));
     findings += result.findings.length;
   });

@@ -15,9 +15,22 @@ export const DEPTHS = [1_000, 10_000, 100_000] as const;
 export const SHAPES = ['array', 'object', 'in_field'] as const;
 export type Shape = (typeof SHAPES)[number];
 
-export interface NestingFinding { operation: string; depth: number; shape: Shape; idempotencyKey: boolean; problem: string }
-export interface NestingResult { operations: string[]; cases: number; findings: NestingFinding[] }
-export interface NestingTarget { baseUrl: string; apiKey: string }
+export interface NestingFinding {
+  operation: string;
+  depth: number;
+  shape: Shape;
+  idempotencyKey: boolean;
+  problem: string;
+}
+export interface NestingResult {
+  operations: string[];
+  cases: number;
+  findings: NestingFinding[];
+}
+export interface NestingTarget {
+  baseUrl: string;
+  apiKey: string;
+}
 
 /** Far above anything the sandbox needs to answer a refused body; reaching it means it hangs. */
 const NO_ANSWER_MS = 60_000;
@@ -37,7 +50,10 @@ function inField(op: Operation, seed: number, depth: number): string {
   return JSON.stringify({ ...base, [field]: marker }).replace(`"${marker}"`, nestedJson('array', depth));
 }
 
-export async function fuzzNesting(target: NestingTarget, options: { seed: number; operations?: number; only?: RegExp; log?: (line: string) => void }): Promise<NestingResult> {
+export async function fuzzNesting(
+  target: NestingTarget,
+  options: { seed: number; operations?: number; only?: RegExp; log?: (line: string) => void },
+): Promise<NestingResult> {
   const doc = (await (await fetch(`${target.baseUrl}/v1/openapi.json`)).json()) as Document;
   const writes = operationsOf(doc).filter((op) => WRITES.has(op.method) && op.body && (!options.only || options.only.test(`${op.method} ${op.path}`)));
   const count = Math.min(options.operations ?? writes.length, writes.length);

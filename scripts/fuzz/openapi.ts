@@ -25,7 +25,10 @@ export function deref(doc: Document, schema: Schema | undefined, depth = 0): Sch
   if (!schema || typeof schema !== 'object') return {};
   if (typeof schema.$ref === 'string') {
     if (depth > 8) return {};
-    const target = schema.$ref.replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k], doc);
+    const target = schema.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o: any, k: string) => o?.[k], doc);
     return deref(doc, target, depth + 1);
   }
   const out: Schema = Array.isArray(schema) ? [] : {};
@@ -45,7 +48,7 @@ export function operationsOf(doc: Document): Operation[] {
         .map((p: any) => deref(doc, p))
         .filter((p: any) => ['path', 'query', 'header'].includes(p.in))
         .map((p: any) => ({ name: p.name, in: p.in, required: Boolean(p.required || p.in === 'path'), schema: p.schema ?? { type: 'string' } }));
-      const content = op.requestBody ? deref(doc, op.requestBody).content ?? {} : {};
+      const content = op.requestBody ? (deref(doc, op.requestBody).content ?? {}) : {};
       const mediaType = Object.keys(content)[0];
       const responseTypes = Object.values(op.responses ?? {}).flatMap((r: any) => Object.keys(deref(doc, r).content ?? {}));
       operations.push({

@@ -13,7 +13,11 @@ import { differences, observe, snapshot, type Observed, type Snapshot } from './
  * under a foreign Host, and checks the rule of side-effects.ts: the other spelling gets exactly what
  * the canonical path gets, or a 4xx that changed nothing; never a 5xx.
  */
-export interface PathTarget { baseUrl: string; apiKey: string; db: string }
+export interface PathTarget {
+  baseUrl: string;
+  apiKey: string;
+  db: string;
+}
 
 export interface PathFinding {
   operation: string;
@@ -37,7 +41,12 @@ export interface PathFuzzResult {
 export const PATH_FUZZ_LIMITS = ['--rate-limit', '1000000/1s', '--quota', '0'];
 
 /** Pages outside the OpenAPI document whose guards (Host check, CSP) hang on their path. */
-const PAGES: Operation[] = ['/dashboard/', '/dashboard/leads', '/dashboard/assets/app.js', '/docs'].map((path) => ({ method: 'GET', path, parameters: [], responseTypes: ['text/html'] }));
+const PAGES: Operation[] = ['/dashboard/', '/dashboard/leads', '/dashboard/assets/app.js', '/docs'].map((path) => ({
+  method: 'GET',
+  path,
+  parameters: [],
+  responseTypes: ['text/html'],
+}));
 
 /** Streams never end; fuzzing them would hang the case. */
 const SKIP = [/\/stream$/];
@@ -65,7 +74,10 @@ interface Case {
 }
 
 /** The last snapshot taken, while it still describes the sandbox (no request of the fuzzer's own since). */
-interface Carried { snapshot?: Snapshot | undefined; poolReads: number }
+interface Carried {
+  snapshot?: Snapshot | undefined;
+  poolReads: number;
+}
 
 function caseArb(targets: Operation[], power: Power): fc.Arbitrary<Case> {
   return fc.constantFrom(...targets).chain((op) => {
@@ -83,7 +95,10 @@ function caseArb(targets: Operation[], power: Power): fc.Arbitrary<Case> {
   });
 }
 
-export async function fuzzPaths(target: PathTarget, options: { seed: number; runs: number; only?: RegExp; log?: (line: string) => void }): Promise<PathFuzzResult> {
+export async function fuzzPaths(
+  target: PathTarget,
+  options: { seed: number; runs: number; only?: RegExp; log?: (line: string) => void },
+): Promise<PathFuzzResult> {
   const doc = (await (await fetch(`${target.baseUrl}/v1/openapi.json`)).json()) as Document;
   const targets = [...operationsOf(doc), ...PAGES].filter((op) => {
     const name = `${op.method} ${op.path}`;
@@ -145,8 +160,14 @@ async function runCase(target: PathTarget, powers: Powers, carried: Carried, kin
   const keyed = c.withKey && WRITES.has(op.method) && op.path.startsWith('/v1/');
 
   const send = async (requestTarget: string, idempotencyKey: string | undefined): Promise<RawResponse> => {
-    const res = await rawRequest(target.baseUrl, { method: op.method, target: requestTarget, headers: { ...headers, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) }, ...(body !== undefined ? { body } : {}) });
-    if (name === FAULTS) await rawRequest(target.baseUrl, { method: 'DELETE', target: '/_sandbox/faults', headers: { authorization: `Bearer ${target.apiKey}` } });
+    const res = await rawRequest(target.baseUrl, {
+      method: op.method,
+      target: requestTarget,
+      headers: { ...headers, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      ...(body !== undefined ? { body } : {}),
+    });
+    if (name === FAULTS)
+      await rawRequest(target.baseUrl, { method: 'DELETE', target: '/_sandbox/faults', headers: { authorization: `Bearer ${target.apiKey}` } });
     return res;
   };
   // The snapshot after one request is the one before the next, unless something else was sent in

@@ -65,7 +65,8 @@ export async function preparePowers(target: { baseUrl: string; apiKey: string; d
   const defaultId = (await call(baseUrl, apiKey, 'GET', '/v1/account')).id as string;
   const other = await call(baseUrl, apiKey, 'POST', '/_sandbox/accounts', { name: 'fuzz: another account', plan: 'pro' });
   const victimAccounts: string[] = [];
-  for (let i = 0; i < VICTIMS; i++) victimAccounts.push((await call(baseUrl, apiKey, 'POST', '/_sandbox/accounts', { name: `fuzz: to delete ${i}`, seed: null })).id);
+  for (let i = 0; i < VICTIMS; i++)
+    victimAccounts.push((await call(baseUrl, apiKey, 'POST', '/_sandbox/accounts', { name: `fuzz: to delete ${i}`, seed: null })).id);
   // The default account is named too (it cannot be deleted): moving its clock or restoring it is what a foreign key must never do.
   const sandboxAccounts = [defaultId, ...victimAccounts];
   for (const id of sandboxAccounts) await call(baseUrl, apiKey, 'POST', `/_sandbox/accounts/${id}/snapshots`, { name: SNAPSHOT });
@@ -75,7 +76,8 @@ export async function preparePowers(target: { baseUrl: string; apiKey: string; d
   async function account(id: string, adminKey: string, db: string): Promise<FuzzAccount> {
     const observer = await call(baseUrl, adminKey, 'POST', '/v1/api_keys', { name: 'fuzz: observer', scopes: ['usage:read', 'logs:read'] });
     const victimKeys: string[] = [];
-    for (let i = 0; i < VICTIMS; i++) victimKeys.push((await call(baseUrl, adminKey, 'POST', '/v1/api_keys', { name: `fuzz: to revoke ${i}`, scopes: ['leads:read'] })).id);
+    for (let i = 0; i < VICTIMS; i++)
+      victimKeys.push((await call(baseUrl, adminKey, 'POST', '/v1/api_keys', { name: `fuzz: to revoke ${i}`, scopes: ['leads:read'] })).id);
     const fixedIds = { '/v1/api_keys': victimKeys, '/_sandbox/accounts': sandboxAccounts, '/_sandbox/accounts/{id}/snapshots': [SNAPSHOT] };
     return { id, adminKey, observerKey: observer.secret, observerKeyId: observer.id, db, idsAt: idPools(baseUrl, adminKey, () => poolReads.count++), fixedIds };
   }

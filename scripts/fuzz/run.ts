@@ -11,9 +11,22 @@ import { tableCounts } from './state.js';
  * and mutations of them, sends them to a running sandbox, and checks: no 5xx, the response matches
  * the document, a refused request changed nothing, a schema-valid request is not refused as invalid.
  */
-export interface Target { baseUrl: string; apiKey: string; db: string }
-export interface Finding { operation: string; mutation: string; problem: string; request: unknown }
-export interface FuzzResult { cases: Record<string, number>; findings: Finding[]; refusedValid: Record<string, number> }
+export interface Target {
+  baseUrl: string;
+  apiKey: string;
+  db: string;
+}
+export interface Finding {
+  operation: string;
+  mutation: string;
+  problem: string;
+  request: unknown;
+}
+export interface FuzzResult {
+  cases: Record<string, number>;
+  findings: Finding[];
+  refusedValid: Record<string, number>;
+}
 
 /**
  * Operations left out, and why: they stream, inject failures on purpose, wipe the database, or revoke
@@ -24,10 +37,29 @@ export interface FuzzResult { cases: Record<string, number>; findings: Finding[]
 const SKIP = [/^POST \/_sandbox\/(reset|faults)$/, /\/stream$/, /^(GET|POST) \/oauth\//];
 const ONLY_BAD_IDS = [/^DELETE \/v1\/api_keys\/\{id\}$/];
 
-const MUTATIONS = ['valid', 'valid', 'wrong_type', 'missing_field', 'extra_field', 'odd_string', 'bad_id', 'bad_cursor', 'bad_query', 'content_type', 'duplicate_header', 'not_json'] as const;
+const MUTATIONS = [
+  'valid',
+  'valid',
+  'wrong_type',
+  'missing_field',
+  'extra_field',
+  'odd_string',
+  'bad_id',
+  'bad_cursor',
+  'bad_query',
+  'content_type',
+  'duplicate_header',
+  'not_json',
+] as const;
 type Mutation = (typeof MUTATIONS)[number];
 
-interface Built { method: string; path: string; headers: string[]; body?: string; idParam?: string }
+interface Built {
+  method: string;
+  path: string;
+  headers: string[];
+  body?: string;
+  idParam?: string;
+}
 
 export async function fuzz(target: Target, options: { seed: number; runs: number; only?: RegExp; log?: (line: string) => void }): Promise<FuzzResult> {
   const doc = (await (await fetch(`${target.baseUrl}/v1/openapi.json`)).json()) as Document;
@@ -51,21 +83,23 @@ export async function fuzz(target: Target, options: { seed: number; runs: number
       wrong: fc.oneof(wrongType({ type: 'string' }), wrongType({ type: 'number' }), wrongType({ type: 'object' })),
       idempotencyKey: fc.option(fc.stringMatching(/^[A-Za-z0-9-]{8,40}$/), { nil: undefined }),
     });
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (c) => {
-        result.cases[name]!++;
-        const built = await build(op, c, idsAt, target.apiKey);
-        const problem = await send(target, op, c.mutation, built, result);
-        if (problem) smallest = { operation: name, mutation: c.mutation, problem, request: built };
-        return problem === undefined;
-      }),
-      { seed: options.seed, numRuns: options.runs },
-    ).catch((error: Error) => {
-      // A property failure is a finding; anything else (a generator that cannot make values) is one too.
-      const finding = smallest ?? { operation: name, mutation: '-', problem: `fuzzer error: ${error.message.slice(0, 500)}`, request: null };
-      result.findings.push(finding);
-      options.log?.(`FINDING ${name} [${finding.mutation}] ${finding.problem}`);
-    });
+    await fc
+      .assert(
+        fc.asyncProperty(caseArb, async (c) => {
+          result.cases[name]!++;
+          const built = await build(op, c, idsAt, target.apiKey);
+          const problem = await send(target, op, c.mutation, built, result);
+          if (problem) smallest = { operation: name, mutation: c.mutation, problem, request: built };
+          return problem === undefined;
+        }),
+        { seed: options.seed, numRuns: options.runs },
+      )
+      .catch((error: Error) => {
+        // A property failure is a finding; anything else (a generator that cannot make values) is one too.
+        const finding = smallest ?? { operation: name, mutation: '-', problem: `fuzzer error: ${error.message.slice(0, 500)}`, request: null };
+        result.findings.push(finding);
+        options.log?.(`FINDING ${name} [${finding.mutation}] ${finding.problem}`);
+      });
   }
   return result;
 }
@@ -83,10 +117,13 @@ async function build(op: Operation, c: any, idsAt: IdsAt, apiKey: string): Promi
   const query: Record<string, unknown> = { ...c.query };
   if (c.mutation === 'bad_cursor') query.cursor = c.odd || 'not-a-cursor';
   if (c.mutation === 'bad_query') {
-    const names = Object.keys(query).concat(op.parameters.filter((p) => p.in === 'query').map((p) => p.name), 'limit');
+    const names = Object.keys(query).concat(
+      op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
+      'limit',
+    );
     query[names[c.pick % names.length]!] = typeof c.wrong === 'string' ? c.wrong : JSON.stringify(c.wrong);
   }
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
   const headers = ['authorization', `Bearer ${apiKey}`];
   if (c.idempotencyKey && op.method !== 'GET') headers.push('idempotency-key', c.idempotencyKey);
   let body: string | undefined;
@@ -101,7 +138,10 @@ async function build(op: Operation, c: any, idsAt: IdsAt, apiKey: string): Promi
       if (c.mutation === 'extra_field') value[`unexpected_${c.pick % 7}`] = c.odd;
     }
     body = c.mutation === 'not_json' ? `{"broken": ${c.odd}` : JSON.stringify(value ?? {});
-    headers.push('content-type', c.mutation === 'content_type' ? ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', ''][c.pick % 4]! : op.body.mediaType);
+    headers.push(
+      'content-type',
+      c.mutation === 'content_type' ? ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', ''][c.pick % 4]! : op.body.mediaType,
+    );
   } else if (c.mutation === 'content_type' || c.mutation === 'not_json') {
     body = c.mutation === 'not_json' ? '{"broken"' : 'a=1';
     headers.push('content-type', c.mutation === 'not_json' ? 'application/json' : 'text/plain');
@@ -111,7 +151,13 @@ async function build(op: Operation, c: any, idsAt: IdsAt, apiKey: string): Promi
     if (c.idempotencyKey) headers.push('idempotency-key', `${c.idempotencyKey}-2`);
     headers.push('authorization', `Bearer ${apiKey}`);
   }
-  return { method: op.method, path: qs ? `${path}?${qs}` : path, headers, ...(body !== undefined && op.method !== 'GET' ? { body } : {}), ...(idParam ? { idParam } : {}) };
+  return {
+    method: op.method,
+    path: qs ? `${path}?${qs}` : path,
+    headers,
+    ...(body !== undefined && op.method !== 'GET' ? { body } : {}),
+    ...(idParam ? { idParam } : {}),
+  };
 }
 
 /**
@@ -142,7 +188,8 @@ async function send(target: Target, op: Operation, mutation: Mutation, req: Buil
   }
   if (res.statusCode >= 400) {
     const after = tableCounts(target.db);
-    for (const t of Object.keys(after)) if (after[t] !== before[t]) return `refused with ${res.statusCode} ${parsed?.code ?? ''}, yet ${t} went from ${before[t]} to ${after[t]}`;
+    for (const t of Object.keys(after))
+      if (after[t] !== before[t]) return `refused with ${res.statusCode} ${parsed?.code ?? ''}, yet ${t} went from ${before[t]} to ${after[t]}`;
     if (req.idParam && !LEAVE_BY_RETENTION.test(req.idParam) && JSON.stringify(await readRecord(target, req.idParam)) !== JSON.stringify(recordBefore)) {
       return `refused with ${res.statusCode}, yet the record changed`;
     }
@@ -150,7 +197,8 @@ async function send(target: Target, op: Operation, mutation: Mutation, req: Buil
       const code = `${res.statusCode} ${parsed?.code ?? ''}`;
       result.refusedValid[code] = (result.refusedValid[code] ?? 0) + 1;
       // A body the document calls valid must not be refused as malformed or unsupported.
-      if ([400, 415].includes(res.statusCode) && req.body !== undefined && parsed?.code !== 'invalid_cursor') return `a schema-valid request was refused: ${code} ${parsed?.detail ?? ''}`;
+      if ([400, 415].includes(res.statusCode) && req.body !== undefined && parsed?.code !== 'invalid_cursor')
+        return `a schema-valid request was refused: ${code} ${parsed?.detail ?? ''}`;
     }
   }
   return undefined;

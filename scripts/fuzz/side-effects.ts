@@ -66,7 +66,13 @@ export async function snapshot(baseUrl: string, powers: Powers, withTables: bool
  * the snapshot after (with table counts if `withTables`), which stands as the next request's `before`
  * when nothing else is sent in between.
  */
-export async function observe(baseUrl: string, powers: Powers, res: RawResponse, before: Snapshot, withTables: boolean): Promise<{ observed: Observed; after: Snapshot }> {
+export async function observe(
+  baseUrl: string,
+  powers: Powers,
+  res: RawResponse,
+  before: Snapshot,
+  withTables: boolean,
+): Promise<{ observed: Observed; after: Snapshot }> {
   const requestId = res.headers['x-request-id'];
   const isLogged = async (account: AccountName): Promise<boolean> => {
     if (typeof requestId !== 'string') return false;
@@ -106,14 +112,20 @@ export function differences(canonical: Observed, mutated: Observed): string[] {
   if (missing.length) found.push(`no ${missing.join(', ')} header (the canonical path has it)`);
   if (extra.length) found.push(`a ${extra.join(', ')} header the canonical path lacks`);
   if (canonical.loggedIn.join() !== mutated.loggedIn.join()) {
-    found.push(`request log: ${mutated.loggedIn.join(' and ') || 'no'} account where the canonical path is logged in ${canonical.loggedIn.join(' and ') || 'none'}`);
+    found.push(
+      `request log: ${mutated.loggedIn.join(' and ') || 'no'} account where the canonical path is logged in ${canonical.loggedIn.join(' and ') || 'none'}`,
+    );
   }
   for (const account of ACCOUNTS) {
     const [c, m] = [canonical.usage[account], mutated.usage[account]];
     if (c !== undefined && m !== undefined && c !== m) found.push(`usage of the ${account} account: +${m} where the canonical path counts +${c}`);
   }
   if (canonical.replayed !== undefined && mutated.replayed !== canonical.replayed) {
-    found.push(mutated.replayed ? 'a retry with its Idempotency-Key replayed, which the canonical path does not' : 'a retry with its Idempotency-Key ran again (not replayed), where the canonical path replays');
+    found.push(
+      mutated.replayed
+        ? 'a retry with its Idempotency-Key replayed, which the canonical path does not'
+        : 'a retry with its Idempotency-Key ran again (not replayed), where the canonical path replays',
+    );
   }
   return found;
 }

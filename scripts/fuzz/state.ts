@@ -32,7 +32,9 @@ function countersOf(dbPath: string): Counter[] {
   if (!list) {
     const db = new Database(dbPath, { readonly: true, fileMustExist: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    list = tables.filter((t) => !BOOKKEEPING.test(t)).map((table) => ({ table, count: db.prepare(`SELECT count(*) FROM "${table}"${table === 'events' ? CLOCK_EVENTS : ''}`).pluck() }));
+    list = tables
+      .filter((t) => !BOOKKEEPING.test(t))
+      .map((table) => ({ table, count: db.prepare(`SELECT count(*) FROM "${table}"${table === 'events' ? CLOCK_EVENTS : ''}`).pluck() }));
     counters.set(dbPath, list);
   }
   return list;

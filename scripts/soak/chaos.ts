@@ -22,7 +22,10 @@ export class ChaosSandbox {
   current: RunningSandbox | undefined;
   kills = 0;
   private stopped = false;
-  constructor(readonly db: string, private readonly args: string[]) {}
+  constructor(
+    readonly db: string,
+    private readonly args: string[],
+  ) {}
 
   get baseUrl(): string {
     return this.current?.baseUrl ?? 'http://127.0.0.1:1';

@@ -9,7 +9,20 @@ import { SOAK_KEY } from './chaos.js';
  */
 export async function startListener(baseUrl: string, dir: string): Promise<{ receiver: Receiver; stop(): Promise<number | null>; stderr(): string }> {
   const receiver = await startReceiver(() => 200);
-  const listen = spawnCrm(['listen', '--base-url', baseUrl, '--api-key', SOAK_KEY, '--forward-to', receiver.url, '--state', join(dir, 'listen.json'), '--from', 'now', '--json']);
+  const listen = spawnCrm([
+    'listen',
+    '--base-url',
+    baseUrl,
+    '--api-key',
+    SOAK_KEY,
+    '--forward-to',
+    receiver.url,
+    '--state',
+    join(dir, 'listen.json'),
+    '--from',
+    'now',
+    '--json',
+  ]);
   // Ready once its stream is open: every event made from then on must be forwarded.
   await listen.waitForLine((line) => line.includes('"ready":true'), 30_000);
   return {

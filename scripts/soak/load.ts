@@ -22,7 +22,17 @@ export interface Ledger {
 }
 
 export function newLedger(): Ledger {
-  return { requests: 0, connectionErrors: 0, confirmed: new Set(), ambiguous: new Set(), keys: new Map(), keyMismatches: [], converted: new Set(), won: new Set(), paid: new Set() };
+  return {
+    requests: 0,
+    connectionErrors: 0,
+    confirmed: new Set(),
+    ambiguous: new Set(),
+    keys: new Map(),
+    keyMismatches: [],
+    converted: new Set(),
+    won: new Set(),
+    paid: new Set(),
+  };
 }
 
 type Answer = { status: number; body: any } | undefined;
@@ -32,7 +42,11 @@ async function once(sandbox: ChaosSandbox, ledger: Ledger, method: string, path:
   try {
     const res = await fetch(`${sandbox.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${SOAK_KEY}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(key ? { 'idempotency-key': key } : {}) },
+      headers: {
+        authorization: `Bearer ${SOAK_KEY}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(20_000),
     });
@@ -84,7 +98,14 @@ export async function runLoad(sandbox: ChaosSandbox, ledger: Ledger, rand: () =>
       const answer = await keyed(sandbox, ledger, 'POST', '/v1/leads/bulk', { mode: 'upsert', records }, `b-${tag}`);
       if (answer?.status === 200) for (const r of records) ledger.confirmed.add(r.external_id);
     } else if (pick < 0.85) {
-      const deal = await keyed(sandbox, ledger, 'POST', '/v1/deals', { title: tag, value: 100, currency: 'EUR', stage: 'qualified', external_id: tag }, `d-${tag}`);
+      const deal = await keyed(
+        sandbox,
+        ledger,
+        'POST',
+        '/v1/deals',
+        { title: tag, value: 100, currency: 'EUR', stage: 'qualified', external_id: tag },
+        `d-${tag}`,
+      );
       if (deal?.status === 201) {
         ledger.confirmed.add(tag);
         const win = await keyed(sandbox, ledger, 'POST', `/v1/deals/${deal.body.id}/win`, undefined, `w-${tag}`);
@@ -94,7 +115,14 @@ export async function runLoad(sandbox: ChaosSandbox, ledger: Ledger, rand: () =>
       const client = await keyed(sandbox, ledger, 'POST', '/v1/clients', { name: tag, email: `${tag}@example.com`, external_id: tag }, `cl-${tag}`);
       if (client?.status !== 201) continue;
       ledger.confirmed.add(tag);
-      const invoice = await keyed(sandbox, ledger, 'POST', '/v1/invoices', { client_id: client.body.id, line_items: [{ description: tag, quantity: 1, unit_price: 10 }] }, `i-${tag}`);
+      const invoice = await keyed(
+        sandbox,
+        ledger,
+        'POST',
+        '/v1/invoices',
+        { client_id: client.body.id, line_items: [{ description: tag, quantity: 1, unit_price: 10 }] },
+        `i-${tag}`,
+      );
       if (invoice?.status !== 201) continue;
       const paid = await keyed(sandbox, ledger, 'POST', `/v1/invoices/${invoice.body.id}/pay`, undefined, `p-${tag}`);
       if (paid && paid.status < 300) ledger.paid.add(invoice.body.id);

@@ -19,7 +19,13 @@ if (!(minutes > 0) || !Number.isInteger(seed)) {
 const rows = opt('import-rows');
 const report = await soak({ seconds: minutes * 60, seed, ...(rows ? { importRows: Number(rows) } : {}), log: (l) => console.log(l) });
 const { failures, ...figures } = report;
-console.log(args.includes('--json') ? JSON.stringify(report) : Object.entries(figures).map(([k, v]) => `${k.padEnd(22)} ${v}`).join('\n'));
+console.log(
+  args.includes('--json')
+    ? JSON.stringify(report)
+    : Object.entries(figures)
+        .map(([k, v]) => `${k.padEnd(22)} ${v}`)
+        .join('\n'),
+);
 for (const f of failures) console.log(`FAIL ${f}`);
 console.log(failures.length ? `soak: ${failures.length} properties failed` : 'soak: nothing lost, nothing doubled');
 process.exitCode = failures.length ? 1 : 0;

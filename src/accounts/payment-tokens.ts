@@ -19,7 +19,10 @@ const holds = (account: Account, token: string) => holdsPaymentToken(account.db,
 export function paymentTokenOwner(accounts: Account[], token: string): Account | undefined {
   const holders = accounts.filter((account) => holds(account, token));
   if (holders.length > 1) {
-    throw new ApiError('conflict', 'This payment link is held by more than one account, so the sandbox will not guess whose invoice it is. Ask for the invoice to be sent again.');
+    throw new ApiError(
+      'conflict',
+      'This payment link is held by more than one account, so the sandbox will not guess whose invoice it is. Ask for the invoice to be sent again.',
+    );
   }
   return holders[0];
 }

@@ -7,7 +7,17 @@ import { inTransaction } from '../services/transactions.js';
 import { renewPaymentLinks } from '../services/payment-links.js';
 import { signalOutbox } from '../services/outbox-signal.js';
 import type { Db } from '../store/db.js';
-import { copyDatabase, deleteSnapshotRow, findSnapshot, insertSnapshot, snapshotsOf, attachSnapshot, copySnapshotBack, detachSnapshot, type SnapshotRow } from '../store/snapshot-files.js';
+import {
+  copyDatabase,
+  deleteSnapshotRow,
+  findSnapshot,
+  insertSnapshot,
+  snapshotsOf,
+  attachSnapshot,
+  copySnapshotBack,
+  detachSnapshot,
+  type SnapshotRow,
+} from '../store/snapshot-files.js';
 import type { Account } from './account.js';
 
 /**
@@ -40,7 +50,8 @@ function snapshotDir(account: Account): string {
 }
 
 function checkName(name: string): void {
-  if (!NAME.test(name)) throw fieldError('name', 'invalid_name', 'A snapshot name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit.');
+  if (!NAME.test(name))
+    throw fieldError('name', 'invalid_name', 'A snapshot name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit.');
 }
 
 const find = (registry: Db, account: Account, name: string) => findSnapshot(registry, account.id, name);
@@ -49,7 +60,8 @@ const view = (row: SnapshotRow) => ({ name: row.name, account_id: row.account_id
 
 export function saveSnapshot(registry: Db, account: Account, name: string) {
   checkName(name);
-  if (find(registry, account, name)) throw new ApiError('conflict', `This account already has a snapshot named '${name}'; delete it first or pick another name.`);
+  if (find(registry, account, name))
+    throw new ApiError('conflict', `This account already has a snapshot named '${name}'; delete it first or pick another name.`);
   const dir = snapshotDir(account);
   const file = join(dir, `${account.id}-${name}.db`);
   rmSync(file, { force: true });

@@ -40,8 +40,7 @@ export async function withClient<T>(
   } catch (error) {
     if (error instanceof CrmNetworkError) throw new CliError(error.message);
     if (error instanceof CrmApiError) {
-      const hint =
-        error.status === 401 ? ' Check the key: `crm whoami` shows which one was used.' : error.status === 403 ? ' Use a key with that scope.' : '';
+      const hint = error.status === 401 ? ' Check the key: `crm whoami` shows which one was used.' : error.status === 403 ? ' Use a key with that scope.' : '';
       // The detail often names the first problem already ("…: scopes.0: Invalid option"): each is said once.
       const fields = (error.errors ?? [])
         .filter((e) => !error.message.includes(e.message))

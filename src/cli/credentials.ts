@@ -3,7 +3,16 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../private-files.js';
 import { CliError } from './output.js';
-import { distrustMessage, markStopped, noneRunningMessage, pickSandbox, readSandboxFile, sandboxFilePath, updateEntry, type SandboxEntry } from './sandbox-file.js';
+import {
+  distrustMessage,
+  markStopped,
+  noneRunningMessage,
+  pickSandbox,
+  readSandboxFile,
+  sandboxFilePath,
+  updateEntry,
+  type SandboxEntry,
+} from './sandbox-file.js';
 import { EXIT } from './exit-codes.js';
 
 export { sandboxFilePath } from './sandbox-file.js';
@@ -108,7 +117,12 @@ export function recordSandbox(
   // After the write, which may have made .crm/ (a start on --db :memory: or a database elsewhere).
   ignoreInGit(dirname(path));
   if (!updated) return undefined;
-  return { path, ...(updated.otherDefault ? { otherDefault: updated.otherDefault } : {}), ...(updated.replaced ? { replaced: updated.replaced } : {}), ...(distrusted ? { distrusted } : {}) };
+  return {
+    path,
+    ...(updated.otherDefault ? { otherDefault: updated.otherDefault } : {}),
+    ...(updated.replaced ? { replaced: updated.replaced } : {}),
+    ...(distrusted ? { distrusted } : {}),
+  };
 }
 
 /**
@@ -166,7 +180,8 @@ export function resolveCredentials(input: ResolveInput): Credentials {
   // The folder had sandboxes, none of them running or believed: said whenever it matters (no key, or
   // another source used), unless a flag or variable named the server, which makes the folder's file moot.
   const why = distrusted ?? refused;
-  const noSandbox = sandbox || explicitUrl ? undefined : why ? distrustMessage(input.cwd, why) : sandboxFile ? noneRunningMessage(input.cwd, stopped) : undefined;
+  const noSandbox =
+    sandbox || explicitUrl ? undefined : why ? distrustMessage(input.cwd, why) : sandboxFile ? noneRunningMessage(input.cwd, stopped) : undefined;
   const fallback = config.profiles[DEFAULT_PROFILE];
   if (fallback) stored.push({ source: 'default-profile', from: DEFAULT_PROFILE, ...fallback });
 
@@ -176,7 +191,12 @@ export function resolveCredentials(input: ResolveInput): Credentials {
     if (noSandbox && usable.source === 'default-profile') warnings.push(`${noSandbox} Using the default profile (${usable.base_url}) instead.`);
     return { baseUrl: explicitUrl ?? usable.base_url, apiKey: usable.api_key, source: usable.source, from: usable.from, warnings };
   }
-  return { baseUrl: explicitUrl ?? DEFAULT_BASE_URL, source: explicitUrl ? (flagUrl ? 'flags' : 'env') : 'none', warnings, ...(noSandbox ? { noKeyReason: noSandbox } : {}) };
+  return {
+    baseUrl: explicitUrl ?? DEFAULT_BASE_URL,
+    source: explicitUrl ? (flagUrl ? 'flags' : 'env') : 'none',
+    warnings,
+    ...(noSandbox ? { noKeyReason: noSandbox } : {}),
+  };
 }
 
 /** The message for a command that needs a key and found none anywhere. */

@@ -7,8 +7,10 @@ import { ExitCode, exitCodeOf } from './exit-codes.js';
 const useColor = (stream: NodeJS.WriteStream) =>
   stream.isTTY === true && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
 
-const paint = (code: number) => (text: string, stream: NodeJS.WriteStream = process.stdout) =>
-  useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
+const paint =
+  (code: number) =>
+  (text: string, stream: NodeJS.WriteStream = process.stdout) =>
+    useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 
 export const bold = paint(1);
 export const dim = paint(2);
@@ -76,6 +78,10 @@ export function printWarning(message: string): void {
 export function table(headers: string[], rows: (string | number | null | undefined)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '—' : terminalSafe(String(c), true))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [bold(line(cells[0]!)), ...cells.slice(1).map(line)].join('\n') + '\n';
 }

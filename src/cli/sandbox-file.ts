@@ -82,11 +82,18 @@ export function readSandboxFile(cwd: string): SandboxFileRead {
     return {};
   }
   if (parsed && Array.isArray(parsed.sandboxes)) {
-    return { file: { version: 2, ...(typeof parsed.default_db === 'string' ? { default_db: parsed.default_db } : {}), sandboxes: parsed.sandboxes.filter(isEntry) } };
+    return {
+      file: { version: 2, ...(typeof parsed.default_db === 'string' ? { default_db: parsed.default_db } : {}), sandboxes: parsed.sandboxes.filter(isEntry) },
+    };
   }
   if (isEntry({ db: '', ...parsed })) {
     const legacy = parsed as unknown as { base_url: string; api_key: string; db?: string };
-    return { file: { version: 2, sandboxes: [{ db: legacy.db ?? '', base_url: legacy.base_url, api_key: legacy.api_key, pid: undefined as unknown as null, started_at: '' }] } };
+    return {
+      file: {
+        version: 2,
+        sandboxes: [{ db: legacy.db ?? '', base_url: legacy.base_url, api_key: legacy.api_key, pid: undefined as unknown as null, started_at: '' }],
+      },
+    };
   }
   return {};
 }
@@ -106,7 +113,10 @@ function entryDistrust(e: SandboxEntry, serving: Serving): string | undefined {
 }
 
 /** The entry commands in this folder use; else all entries as stopped, and `refused` says why one of them is not believed. */
-export function pickSandbox(file: SandboxFile | undefined, serving: Serving = isServingSandbox): { entry?: SandboxEntry; stopped: SandboxEntry[]; refused?: string } {
+export function pickSandbox(
+  file: SandboxFile | undefined,
+  serving: Serving = isServingSandbox,
+): { entry?: SandboxEntry; stopped: SandboxEntry[]; refused?: string } {
   if (!file) return { stopped: [] };
   const problems = file.sandboxes.map((e) => entryDistrust(e, serving));
   const live = file.sandboxes.filter((e, i) => !problems[i] && serving(e.pid));

@@ -26,7 +26,8 @@ export function fileDistrust(path: string): string | undefined {
   const stat = statSync(path);
   if (stat.uid !== process.getuid()) return `${path} belongs to another user (uid ${stat.uid})`;
   const mode = stat.mode & 0o777;
-  if ((mode & 0o077) !== 0) return `${path} is mode ${mode.toString(8).padStart(4, '0')}, not 0600 as crm writes it (a checked-out or copied file is not the one your sandbox wrote)`;
+  if ((mode & 0o077) !== 0)
+    return `${path} is mode ${mode.toString(8).padStart(4, '0')}, not 0600 as crm writes it (a checked-out or copied file is not the one your sandbox wrote)`;
   return undefined;
 }
 

@@ -94,7 +94,10 @@ export class CrmClient {
         // An ArrayBuffer of the body's own: the export hands it to its render thread as it is.
         bytes = Buffer.from(await response.body.arrayBuffer());
       } catch (cause) {
-        const decision = this.options.retryRefused === false && isConnectionRefused(cause) ? { retry: false as const } : decideRetry({ networkError: true }, attempt, this.policy);
+        const decision =
+          this.options.retryRefused === false && isConnectionRefused(cause)
+            ? { retry: false as const }
+            : decideRetry({ networkError: true }, attempt, this.policy);
         if (!decision.retry) throw new CrmNetworkError(this.baseUrl, cause);
         this.options.onRetry?.({ method, path, attempt: attempt + 1, delayMs: decision.delayMs, reason: (cause as Error).message });
         await sleep(decision.delayMs);
@@ -106,7 +109,14 @@ export class CrmClient {
       if (status === 429 && problem.code === 'rate_limited') this.pacer.slowDown();
       const decision = decideRetry({ status, code: problem.code, headers: responseHeaders }, attempt, this.policy);
       if (!decision.retry) {
-        throw new CrmApiError(status, problem.code ?? `http_${status}`, problem.detail ?? text.slice(0, 200), problem.request_id, problem.errors, responseHeaders);
+        throw new CrmApiError(
+          status,
+          problem.code ?? `http_${status}`,
+          problem.detail ?? text.slice(0, 200),
+          problem.request_id,
+          problem.errors,
+          responseHeaders,
+        );
       }
       // A rate limit's Retry-After is whole seconds, rounded up (1 for a window of a second, however
       // little of it is left); the pacer may know the window ends sooner, and holds requests until then.
@@ -145,7 +155,7 @@ export class CrmClient {
     let cursor = startCursor;
     do {
       const { bytes } = await this.send('GET', path, { query: { ...query, cursor } });
-      const next_cursor = trailingCursor(bytes) ?? ((JSON.parse(utf8Text(bytes)) as { next_cursor?: string | null }).next_cursor ?? null);
+      const next_cursor = trailingCursor(bytes) ?? (JSON.parse(utf8Text(bytes)) as { next_cursor?: string | null }).next_cursor ?? null;
       yield { bytes, next_cursor };
       cursor = next_cursor ?? undefined;
     } while (cursor);

@@ -6,8 +6,7 @@ import { parseSse } from './sse.js';
 
 export type StreamItem =
   /** Where the stream starts, sent first when no position was given (an id-only message). */
-  | { kind: 'position'; id: string }
-  | { kind: 'event'; id: string; type: string; data: string };
+  { kind: 'position'; id: string } | { kind: 'event'; id: string; type: string; data: string };
 
 export interface FollowOptions {
   baseUrl: string;
@@ -49,7 +48,14 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Stre
         if (response.statusCode !== 200) {
           const text = await response.body.text();
           const problem = safeJson(text);
-          const error = new CrmApiError(response.statusCode, problem.code ?? `http_${response.statusCode}`, problem.detail ?? text.slice(0, 200), problem.request_id, undefined, response.headers);
+          const error = new CrmApiError(
+            response.statusCode,
+            problem.code ?? `http_${response.statusCode}`,
+            problem.detail ?? text.slice(0, 200),
+            problem.request_id,
+            undefined,
+            response.headers,
+          );
           throw error;
         } else {
           failures = 0;

@@ -13,10 +13,20 @@ export interface CursorPosition {
 }
 
 /** Fingerprints of the filter sets seen lately: a list asks for the same few again and again. */
-const fingerprintOf = memoize((stable: string) => createHash('sha256').update(stable).digest('base64url').slice(0, 16), { maxEntries: 1000, maxKeyLength: 1000 });
+const fingerprintOf = memoize((stable: string) => createHash('sha256').update(stable).digest('base64url').slice(0, 16), {
+  maxEntries: 1000,
+  maxKeyLength: 1000,
+});
 
 export function filterFingerprint(filters: Record<string, unknown>): string {
-  return fingerprintOf(JSON.stringify(Object.keys(filters).sort().filter((k) => filters[k] !== undefined).map((k) => [k, filters[k]])));
+  return fingerprintOf(
+    JSON.stringify(
+      Object.keys(filters)
+        .sort()
+        .filter((k) => filters[k] !== undefined)
+        .map((k) => [k, filters[k]]),
+    ),
+  );
 }
 
 function sign(secret: string, payload: string): Buffer {

@@ -1,9 +1,22 @@
 /** The event types of docs/reference/events.md#types; plain data, so the CLI loads it without zod. */
 export const EVENT_TYPES = [
-  'lead.created', 'lead.updated', 'lead.deleted', 'lead.converted',
-  'client.created', 'client.updated', 'client.deleted',
-  'deal.created', 'deal.updated', 'deal.won', 'deal.lost', 'deal.deleted',
-  'invoice.created', 'invoice.sent', 'invoice.paid', 'invoice.voided', 'invoice.overdue',
+  'lead.created',
+  'lead.updated',
+  'lead.deleted',
+  'lead.converted',
+  'client.created',
+  'client.updated',
+  'client.deleted',
+  'deal.created',
+  'deal.updated',
+  'deal.won',
+  'deal.lost',
+  'deal.deleted',
+  'invoice.created',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.voided',
+  'invoice.overdue',
   'account.trial_ended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

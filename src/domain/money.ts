@@ -5,6 +5,7 @@ import { fieldError } from '../errors.js';
  * The list is ISO 4217's current codes; minor digits are ISO's (not CLDR's display digits,
  * which differ for e.g. HUF and IDR).
  */
+// biome-ignore format: ISO's list reads as a table, not one code a line
 export const CURRENCIES = [
   'AED', 'AFN', 'ALL', 'AMD', 'AOA', 'ARS', 'AUD', 'AWG', 'AZN', 'BAM', 'BBD', 'BDT', 'BGN', 'BHD',
   'BIF', 'BMD', 'BND', 'BOB', 'BRL', 'BSD', 'BTN', 'BWP', 'BYN', 'BZD', 'CAD', 'CDF', 'CHF', 'CLP',
@@ -22,7 +23,24 @@ export const CURRENCIES = [
 
 export type Currency = (typeof CURRENCIES)[number];
 
-export const ZERO_DIGITS: ReadonlySet<string> = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+export const ZERO_DIGITS: ReadonlySet<string> = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'ISK',
+  'JPY',
+  'KMF',
+  'KRW',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 export const THREE_DIGITS: ReadonlySet<string> = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 export function minorDigits(currency: string): number {

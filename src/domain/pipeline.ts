@@ -5,11 +5,21 @@ export const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won',
 export type Stage = (typeof STAGES)[number];
 
 export const STAGE_PROBABILITY: Record<Stage, number> = {
-  lead_in: 0.1, qualified: 0.25, proposal: 0.5, negotiation: 0.75, won: 1.0, lost: 0.0,
+  lead_in: 0.1,
+  qualified: 0.25,
+  proposal: 0.5,
+  negotiation: 0.75,
+  won: 1.0,
+  lost: 0.0,
 };
 
 export const STAGE_NAMES: Record<Stage, string> = {
-  lead_in: 'Lead in', qualified: 'Qualified', proposal: 'Proposal', negotiation: 'Negotiation', won: 'Won', lost: 'Lost',
+  lead_in: 'Lead in',
+  qualified: 'Qualified',
+  proposal: 'Proposal',
+  negotiation: 'Negotiation',
+  won: 'Won',
+  lost: 'Lost',
 };
 
 export const isClosed = (stage: Stage): boolean => stage === 'won' || stage === 'lost';

@@ -47,5 +47,7 @@ export function planLimits(plan: Plan, start: StartLimits): PlanLimits {
 /** 402 plan_limit naming the limit, and what lifts it. */
 export function planLimitError(plan: Plan, limit: string, detail: string): ApiError {
   const lift = plan === 'free' ? ' Start a 7-day trial (POST /v1/account/trial) for the paid limits.' : '';
-  return new ApiError('plan_limit', `${detail}: the ${plan} plan's ${limit} limit.${lift}`, { errors: [{ path: '', code: limit, message: `Limit of the ${plan} plan` }] });
+  return new ApiError('plan_limit', `${detail}: the ${plan} plan's ${limit} limit.${lift}`, {
+    errors: [{ path: '', code: limit, message: `Limit of the ${plan} plan` }],
+  });
 }

@@ -1,8 +1,20 @@
 /** Every scope a key or token can hold (docs/reference/access.md#scopes); plain data, so the CLI loads it without zod. */
 export const SCOPES = [
-  'leads:read', 'leads:write', 'clients:read', 'clients:write', 'deals:read', 'deals:write',
-  'invoices:read', 'invoices:write', 'events:read', 'webhooks:read', 'webhooks:write',
-  'keys:read', 'keys:write', 'usage:read', 'logs:read',
+  'leads:read',
+  'leads:write',
+  'clients:read',
+  'clients:write',
+  'deals:read',
+  'deals:write',
+  'invoices:read',
+  'invoices:write',
+  'events:read',
+  'webhooks:read',
+  'webhooks:write',
+  'keys:read',
+  'keys:write',
+  'usage:read',
+  'logs:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

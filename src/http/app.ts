@@ -110,8 +110,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
       // a route asked a few times (a start's first answer, a test). zod writes an object's fast path
       // on its first parse otherwise (~1.6 ms for a list query), and a bulk body's compiled twin
       // (schemas/compiled.ts) takes ~14 ms to make; both pay from the 21st request on.
-      const result =
-        ++parses <= INTERPRETED_PARSES ? documented.safeParse(input, INTERPRETED) : (compiled ??= parserFor(documented)).safeParse(input);
+      const result = ++parses <= INTERPRETED_PARSES ? documented.safeParse(input, INTERPRETED) : (compiled ??= parserFor(documented)).safeParse(input);
       return result.success ? { value: result.data } : { error: validationError(result.error, httpPart) };
     };
   });

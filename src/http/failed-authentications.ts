@@ -20,9 +20,13 @@ export class FailedAuthentications {
   refuse(request: FastifyRequest, refusal: ApiError): never {
     const { refusedBy } = this.limiter.hit(request.ip);
     if (refusedBy) {
-      throw new ApiError('rate_limited', `More than ${FAILED_AUTH_LIMIT} failed authentications from this address in a minute. Retry after ${refusedBy.reset} s.`, {
-        headers: { 'retry-after': String(refusedBy.reset) },
-      });
+      throw new ApiError(
+        'rate_limited',
+        `More than ${FAILED_AUTH_LIMIT} failed authentications from this address in a minute. Retry after ${refusedBy.reset} s.`,
+        {
+          headers: { 'retry-after': String(refusedBy.reset) },
+        },
+      );
     }
     throw refusal;
   }

@@ -38,7 +38,12 @@ export function registerJsonBody(app: FastifyInstance): void {
       done(error);
     };
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
-      return refuse(new ApiError('invalid_request', `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels; no request of this API needs more than a few.`));
+      return refuse(
+        new ApiError(
+          'invalid_request',
+          `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels; no request of this API needs more than a few.`,
+        ),
+      );
     }
     try {
       const parsed: unknown = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

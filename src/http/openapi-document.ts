@@ -30,13 +30,24 @@ const TAGS: [string, string][] = [
 const header = (description: string, schema: Json) => ({ description, schema });
 const HEADERS: Json = {
   'X-Request-Id': header('The id of this request (req_…): quote it when asking about a request.', { type: 'string', maxLength: 40 }),
-  RateLimit: header('The policy nearest exhaustion: remaining requests `r` and seconds to reset `t` (IETF RateLimit fields).', { type: 'string', maxLength: 200 }),
+  RateLimit: header('The policy nearest exhaustion: remaining requests `r` and seconds to reset `t` (IETF RateLimit fields).', {
+    type: 'string',
+    maxLength: 200,
+  }),
   'RateLimit-Policy': header('The policies in force: `"burst";q=100;w=1, "daily";q=100000;w=86400`.', { type: 'string', maxLength: 200 }),
-  'X-RateLimit-Limit': header('Requests allowed in the window of the policy nearest exhaustion.', { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  'X-RateLimit-Limit': header('Requests allowed in the window of the policy nearest exhaustion.', {
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+  }),
   'X-RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   'X-RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 }),
-  'Idempotent-Replayed': header('`true` when this is the stored response of an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] }),
+  'Idempotent-Replayed': header('`true` when this is the stored response of an earlier request with the same Idempotency-Key.', {
+    type: 'string',
+    enum: ['true'],
+  }),
 };
 const WRITES = new Set(['post', 'patch', 'delete']);
 /** The writes that take an Idempotency-Key (plugins/idempotency.ts). */
@@ -67,7 +78,8 @@ export function finishDocument(doc: Json, facts: RouteFacts): Json {
       if (limited && !op.responses['400'] && op.responses['401']) op.responses['400'] = { ...op.responses['401'], description: '`invalid_request`' };
       if (limited) documentRequestErrors(op, WRITES.has(method));
       // The sandbox controls answer only under the sandbox's own Host (routes/dashboard.ts).
-      if (path.startsWith('/_sandbox/')) op.responses['421'] ??= problem(['misdirected_request'], ': the Host header names another server than this sandbox (DNS rebinding protection).');
+      if (path.startsWith('/_sandbox/'))
+        op.responses['421'] ??= problem(['misdirected_request'], ': the Host header names another server than this sandbox (DNS rebinding protection).');
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
         response.headers = { ...response.headers, ...responseHeaders(status, limited, WRITES.has(method) && IDEMPOTENT.test(path)) };
       }
@@ -97,7 +109,11 @@ const problem = (codes: string[], note = ''): Json => ({
 function documentRequestErrors(op: Json, write: boolean): void {
   const responses: Json = op.responses;
   const query = (op.parameters ?? []).filter((p: Json) => p.in === 'query');
-  const codes = new Set(String(responses['400']?.description ?? '').match(/`[a-z_]+`/g)?.map((c) => c.slice(1, -1)) ?? []);
+  const codes = new Set(
+    String(responses['400']?.description ?? '')
+      .match(/`[a-z_]+`/g)
+      ?.map((c) => c.slice(1, -1)) ?? [],
+  );
   codes.add('invalid_request');
   if (write) codes.add('malformed_json');
   if (query.some((p: Json) => p.name === 'cursor')) codes.add('invalid_cursor');

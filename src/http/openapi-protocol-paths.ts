@@ -12,14 +12,25 @@ const html = (description: string): Json => ({ description, content: { 'text/htm
 const oauthError = (description: string): Json => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } });
 const redirect = (description: string): Json => ({
   description,
-  headers: { Location: { description: 'The app\'s redirect URI with `code` and `state` (or `error`, `error_description`, `state`) and `iss` (RFC 9207).', schema: { type: 'string', maxLength: 4000 } } },
+  headers: {
+    Location: {
+      description: "The app's redirect URI with `code` and `state` (or `error`, `error_description`, `state`) and `iss` (RFC 9207).",
+      schema: { type: 'string', maxLength: 4000 },
+    },
+  },
 });
 const form = (schema: Json): Json => ({ required: true, content: { 'application/x-www-form-urlencoded': { schema } } });
-const query = (name: string, description: string, required = false): Json => ({ name, in: 'query', required, description, schema: { type: 'string', maxLength: 2000 } });
+const query = (name: string, description: string, required = false): Json => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema: { type: 'string', maxLength: 2000 },
+});
 
 const clientAuth = {
-  client_id: text('The app\'s client_id, when the client does not authenticate with HTTP Basic.', 200),
-  client_secret: text('The app\'s client secret, when the client does not authenticate with HTTP Basic (one method only).', 200),
+  client_id: text("The app's client_id, when the client does not authenticate with HTTP Basic.", 200),
+  client_secret: text("The app's client secret, when the client does not authenticate with HTTP Basic (one method only).", 200),
 };
 
 export const PROTOCOL_SCHEMAS: Json = {
@@ -27,7 +38,11 @@ export const PROTOCOL_SCHEMAS: Json = {
     type: 'object',
     description: 'An RFC 6749 §5.2 error.',
     properties: {
-      error: { type: 'string', maxLength: 100, description: 'invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope or server_error' },
+      error: {
+        type: 'string',
+        maxLength: 100,
+        description: 'invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope or server_error',
+      },
       error_description: { type: 'string', maxLength: 1000 },
     },
     required: ['error', 'error_description'],
@@ -56,11 +71,12 @@ export const PROTOCOL_PATHS: Json = {
       security: [],
       operationId: 'oauth.authorize',
       summary: 'The consent page of the authorization code flow (PKCE S256 required)',
-      description: 'Opened in the user\'s browser. A request the app cannot be told about (unknown client, unregistered redirect URI) is an error page; any other error is a redirect to the app with `error`.',
+      description:
+        "Opened in the user's browser. A request the app cannot be told about (unknown client, unregistered redirect URI) is an error page; any other error is a redirect to the app with `error`.",
       parameters: [
         query('response_type', '`code`, the only response type.', true),
-        query('client_id', 'The app\'s client_id.', true),
-        query('redirect_uri', 'One of the app\'s registered redirect URIs, exactly.', true),
+        query('client_id', "The app's client_id.", true),
+        query('redirect_uri', "One of the app's registered redirect URIs, exactly.", true),
         query('code_challenge', 'BASE64URL(SHA-256(code_verifier)), 43 characters.', true),
         query('code_challenge_method', '`S256`, the only method.', true),
         query('scope', 'Space-separated scopes, at most those of the app (all of them when absent).'),
@@ -76,7 +92,7 @@ export const PROTOCOL_PATHS: Json = {
       tags: ['OAuth'],
       security: [],
       operationId: 'oauth.decide',
-      summary: 'The consent page\'s answer: approve or deny',
+      summary: "The consent page's answer: approve or deny",
       requestBody: form({
         type: 'object',
         properties: { request: text('The sealed request the consent page carries.', 4000), decision: { type: 'string', enum: ['approve', 'deny'] } },
@@ -113,7 +129,10 @@ export const PROTOCOL_PATHS: Json = {
       responses: {
         200: { description: 'The tokens.', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthTokens' } } } },
         400: oauthError('`invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`'),
-        401: { ...oauthError('`invalid_client`'), headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } } },
+        401: {
+          ...oauthError('`invalid_client`'),
+          headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } },
+        },
         413: tooLarge,
         415: wrongType,
       },
@@ -134,7 +153,10 @@ export const PROTOCOL_PATHS: Json = {
       responses: {
         200: { description: 'Revoked, or unknown.' },
         400: oauthError('`invalid_request`'),
-        401: { ...oauthError('`invalid_client`'), headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } } },
+        401: {
+          ...oauthError('`invalid_client`'),
+          headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } },
+        },
         413: tooLarge,
         415: wrongType,
       },
@@ -146,10 +168,12 @@ export const PROTOCOL_PATHS: Json = {
       security: [],
       operationId: 'openapi.get',
       summary: 'This OpenAPI 3.1 document, with the address the sandbox listens on as its server',
-      responses: { 200: { description: 'The document.', content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } } },
+      responses: {
+        200: { description: 'The document.', content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } },
+      },
     },
   },
 };
 
 /** HTTP Basic with the app's client_id and client secret, for the token and revocation endpoints. */
-export const CLIENT_BASIC = { type: 'http', scheme: 'basic', description: 'An OAuth app\'s client_id and client secret (form-encoded, RFC 6749 §2.3.1)' };
+export const CLIENT_BASIC = { type: 'http', scheme: 'basic', description: "An OAuth app's client_id and client secret (form-encoded, RFC 6749 §2.3.1)" };

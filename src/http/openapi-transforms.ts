@@ -52,6 +52,7 @@ function built(schema: RouteTransform['schema']): RouteTransform['schema'] {
   const unwrap = (part: unknown) => (part instanceof z.ZodLazy ? part.unwrap() : part);
   const parts = { ...schema } as Record<string, unknown>;
   for (const key of ['body', 'querystring', 'params', 'headers']) if (key in parts) parts[key] = unwrap(parts[key]);
-  if (parts.response) parts.response = Object.fromEntries(Object.entries(parts.response as Record<string, unknown>).map(([status, response]) => [status, unwrap(response)]));
+  if (parts.response)
+    parts.response = Object.fromEntries(Object.entries(parts.response as Record<string, unknown>).map(([status, response]) => [status, unwrap(response)]));
   return parts as RouteTransform['schema'];
 }

@@ -59,7 +59,7 @@ export function operationId(path: string, method: string, op: OperationShape, al
     // unless records live under it (/v1/clients/{id}/contacts/{contact_id}).
     const collection = allPaths.some((p) => p.startsWith(`${path}/{`));
     if (last && i > 0 && segments[i - 1]!.startsWith('{') && !collection) action = segment;
-    else if (last && segment === 'bulk' || segment === 'stream') action = segment;
+    else if ((last && segment === 'bulk') || segment === 'stream') action = segment;
     else chain.push(camel(segment));
   });
   const onItem = segments.at(-1)?.startsWith('{') ?? false;

@@ -19,8 +19,7 @@ export const PAY_PAGE_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
 };
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The small page behind an invoice's payment link: the invoice, and a Pay button while it is open. */
 export function paymentPage(invoice: Invoice): string {

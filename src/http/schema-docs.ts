@@ -16,7 +16,16 @@ const responsesFor = memoize(
   (key: string) => {
     const codes = (key ? key.split(' ') : []) as ErrorCode[];
     const byStatus = new Map<number, string[]>();
-    for (const code of ['unauthenticated', 'insufficient_scope', 'headers_too_large', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable', ...codes] as ErrorCode[]) {
+    for (const code of [
+      'unauthenticated',
+      'insufficient_scope',
+      'headers_too_large',
+      'rate_limited',
+      'quota_exceeded',
+      'internal_error',
+      'unavailable',
+      ...codes,
+    ] as ErrorCode[]) {
       const status = ERRORS[code].status;
       byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }

@@ -32,7 +32,11 @@ export function clientBackend(client: CrmClient): McpBackend {
 export function injectBackend(app: FastifyInstance, authorization: string): McpBackend {
   return {
     async call(method, path, options = {}) {
-      const query = Object.fromEntries(Object.entries(options.query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      const query = Object.fromEntries(
+        Object.entries(options.query ?? {})
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      );
       const headers: Record<string, string> = { authorization };
       if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
       const response = await app.inject({
@@ -44,7 +48,14 @@ export function injectBackend(app: FastifyInstance, authorization: string): McpB
       });
       const body = response.body ? JSON.parse(response.body) : undefined;
       if (response.statusCode >= 400) {
-        throw new CrmApiError(response.statusCode, body?.code ?? `http_${response.statusCode}`, body?.detail ?? response.body, body?.request_id, body?.errors, response.headers as Record<string, string | string[] | undefined>);
+        throw new CrmApiError(
+          response.statusCode,
+          body?.code ?? `http_${response.statusCode}`,
+          body?.detail ?? response.body,
+          body?.request_id,
+          body?.errors,
+          response.headers as Record<string, string | string[] | undefined>,
+        );
       }
       return body;
     },

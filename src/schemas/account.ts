@@ -19,14 +19,16 @@ export const AccountSummary = lazySchema(() =>
 );
 
 export const Account = lazySchema(() =>
-  AccountSummary.unwrap().extend({
-    limits: z.object({
-      rate_limit: Limit(),
-      quota: Limit(),
-      webhook_endpoints: z.number().int().nullable().describe('null: no limit'),
-      bulk_records: z.number().int().describe('Records per bulk call'),
-    }),
-  }).meta({ id: 'Account' }),
+  AccountSummary.unwrap()
+    .extend({
+      limits: z.object({
+        rate_limit: Limit(),
+        quota: Limit(),
+        webhook_endpoints: z.number().int().nullable().describe('null: no limit'),
+        bulk_records: z.number().int().describe('Records per bulk call'),
+      }),
+    })
+    .meta({ id: 'Account' }),
 );
 
 export const AccountCreate = lazySchema(() =>
@@ -34,22 +36,29 @@ export const AccountCreate = lazySchema(() =>
     .strictObject({
       name: Label(1, 100),
       plan: z.enum(PLANS).optional().describe('free by default'),
-      seed: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional().describe('As --seed (1 by default); null for an empty account'),
+      seed: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .nullable()
+        .optional()
+        .describe('As --seed (1 by default); null for an empty account'),
       fixtures: z.string().min(1).max(4096).optional().describe("A fixtures file on the sandbox's machine, loaded after the seed"),
     })
     .meta({ id: 'AccountCreate', examples: [{ name: 'ci-worker-1', plan: 'pro' }] }),
 );
 
 export const AccountWithKey = lazySchema(() =>
-  AccountSummary.unwrap().extend({ api_key: z.string().describe("The account's admin key, shown once") }).meta({ id: 'AccountWithKey' }),
+  AccountSummary.unwrap()
+    .extend({ api_key: z.string().describe("The account's admin key, shown once") })
+    .meta({ id: 'AccountWithKey' }),
 );
 
 export const AccountList = lazySchema(() => z.object({ data: z.array(AccountSummary.unwrap()) }).meta({ id: 'AccountList' }));
 
 export const Clock = lazySchema(() =>
-  z
-    .object({ account_id: z.string(), now: z.string(), offset_seconds: z.number().int().describe('How far ahead of real time') })
-    .meta({ id: 'Clock' }),
+  z.object({ account_id: z.string(), now: z.string(), offset_seconds: z.number().int().describe('How far ahead of real time') }).meta({ id: 'Clock' }),
 );
 
 export const ClockMove = lazySchema(() =>
@@ -61,14 +70,14 @@ export const ClockMove = lazySchema(() =>
     .meta({ id: 'ClockMove', examples: [{ advance: '7d' }] }),
 );
 
-export const SnapshotCreate = lazySchema(() => z.strictObject({ name: z.string().min(1).max(64) }).meta({ id: 'SnapshotCreate', examples: [{ name: 'seeded' }] }));
+export const SnapshotCreate = lazySchema(() =>
+  z.strictObject({ name: z.string().min(1).max(64) }).meta({ id: 'SnapshotCreate', examples: [{ name: 'seeded' }] }),
+);
 export const Snapshot = lazySchema(() => z.object({ name: z.string(), account_id: z.string(), created_at: z.string() }).meta({ id: 'Snapshot' }));
 export const SnapshotDeleted = lazySchema(() => z.object({ name: z.string(), deleted: z.literal(true) }).meta({ id: 'SnapshotDeleted' }));
 export const SnapshotList = lazySchema(() => z.object({ data: z.array(Snapshot.unwrap()) }).meta({ id: 'SnapshotList' }));
 export const SnapshotRestored = lazySchema(() =>
-  z
-    .object({ name: z.string(), account_id: z.string(), restored: z.literal(true), took_ms: z.number() })
-    .meta({ id: 'SnapshotRestored' }),
+  z.object({ name: z.string(), account_id: z.string(), restored: z.literal(true), took_ms: z.number() }).meta({ id: 'SnapshotRestored' }),
 );
 
 export const AccountParams = lazySchema(() => z.object({ id: z.string().max(100) }));

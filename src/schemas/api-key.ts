@@ -11,7 +11,10 @@ export const ApiKeyCreate = lazySchema(() =>
   z
     .strictObject({
       name: Label(1, 100),
-      scopes: z.array(ScopeName.unwrap()).min(1).max(SCOPES.length + 1),
+      scopes: z
+        .array(ScopeName.unwrap())
+        .min(1)
+        .max(SCOPES.length + 1),
       expires_at: z.iso.datetime({ offset: true }).max(64).optional(),
     })
     .meta({ id: 'ApiKeyCreate', examples: [{ name: 'ci', scopes: ['leads:read', 'deals:read'] }] }),
@@ -34,9 +37,11 @@ export const ApiKey = lazySchema(() =>
 );
 
 export const ApiKeyWithSecret = lazySchema(() =>
-  ApiKey.unwrap().extend({ secret: z.string().describe('Shown once, at creation') }).meta({
-    id: 'ApiKeyWithSecret',
-  }),
+  ApiKey.unwrap()
+    .extend({ secret: z.string().describe('Shown once, at creation') })
+    .meta({
+      id: 'ApiKeyWithSecret',
+    }),
 );
 
 export type ApiKey = z.infer<typeof ApiKey>;

@@ -15,12 +15,7 @@ export const BULK_MODES = ['upsert', 'create'] as const;
 export const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
 export type BulkMode = (typeof BULK_MODES)[number];
 
-const RecordId = z
-  .string()
-  .min(1)
-  .max(100)
-  .optional()
-  .describe('Upsert only: the id of the record to update (an export carries it). Matched before match_on.');
+const RecordId = z.string().min(1).max(100).optional().describe('Upsert only: the id of the record to update (an export carries it). Matched before match_on.');
 
 /**
  * A bulk record is the resource's create body plus an optional `id`, so that an export (which has

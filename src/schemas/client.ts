@@ -101,7 +101,15 @@ export const ClientCreate = lazySchema(() =>
     })
     .meta({
       id: 'ClientCreate',
-      examples: [{ name: 'Acme GmbH', kind: 'company', email: 'billing@acme.example', address: { city: 'Berlin', country: 'DE' }, contacts: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@acme.example', is_primary: true }] }],
+      examples: [
+        {
+          name: 'Acme GmbH',
+          kind: 'company',
+          email: 'billing@acme.example',
+          address: { city: 'Berlin', country: 'DE' },
+          contacts: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@acme.example', is_primary: true }],
+        },
+      ],
     }),
 );
 
@@ -112,14 +120,15 @@ export const ClientUpdate = lazySchema(() => {
     .meta({ id: 'ClientUpdate', description: 'Contact persons are changed through /v1/clients/{id}/contacts.' });
 });
 
-const addressOut = () => z.object({
-  line1: z.string().nullable(),
-  line2: z.string().nullable(),
-  city: z.string().nullable(),
-  region: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  country: z.string().nullable(),
-});
+const addressOut = () =>
+  z.object({
+    line1: z.string().nullable(),
+    line2: z.string().nullable(),
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    country: z.string().nullable(),
+  });
 
 export const Client = lazySchema(() =>
   z

@@ -33,7 +33,10 @@ export const LongText = buildOnce(() => z.string().max(10_000));
 export const Label = (min: number, max: number) =>
   (min > 0 ? z.string().min(min) : z.string())
     .max(max)
-    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'Control characters (U+0000–U+001F, U+007F–U+009F: tab, newline, escape…) are not allowed: a terminal would act on them.');
+    .regex(
+      /^[^\u0000-\u001f\u007f-\u009f]*$/,
+      'Control characters (U+0000–U+001F, U+007F–U+009F: tab, newline, escape…) are not allowed: a terminal would act on them.',
+    );
 
 export const Tags = buildOnce(() => z.array(z.string().min(1).max(50)).max(20).describe('At most 20 tags of at most 50 characters'));
 
@@ -45,13 +48,7 @@ export const CustomFields = buildOnce(() =>
 );
 
 export const Currency = buildOnce(() => z.enum(CURRENCIES).describe('ISO 4217 code'));
-export const MoneyAmount = buildOnce(() =>
-  z
-    .number()
-    .nonnegative()
-    .max(1e13)
-    .describe("Major units (19.99); at most the currency's minor digits"),
-);
+export const MoneyAmount = buildOnce(() => z.number().nonnegative().max(1e13).describe("Major units (19.99); at most the currency's minor digits"));
 
 /** Fields that leads, clients and deals share for integration with other systems. */
 export const syncFields = buildOnce(() => ({

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { STAGES } from '../domain/pipeline.js';
-import { Currency, DateOnly, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import {
+  Currency,
+  DateOnly,
+  MoneyAmount,
+  listEnvelope,
+  listQueryFields,
+  listSortFields,
+  recordFields,
+  searchField,
+  syncFields,
+  syncFilterFields,
+} from './common.js';
 import { lazySchema } from './lazy.js';
 
 export const Stage = lazySchema(() => z.enum(STAGES).meta({ id: 'Stage' }));
@@ -68,13 +79,13 @@ export const DealReopen = lazySchema(() =>
 
 export const DealListQuery = lazySchema(() =>
   z.strictObject({
-  ...listQueryFields(),
-  ...listSortFields(['title', 'value', 'expected_close_date'], "title, value (the amount as it reads, whatever the currency) or expected_close_date"),
-  ...searchField("title and the client's name"),
-  external_id: syncFilterFields().external_id,
-  tag: syncFilterFields().tag,
-  stage: Stage.unwrap().optional(),
-  client_id: z.string().max(100).optional(),
+    ...listQueryFields(),
+    ...listSortFields(['title', 'value', 'expected_close_date'], 'title, value (the amount as it reads, whatever the currency) or expected_close_date'),
+    ...searchField("title and the client's name"),
+    external_id: syncFilterFields().external_id,
+    tag: syncFilterFields().tag,
+    stage: Stage.unwrap().optional(),
+    client_id: z.string().max(100).optional(),
   }),
 );
 
@@ -111,7 +122,7 @@ export const DealSummary = lazySchema(() =>
           z.object({
             stage: Stage.unwrap(),
             count: z.number().int(),
-            totals: z.array(MoneyTotal()).describe('The value of the stage\'s deals per currency, by currency code; empty when it has none'),
+            totals: z.array(MoneyTotal()).describe("The value of the stage's deals per currency, by currency code; empty when it has none"),
           }),
         )
         .describe('Every stage of the pipeline, in its order, empty ones included'),
@@ -122,7 +133,14 @@ export const DealSummary = lazySchema(() =>
         {
           count: 3,
           stages: [
-            { stage: 'lead_in', count: 2, totals: [{ currency: 'EUR', count: 1, value: 1500.5 }, { currency: 'USD', count: 1, value: 900 }] },
+            {
+              stage: 'lead_in',
+              count: 2,
+              totals: [
+                { currency: 'EUR', count: 1, value: 1500.5 },
+                { currency: 'USD', count: 1, value: 900 },
+              ],
+            },
             { stage: 'qualified', count: 1, totals: [{ currency: 'EUR', count: 1, value: 200 }] },
           ],
         },

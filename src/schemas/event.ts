@@ -20,13 +20,20 @@ export const Event = lazySchema(() =>
 export type Event = z.infer<typeof Event>;
 
 /** An event id, or the bare prefix `evt_`, which sorts before every id ("from the beginning"). */
-export const EventPosition = lazySchema(() => z.string().max(30).regex(/^evt_[0-9A-Z]{0,26}$/, 'Expected an event id (evt_…).'));
+export const EventPosition = lazySchema(() =>
+  z
+    .string()
+    .max(30)
+    .regex(/^evt_[0-9A-Z]{0,26}$/, 'Expected an event id (evt_…).'),
+);
 
 /** `type` takes one type or several, comma-separated. */
 const TypeFilter = z
   .string()
   .max(500)
-  .refine((v) => v.split(',').every((t) => (EVENT_TYPES as readonly string[]).includes(t)), { message: `Expected event types, comma-separated: ${EVENT_TYPES.join(', ')}.` })
+  .refine((v) => v.split(',').every((t) => (EVENT_TYPES as readonly string[]).includes(t)), {
+    message: `Expected event types, comma-separated: ${EVENT_TYPES.join(', ')}.`,
+  })
   .describe('One event type, or several comma-separated');
 
 export const EventListQuery = lazySchema(() =>

@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
-import { Currency, DateOnly, Email, MoneyAmount, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import {
+  Currency,
+  DateOnly,
+  Email,
+  MoneyAmount,
+  listEnvelope,
+  listQueryFields,
+  listSortFields,
+  recordFields,
+  searchField,
+  syncFields,
+  syncFilterFields,
+} from './common.js';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
@@ -29,12 +41,17 @@ export const InvoiceCreate = lazySchema(() =>
       ...editableFields(),
       send: z.boolean().default(true).describe('false keeps the invoice a draft; send it later with POST /v1/invoices/{id}/send'),
     })
-    .meta({ id: 'InvoiceCreate', examples: [{ client_id: 'cli_01JDX3Q8ZP0000000000000000', currency: 'EUR', line_items: [{ description: 'Onboarding', quantity: 2, unit_price: 450 }] }] }),
+    .meta({
+      id: 'InvoiceCreate',
+      examples: [{ client_id: 'cli_01JDX3Q8ZP0000000000000000', currency: 'EUR', line_items: [{ description: 'Onboarding', quantity: 2, unit_price: 450 }] }],
+    }),
 );
 
 export const InvoiceUpdate = lazySchema(() => {
   const fields = editableFields();
-  return z.strictObject({ ...fields, line_items: fields.line_items.optional() }).meta({ id: 'InvoiceUpdate', description: 'Only draft invoices can be changed.' });
+  return z
+    .strictObject({ ...fields, line_items: fields.line_items.optional() })
+    .meta({ id: 'InvoiceUpdate', description: 'Only draft invoices can be changed.' });
 });
 
 export const LineItem = lazySchema(() =>

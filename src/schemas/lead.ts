@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { Currency as CurrencyCode, Email, LongText, Phone, ShortText, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import {
+  Currency as CurrencyCode,
+  Email,
+  LongText,
+  Phone,
+  ShortText,
+  listEnvelope,
+  listQueryFields,
+  listSortFields,
+  recordFields,
+  searchField,
+  syncFields,
+  syncFilterFields,
+} from './common.js';
 import { lazySchema } from './lazy.js';
 
 export const LEAD_SOURCES = ['web', 'referral', 'event', 'cold_call', 'partner', 'other'] as const;
@@ -28,29 +41,34 @@ export const LeadCreate = lazySchema(() =>
       message: 'A lead needs at least one of first_name, last_name, email or company.',
       path: ['first_name'],
     })
-    .meta({ id: 'LeadCreate', examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd', source: 'web' }] }),
+    .meta({
+      id: 'LeadCreate',
+      examples: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd', source: 'web' }],
+    }),
 );
 
 export const LeadUpdate = lazySchema(() => z.strictObject(leadFields()).meta({ id: 'LeadUpdate' }));
 
 export const Lead = lazySchema(() =>
-  z.object({
-    id: z.string(),
-    external_id: z.string().nullable(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    company: z.string().nullable(),
-    title: z.string().nullable(),
-    source: z.enum(LEAD_SOURCES).nullable(),
-    status: z.enum(LEAD_STATUSES),
-    notes: z.string().nullable(),
-    tags: z.array(z.string()),
-    custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    converted_client_id: z.string().nullable(),
-    ...recordFields(),
-  }).meta({ id: 'Lead' }),
+  z
+    .object({
+      id: z.string(),
+      external_id: z.string().nullable(),
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      company: z.string().nullable(),
+      title: z.string().nullable(),
+      source: z.enum(LEAD_SOURCES).nullable(),
+      status: z.enum(LEAD_STATUSES),
+      notes: z.string().nullable(),
+      tags: z.array(z.string()),
+      custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      converted_client_id: z.string().nullable(),
+      ...recordFields(),
+    })
+    .meta({ id: 'Lead' }),
 );
 
 export const LeadListQuery = lazySchema(() =>

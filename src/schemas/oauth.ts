@@ -59,16 +59,20 @@ export const OAuthApp = lazySchema(() =>
       registered_by: z
         .string()
         .nullable()
-        .describe('The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded'),
+        .describe(
+          'The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded',
+        ),
       created_at: z.string(),
     })
     .meta({ id: 'OAuthApp' }),
 );
 
 export const OAuthAppWithSecret = lazySchema(() =>
-  OAuthApp.unwrap().extend({ client_secret: z.string().describe('Shown once, at creation') }).meta({
-    id: 'OAuthAppWithSecret',
-  }),
+  OAuthApp.unwrap()
+    .extend({ client_secret: z.string().describe('Shown once, at creation') })
+    .meta({
+      id: 'OAuthAppWithSecret',
+    }),
 );
 
 /** RFC 8414 authorization server metadata, as the sandbox publishes it. */

@@ -13,7 +13,13 @@ export const RequestLog = lazySchema(() =>
       query: z.string().max(10_000).nullable().describe('The query string, without the "?"; secret parameters\' values are "[redacted]"'),
       status: z.number().int().min(100).max(599),
       duration_ms: z.number().int().min(0),
-      key_id: z.string().max(100).nullable().describe('The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged'),
+      key_id: z
+        .string()
+        .max(100)
+        .nullable()
+        .describe(
+          'The API key or OAuth token that made it; null when its credential was refused (revoked, expired, lacking a scope). Requests without a credential of this account are not logged',
+        ),
       key_prefix: z.string().max(20).nullable().describe('The API key’s first characters, crm_test_XXXX'),
       idempotency_key: z.string().max(300).nullable(),
       idempotent_replayed: z.boolean().describe('true when the stored response of an earlier request was replayed'),
@@ -35,7 +41,10 @@ export const RequestLogListQuery = lazySchema(() =>
     cursor: listQueryFields().cursor,
     // Decimal digits only, as PageSize reads them (Number() would also take '0x1f4' or ' 500').
     status: z
-      .preprocess((v) => (typeof v === 'string' && /^[0-9]{3}$/.test(v) ? Number(v) : v), z.number({ error: 'Expected an HTTP status, 100..599.' }).int().min(100).max(599))
+      .preprocess(
+        (v) => (typeof v === 'string' && /^[0-9]{3}$/.test(v) ? Number(v) : v),
+        z.number({ error: 'Expected an HTTP status, 100..599.' }).int().min(100).max(599),
+      )
       .optional()
       .describe('Only this HTTP status'),
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']).optional(),

@@ -9,7 +9,9 @@ export const Usage = lazySchema(() =>
       generated_at: z.string(),
       source: RequestSourceSchema().nullable().describe('The source the figures are of (?source=), or null for every request'),
       totals: z.object({ requests: z.number().int() }),
-      by_source: z.array(z.object({ source: RequestSourceSchema(), requests: z.number().int() })).describe('The dashboard’s own requests apart from the others'),
+      by_source: z
+        .array(z.object({ source: RequestSourceSchema(), requests: z.number().int() }))
+        .describe('The dashboard’s own requests apart from the others'),
       by_key: z.array(z.object({ key_id: z.string(), requests: z.number().int() })),
       by_endpoint: z.array(z.object({ endpoint: z.string(), requests: z.number().int() })),
       by_status: z.array(z.object({ status: z.number().int(), requests: z.number().int() })),

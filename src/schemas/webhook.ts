@@ -30,7 +30,10 @@ export const WebhookEndpointCreate = lazySchema(() =>
       enabled_events: EnabledEvents().default(['*']),
       description: Description().optional(),
     })
-    .meta({ id: 'WebhookEndpointCreate', examples: [{ url: 'http://localhost:3000/webhooks', enabled_events: ['deal.won', 'invoice.paid'], description: 'Local receiver' }] }),
+    .meta({
+      id: 'WebhookEndpointCreate',
+      examples: [{ url: 'http://localhost:3000/webhooks', enabled_events: ['deal.won', 'invoice.paid'], description: 'Local receiver' }],
+    }),
 );
 
 export const WebhookEndpointUpdate = lazySchema(() =>
@@ -72,9 +75,11 @@ export const WebhookSecretRotate = lazySchema(() =>
 );
 
 export const WebhookEndpointWithSecret = lazySchema(() =>
-  WebhookEndpoint.unwrap().extend({
-    secret: z.string().describe('whsec_ + base64 of 32 random bytes; shown on create and on rotation only'),
-  }).meta({ id: 'WebhookEndpointWithSecret' }),
+  WebhookEndpoint.unwrap()
+    .extend({
+      secret: z.string().describe('whsec_ + base64 of 32 random bytes; shown on create and on rotation only'),
+    })
+    .meta({ id: 'WebhookEndpointWithSecret' }),
 );
 
 export const WebhookEndpointList = lazySchema(() => listEnvelope(WebhookEndpoint.unwrap()).meta({ id: 'WebhookEndpointList' }));
@@ -111,7 +116,6 @@ export const WebhookDeliveryListQuery = lazySchema(() =>
   }),
 );
 
-
 export const WebhookRecover = lazySchema(() =>
   z
     .strictObject({ since: Time().describe('Re-queue deliveries that failed for good and were first tried at or after this time') })
@@ -124,7 +128,9 @@ export const EventResend = lazySchema(() =>
     .strictObject({ endpoint_id: z.string().max(100).optional().describe('Only to this endpoint; by default to every enabled endpoint that takes the type') })
     .meta({ id: 'EventResend' }),
 );
-export const EventResendResult = lazySchema(() => z.object({ event_id: z.string(), deliveries: z.array(WebhookDelivery.unwrap()) }).meta({ id: 'EventResendResult' }));
+export const EventResendResult = lazySchema(() =>
+  z.object({ event_id: z.string(), deliveries: z.array(WebhookDelivery.unwrap()) }).meta({ id: 'EventResendResult' }),
+);
 
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 export type WebhookEndpointCreate = z.infer<typeof WebhookEndpointCreate>;

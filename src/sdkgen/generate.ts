@@ -15,7 +15,10 @@ import { renderTypeScript } from './lang/typescript.js';
 
 const GENERATED_MARK = /^(?:<\?php\n)?(?:\/\/|#) (?:Code generated|Generated) by `npm run sdk`/;
 
-const RENDERERS = { typescript: renderTypeScript, python: renderPython, go: renderGo, php: renderPhp } satisfies Record<string, (view: ApiView) => Map<string, string>>;
+const RENDERERS = { typescript: renderTypeScript, python: renderPython, go: renderGo, php: renderPhp } satisfies Record<
+  string,
+  (view: ApiView) => Map<string, string>
+>;
 export type Language = keyof typeof RENDERERS;
 export const LANGUAGES = Object.keys(RENDERERS) as Language[];
 

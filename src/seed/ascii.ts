@@ -6,7 +6,18 @@
  * local part — rather than a guess or a mangled half-name (`ukasz`, as the seed once made).
  */
 const LETTERS: Record<string, string> = {
-  ł: 'l', ø: 'o', đ: 'd', ð: 'd', þ: 'th', ß: 'ss', æ: 'ae', œ: 'oe', ı: 'i', ŧ: 't', ħ: 'h', ŀ: 'l',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ı: 'i',
+  ŧ: 't',
+  ħ: 'h',
+  ŀ: 'l',
 };
 
 export function asciiWord(text: string): string {

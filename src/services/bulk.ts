@@ -193,7 +193,10 @@ function findExisting<R extends Matchable>(
   }
   const ids = idsByEmail(ctx.db, target.table, key);
   if (ids.length > 1) {
-    throw new ApiError('conflict', `More than one ${target.noun} has the email '${key}', so the record matches none of them; match on external_id or give an id.`);
+    throw new ApiError(
+      'conflict',
+      `More than one ${target.noun} has the email '${key}', so the record matches none of them; match on external_id or give an id.`,
+    );
   }
   return ids[0];
 }

@@ -66,7 +66,10 @@ export function newClient(ctx: Ctx, input: ClientCreate): Client {
 /** Writes clients made by newClient, with their contact persons and client.created events. */
 export function insertClients(ctx: Ctx, clients: Client[]): void {
   insertClientRows(ctx.db, clients);
-  insertContactRows(ctx.db, clients.flatMap((client) => client.contacts));
+  insertContactRows(
+    ctx.db,
+    clients.flatMap((client) => client.contacts),
+  );
   recordEvents(ctx, 'client.created', clients);
 }
 

@@ -70,9 +70,7 @@ export function getContact(ctx: Ctx, clientId: string, contactId: string): Conta
 
 export function listContacts(ctx: Ctx, clientId: string, q: { limit: number; cursor?: string | undefined }) {
   clientRow(ctx, clientId);
-  return listTable(ctx.db, ctx.cursorSecret, 'contacts', { ...q, client_id: clientId }, [['client_id = ?', [clientId]]], (rows) =>
-    rows.map(contactFromRow),
-  );
+  return listTable(ctx.db, ctx.cursorSecret, 'contacts', { ...q, client_id: clientId }, [['client_id = ?', [clientId]]], (rows) => rows.map(contactFromRow));
 }
 
 /** Runs a contact change and reports it on the client, with the contacts as they were. */

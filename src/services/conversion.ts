@@ -24,19 +24,21 @@ export function convertLead(ctx: Ctx, id: string, input: LeadConvert): { lead: L
     const kind = input.client?.kind ?? (lead.company ? 'company' : 'person');
     const name = input.client?.name || (kind === 'company' ? lead.company : personName) || personName || lead.company || lead.email || 'Unnamed lead';
     const hasPerson = Boolean(lead.first_name || lead.last_name || lead.email);
-    const client = input.client_id ? existingClient(ctx, input.client_id) : createClient(ctx, {
-      name,
-      kind,
-      // A company client gets the person's details on its contact, not as its own.
-      email: kind === 'person' ? lead.email : null,
-      phone: kind === 'person' ? lead.phone : null,
-      external_id: input.client?.external_id ?? null,
-      tags: lead.tags,
-      contacts:
-        kind === 'company' && hasPerson
-          ? [{ first_name: lead.first_name, last_name: lead.last_name, email: lead.email, phone: lead.phone, role: lead.title, is_primary: true }]
-          : [],
-    });
+    const client = input.client_id
+      ? existingClient(ctx, input.client_id)
+      : createClient(ctx, {
+          name,
+          kind,
+          // A company client gets the person's details on its contact, not as its own.
+          email: kind === 'person' ? lead.email : null,
+          phone: kind === 'person' ? lead.phone : null,
+          external_id: input.client?.external_id ?? null,
+          tags: lead.tags,
+          contacts:
+            kind === 'company' && hasPerson
+              ? [{ first_name: lead.first_name, last_name: lead.last_name, email: lead.email, phone: lead.phone, role: lead.title, is_primary: true }]
+              : [],
+        });
     const deal = input.deal
       ? createDeal(ctx, {
           title: input.deal.title ?? `${client.name} deal`,

@@ -11,12 +11,7 @@ import { enqueueEventDeliveries } from './webhook-deliveries.js';
  * event exists exactly when the change does (docs/reference/events.md). Its webhook deliveries are queued in the
  * same transaction, and the stream and the worker are nudged to look once it has committed.
  */
-export function recordEvent(
-  ctx: Ctx,
-  type: EventType,
-  object: { id: string },
-  previousAttributes?: Record<string, unknown>,
-): string {
+export function recordEvent(ctx: Ctx, type: EventType, object: { id: string }, previousAttributes?: Record<string, unknown>): string {
   const row = eventRow(ctx, type, object, previousAttributes);
   insertEvent(ctx.db, row);
   enqueueEventDeliveries(ctx, [row]);

@@ -15,8 +15,15 @@ import type { Ctx } from './context.js';
  * here are RFC 6749's, not problem+json: OAuth clients and libraries understand only those.
  */
 export type OAuthErrorCode =
-  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type'
-  | 'invalid_scope' | 'access_denied' | 'unsupported_response_type' | 'server_error';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'server_error';
 
 export class OAuthError extends Error {
   constructor(

@@ -46,7 +46,7 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/; // BASE64URL of a SHA-256 digest, no pa
 /** Stage 2: the rest of the request; errors here are redirected to the app with its state. */
 export function checkAuthorizeRequest(app: AppRecord, redirectUri: string, params: Record<string, unknown>): AuthorizationRequest {
   const responseType = oneParam(params, 'response_type');
-  if (responseType !== 'code') throw new OAuthError('unsupported_response_type', "Only response_type=code is supported.");
+  if (responseType !== 'code') throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported.');
   const method = oneParam(params, 'code_challenge_method');
   const challenge = oneParam(params, 'code_challenge');
   if (!challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.');
@@ -61,8 +61,7 @@ export function checkAuthorizeRequest(app: AppRecord, redirectUri: string, param
 /** How long the consent page stays answerable. */
 const CONSENT_TTL_MS = 10 * 60 * 1000;
 
-const sign = (ctx: Ctx, payload: string): Buffer =>
-  createHmac('sha256', metaValue(ctx.db, 'oauth_consent_secret')).update(payload).digest();
+const sign = (ctx: Ctx, payload: string): Buffer => createHmac('sha256', metaValue(ctx.db, 'oauth_consent_secret')).update(payload).digest();
 
 /**
  * The consent form carries the checked request, signed, instead of a server-side session: the
@@ -96,7 +95,8 @@ export function openSealedRequest(ctx: Ctx, sealed: string | undefined): { app: 
  */
 function answerOnce(ctx: Ctx, nonce: string, expiresAt: number): void {
   dropExpiredConsents(ctx.db, wallNow(ctx));
-  if (!markConsentAnswered(ctx.db, nonce, expiresAt)) throw new OAuthError('invalid_request', 'This consent page was already answered. Start the authorization again.');
+  if (!markConsentAnswered(ctx.db, nonce, expiresAt))
+    throw new OAuthError('invalid_request', 'This consent page was already answered. Start the authorization again.');
 }
 
 /** The app's redirect URI with the response parameters added (RFC 9207 `iss` included). */

@@ -88,7 +88,11 @@ function grant(ctx: Ctx, run: () => TokenResponse | OAuthError): TokenResponse {
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/; // RFC 7636 §4.1
 
-export function exchangeCode(ctx: Ctx, app: AppRecord, p: { code?: string | undefined; redirect_uri?: string | undefined; code_verifier?: string | undefined }): TokenResponse {
+export function exchangeCode(
+  ctx: Ctx,
+  app: AppRecord,
+  p: { code?: string | undefined; redirect_uri?: string | undefined; code_verifier?: string | undefined },
+): TokenResponse {
   if (!p.code) throw new OAuthError('invalid_request', 'The code parameter is missing.');
   if (!p.redirect_uri) throw new OAuthError('invalid_request', 'The redirect_uri parameter is missing: send the one of the authorization request.');
   if (!p.code_verifier) throw new OAuthError('invalid_request', 'The code_verifier parameter is missing (PKCE is required).');
@@ -118,7 +122,8 @@ export function refreshGrant(ctx: Ctx, app: AppRecord, p: { refresh_token?: stri
   const hash = hashSecret(p.refresh_token);
   return grant(ctx, () => {
     const row = findToken(ctx.db, hash);
-    if (!row || row.kind !== 'refresh' || row.app_id !== app.id) return new OAuthError('invalid_grant', 'The refresh token is unknown or was issued to another client.');
+    if (!row || row.kind !== 'refresh' || row.app_id !== app.id)
+      return new OAuthError('invalid_grant', 'The refresh token is unknown or was issued to another client.');
     if (row.revoked_at) return new OAuthError('invalid_grant', 'The refresh token was revoked.');
     if (row.used_at) {
       revokeFamily(ctx, row.family_id);

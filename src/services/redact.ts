@@ -12,7 +12,8 @@ import { memoize } from '../memo.js';
 const REDACTED = '[redacted]';
 
 /** Field names whose values never reach the log: secrets, client secrets, keys, tokens, credentials. */
-const SECRET_FIELD = /^(secret|client_secret|api_key|token|access_token|refresh_token|authorization|password|previous_secret|login_token|code_verifier)$|_secret$|_token$/i;
+const SECRET_FIELD =
+  /^(secret|client_secret|api_key|token|access_token|refresh_token|authorization|password|previous_secret|login_token|code_verifier)$|_secret$|_token$/i;
 
 /** Bodies repeat the same few field names: the answer per name is remembered (bounded). */
 const isSecretField = memoize((name: string) => SECRET_FIELD.test(name), { maxEntries: 1000, maxKeyLength: 100 });

@@ -96,19 +96,33 @@ export class RequestLogWriter {
     const batch = this.pending;
     this.pending = [];
     const rows = batch.map((r) => ({
-      id: r.id, method: r.method, path: r.path, query: r.query, status: r.status, duration_ms: r.duration_ms,
-      key_id: r.key_id, key_prefix: this.prefix(r.key_id), idempotency_key: r.idempotency_key, idempotent_replayed: r.idempotent_replayed ? 1 : 0, source: r.source,
-      request_body: r.request_body, response_body: r.response_body, created_at: r.created_at,
+      id: r.id,
+      method: r.method,
+      path: r.path,
+      query: r.query,
+      status: r.status,
+      duration_ms: r.duration_ms,
+      key_id: r.key_id,
+      key_prefix: this.prefix(r.key_id),
+      idempotency_key: r.idempotency_key,
+      idempotent_replayed: r.idempotent_replayed ? 1 : 0,
+      source: r.source,
+      request_body: r.request_body,
+      response_body: r.response_body,
+      created_at: r.created_at,
     }));
     // No list page is made of the log: its writes keep them (every 50 ms under load).
-    bookkeepingWrite(db, db.transaction(() => {
-      insertRequestLogRows(db, rows); // a hundred a statement
-      this.count += batch.length;
-      if (this.count > KEEP) {
-        dropOldestRequestLogs(db, this.count - KEEP);
-        this.count = countRequestLogRows(db);
-      }
-    }));
+    bookkeepingWrite(
+      db,
+      db.transaction(() => {
+        insertRequestLogRows(db, rows); // a hundred a statement
+        this.count += batch.length;
+        if (this.count > KEEP) {
+          dropOldestRequestLogs(db, this.count - KEEP);
+          this.count = countRequestLogRows(db);
+        }
+      }),
+    );
   }
 
   /** A key's prefix, for the log's key column (keys never change their prefix: cached). */

@@ -71,7 +71,10 @@ export class UsageMeter {
       const [d, subject, source, endpoint, status] = key.split('\u0000') as [string, string, string, string, string];
       counts.push({ day: d, subject, source, endpoint, status: Number(status), count });
     }
-    bookkeepingWrite(this.db, this.db.transaction(() => addUsageCounts(this.db, counts)));
+    bookkeepingWrite(
+      this.db,
+      this.db.transaction(() => addUsageCounts(this.db, counts)),
+    );
   }
 
   /** Counts for one UTC day (today by default), stored and pending together; of one source, or of all. */

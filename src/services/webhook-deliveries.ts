@@ -19,13 +19,7 @@ import { signalOutbox } from './outbox-signal.js';
  */
 const deliveryFromRow = (row: Row): WebhookDelivery => row as unknown as WebhookDelivery;
 
-export function insertPendingAttempt(
-  ctx: Ctx,
-  endpointId: string,
-  event: { id: string; type: string },
-  attempt: number,
-  dueAt: string,
-): WebhookDelivery {
+export function insertPendingAttempt(ctx: Ctx, endpointId: string, event: { id: string; type: string }, attempt: number, dueAt: string): WebhookDelivery {
   const row: DeliveryRow = {
     id: ctx.ids.next('whd'),
     endpoint_id: endpointId,
@@ -96,7 +90,8 @@ export function resendEvent(ctx: Ctx, eventId: string, endpointId?: string): { e
     if (endpointId !== undefined) {
       const endpoint = findEndpoint(ctx.db, endpointId);
       if (!endpoint) throw notFound('webhook endpoint', endpointId);
-      if (endpoint.status !== 'enabled') throw new ApiError('conflict', `The webhook endpoint ${endpointId} is disabled; enable it first (PATCH status "enabled").`);
+      if (endpoint.status !== 'enabled')
+        throw new ApiError('conflict', `The webhook endpoint ${endpointId} is disabled; enable it first (PATCH status "enabled").`);
       targets = [endpointId];
     } else {
       const rows = enabledEndpoints(ctx.db, true);

@@ -21,13 +21,21 @@ export interface AccountRow {
 
 /** Makes the default account's row unless there is one; then every account, the default first. */
 export function accountRows(db: Db, defaultId: string): AccountRow[] {
-  stmt(db, "INSERT OR IGNORE INTO accounts (id, name, plan, is_default, created_at) VALUES (?, 'Default', 'pro', 1, ?)").run(defaultId, new Date().toISOString());
+  stmt(db, "INSERT OR IGNORE INTO accounts (id, name, plan, is_default, created_at) VALUES (?, 'Default', 'pro', 1, ?)").run(
+    defaultId,
+    new Date().toISOString(),
+  );
   return stmt(db, 'SELECT * FROM accounts ORDER BY is_default DESC, id').all() as AccountRow[];
 }
 
 export function insertAccount(db: Db, row: AccountRow): void {
   stmt(db, 'INSERT INTO accounts (id, name, plan, trial_ends_at, trial_used, is_default, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)').run(
-    row.id, row.name, row.plan, row.trial_ends_at, row.trial_used, row.created_at,
+    row.id,
+    row.name,
+    row.plan,
+    row.trial_ends_at,
+    row.trial_used,
+    row.created_at,
   );
 }
 

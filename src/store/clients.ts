@@ -26,7 +26,12 @@ export function findClient(db: Db, id: string): Omit<Client, 'contacts'> | undef
 }
 
 /** Many clients' own rows, a hundred a statement (rows.ts: insertRows); their contacts are insertContactRows's. */
-export const insertClientRows = (db: Db, clients: Omit<Client, 'contacts'>[]): void => insertRows(db, 'clients', clients.map((c) => clientCodec.toRow(c)));
+export const insertClientRows = (db: Db, clients: Omit<Client, 'contacts'>[]): void =>
+  insertRows(
+    db,
+    'clients',
+    clients.map((c) => clientCodec.toRow(c)),
+  );
 
 /** Writes every field of a stored client's own row. */
 export const writeClient = (db: Db, client: Omit<Client, 'contacts'>): void => updateRow(db, 'clients', clientCodec.toRow(client));

@@ -33,4 +33,6 @@ export const deleteContactRow = (db: Db, id: string): boolean => deleteRow(db, '
 
 /** The email an invoice goes to when its client has none: the primary contact's, else the first contact's that has one. */
 export const firstContactEmail = (db: Db, clientId: string): string | undefined =>
-  stmt(db, 'SELECT email FROM contacts WHERE client_id = ? AND email IS NOT NULL ORDER BY is_primary DESC, id LIMIT 1').pluck().get(clientId) as string | undefined;
+  stmt(db, 'SELECT email FROM contacts WHERE client_id = ? AND email IS NOT NULL ORDER BY is_primary DESC, id LIMIT 1').pluck().get(clientId) as
+    | string
+    | undefined;

@@ -18,12 +18,17 @@ export type Db = Database.Database;
 function migrationFiles(): { file: string; sql: () => string }[] {
   const pattern = /^\d{3}-.+\.sql$/;
   if (IN_SEA) {
-    const names = seaText('migrations/index').split('\n').filter((f) => pattern.test(f)).sort();
+    const names = seaText('migrations/index')
+      .split('\n')
+      .filter((f) => pattern.test(f))
+      .sort();
     return names.map((file) => ({ file, sql: () => seaText(`migrations/${file}`) }));
   }
   // Resolved here, not at load time: in the bundle import.meta.url is empty.
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
-  const names = readdirSync(dir).filter((f) => pattern.test(f)).sort();
+  const names = readdirSync(dir)
+    .filter((f) => pattern.test(f))
+    .sort();
   return names.map((file) => ({ file, sql: () => readFileSync(join(dir, file), 'utf8') }));
 }
 

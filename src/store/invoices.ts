@@ -29,8 +29,7 @@ export interface InvoiceRecord {
   updated_at: string;
 }
 
-export const invoiceRecordFromRow = (row: Row): InvoiceRecord =>
-  ({ ...row, line_items: parseJson(row.line_items as string, []) }) as unknown as InvoiceRecord;
+export const invoiceRecordFromRow = (row: Row): InvoiceRecord => ({ ...row, line_items: parseJson(row.line_items as string, []) }) as unknown as InvoiceRecord;
 
 export const invoiceRecordToRow = (record: InvoiceRecord): Row => ({ ...record, line_items: json(record.line_items) });
 
@@ -106,4 +105,6 @@ export function nextInvoiceSequence(db: Db): number {
 
 /** Open invoices due before `today` (YYYY-MM-DD) that are not yet marked overdue. */
 export const openInvoicesDueBefore = (db: Db, today: string): InvoiceRecord[] =>
-  (stmt(db, "SELECT * FROM invoices WHERE status = 'open' AND overdue_at IS NULL AND due_date IS NOT NULL AND due_date < ?").all(today) as Row[]).map(invoiceRecordFromRow);
+  (stmt(db, "SELECT * FROM invoices WHERE status = 'open' AND overdue_at IS NULL AND due_date IS NOT NULL AND due_date < ?").all(today) as Row[]).map(
+    invoiceRecordFromRow,
+  );

@@ -14,7 +14,10 @@ export function setPaymentToken(db: Db, invoiceId: string, token: string): void 
 
 /** The mail of invoices that have a payment link. */
 export const mailWithPaymentLinks = (db: Db): { rowid: number; body: string }[] =>
-  stmt(db, 'SELECT rowid, body FROM mailbox WHERE invoice_id IN (SELECT id FROM invoices WHERE payment_token IS NOT NULL)').all() as { rowid: number; body: string }[];
+  stmt(db, 'SELECT rowid, body FROM mailbox WHERE invoice_id IN (SELECT id FROM invoices WHERE payment_token IS NOT NULL)').all() as {
+    rowid: number;
+    body: string;
+  }[];
 
 export function setMailBody(db: Db, rowid: number, body: string): void {
   stmt(db, 'UPDATE mailbox SET body = ? WHERE rowid = ?').run(body, rowid);

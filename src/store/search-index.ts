@@ -83,7 +83,11 @@ export function searchCondition(db: Db, table: string, text: string, inIndexOrde
   refreshSearchIndexes(db);
   const match = ftsQuery(text);
   const matches = `SELECT rowid FROM ${name}_search WHERE ${name}_search MATCH ?`;
-  const many = inIndexOrder && (stmt(db, `SELECT count(*) FROM (${matches} LIMIT ${FEW_MATCHES + 1})`).pluck().get(match) as number) > FEW_MATCHES;
+  const many =
+    inIndexOrder &&
+    (stmt(db, `SELECT count(*) FROM (${matches} LIMIT ${FEW_MATCHES + 1})`)
+      .pluck()
+      .get(match) as number) > FEW_MATCHES;
   // `+` keeps SQLite from reading the records through the matches' rowids: it walks the index of the order instead.
   return { condition: [`${many ? '+' : ''}${table}.rowid IN (${matches})`, [match]], sorts: !many };
 }

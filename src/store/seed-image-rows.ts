@@ -22,7 +22,10 @@ export function copyImageRows(image: Db, db: Db): void {
 /** Whether the image holds rows only in DATA_TABLES (or derived from those). */
 export function onlyDataRows(image: Db): boolean {
   const tables = image.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-  return tables.every((table) => (DATA_TABLES as readonly string[]).includes(table) || DERIVED_TABLE.test(table) || image.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() === undefined);
+  return tables.every(
+    (table) =>
+      (DATA_TABLES as readonly string[]).includes(table) || DERIVED_TABLE.test(table) || image.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() === undefined,
+  );
 }
 
 /** The mark of an image in its header (SQLite's user_version). */

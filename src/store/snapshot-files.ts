@@ -21,7 +21,12 @@ export const snapshotsOf = (registry: Db, accountId: string) =>
   stmt(registry, 'SELECT * FROM account_snapshots WHERE account_id = ? ORDER BY created_at, name').all(accountId) as SnapshotRow[];
 
 export function insertSnapshot(registry: Db, row: SnapshotRow): void {
-  stmt(registry, 'INSERT INTO account_snapshots (account_id, name, file, created_at) VALUES (?, ?, ?, ?)').run(row.account_id, row.name, row.file, row.created_at);
+  stmt(registry, 'INSERT INTO account_snapshots (account_id, name, file, created_at) VALUES (?, ?, ?, ?)').run(
+    row.account_id,
+    row.name,
+    row.file,
+    row.created_at,
+  );
 }
 
 export function deleteSnapshotRow(registry: Db, accountId: string, name: string): void {

@@ -22,8 +22,14 @@ export const SNAPSHOT_TABLES = [...DATA_TABLES, 'webhook_deliveries', 'idempoten
 
 /** Configuration: kept by a reset and a restore alike (docs/accounts.md). */
 export const CONFIGURATION_TABLES = [
-  'api_keys', 'oauth_apps', 'oauth_codes', 'oauth_tokens', 'oauth_consents_answered',
-  'dashboard_logins', 'dashboard_sessions', 'webhook_endpoints',
+  'api_keys',
+  'oauth_apps',
+  'oauth_codes',
+  'oauth_tokens',
+  'oauth_consents_answered',
+  'dashboard_logins',
+  'dashboard_sessions',
+  'webhook_endpoints',
 ] as const;
 
 /** The account's own records of its traffic: kept by a reset and a restore. */

@@ -13,8 +13,11 @@ export interface UsageCount {
 
 /** Adds each count to its stored counter (a new counter starts at it); the caller holds the transaction. */
 export function addUsageCounts(db: Db, counts: Iterable<UsageCount>): void {
-  const upsert = stmt(db, `INSERT INTO usage_counters (day, subject, source, endpoint, status, count) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (day, subject, source, endpoint, status) DO UPDATE SET count = count + excluded.count`);
+  const upsert = stmt(
+    db,
+    `INSERT INTO usage_counters (day, subject, source, endpoint, status, count) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (day, subject, source, endpoint, status) DO UPDATE SET count = count + excluded.count`,
+  );
   for (const c of counts) upsert.run(c.day, c.subject, c.source, c.endpoint, c.status, c.count);
 }
 
@@ -22,7 +25,10 @@ export function addUsageCounts(db: Db, counts: Iterable<UsageCount>): void {
 export function usageOfDay<R>(db: Db, day: string, source?: string): R[] {
   return (
     source
-      ? stmt(db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? AND source = ? ORDER BY requests DESC').all(day, source)
+      ? stmt(db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? AND source = ? ORDER BY requests DESC').all(
+          day,
+          source,
+        )
       : stmt(db, 'SELECT subject, source, endpoint, status, count AS requests FROM usage_counters WHERE day = ? ORDER BY requests DESC').all(day)
   ) as R[];
 }

@@ -40,7 +40,15 @@ export const writeEndpoint = (db: Db, e: EndpointRecord): void => updateRow(db, 
 export const deleteEndpointRow = (db: Db, id: string): boolean => deleteRow(db, 'webhook_endpoints', id);
 
 export function listEndpointPage(db: Db, cursorSecret: string, q: { limit: number; cursor?: string | undefined }) {
-  const page = listPage(db, { table: 'webhook_endpoints', conditions: [], filters: {}, sort: 'created', limit: q.limit, cursor: q.cursor, secret: cursorSecret });
+  const page = listPage(db, {
+    table: 'webhook_endpoints',
+    conditions: [],
+    filters: {},
+    sort: 'created',
+    limit: q.limit,
+    cursor: q.cursor,
+    secret: cursorSecret,
+  });
   return { records: page.rows.map(fromRow), next_cursor: page.next_cursor };
 }
 

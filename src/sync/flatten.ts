@@ -12,7 +12,8 @@ export function exportColumns(resource: SyncResource, firstPage: Exported[], fie
   const catalogue = CATALOGUES[resource];
   if (fields) {
     for (const field of fields) {
-      if (!targetOf(catalogue, field)) throw new SyncUsageError(`--fields: "${field}" is not a ${resource} column. Columns: ${catalogue.columns.join(', ')}, custom.<name>.`);
+      if (!targetOf(catalogue, field))
+        throw new SyncUsageError(`--fields: "${field}" is not a ${resource} column. Columns: ${catalogue.columns.join(', ')}, custom.<name>.`);
     }
     return fields;
   }

@@ -51,4 +51,3 @@ function getter(target: Target, inColumns: Set<string>): (record: Exported) => s
 }
 
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
-

@@ -16,7 +16,10 @@ export function classifyFailure(error: unknown): SendFailure {
       return { stops: true, message: `The server kept failing after retries: ${error.message}` };
     }
     if (error.status === 401 || error.status === 403) {
-      return { stops: true, message: `${error.message}. ${error.status === 401 ? 'Check --api-key / CRM_API_KEY.' : `The key needs the write scope for this resource.`}` };
+      return {
+        stops: true,
+        message: `${error.message}. ${error.status === 401 ? 'Check --api-key / CRM_API_KEY.' : `The key needs the write scope for this resource.`}`,
+      };
     }
     if (error.status === 404) return { stops: true, message: `${error.message}. Does this server support the bulk endpoints (POST /v1/<resource>/bulk)?` };
     return { stops: false, code: error.code, message: error.detail };

@@ -39,7 +39,8 @@ export function verifyWebhook(secret: string, headers: HeaderBag, body: string |
   }
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a Unix time in seconds.');
   const age = Math.floor(now / 1000) - Number(timestamp);
-  if (age > TOLERANCE_SECONDS) throw new WebhookVerificationError(`The webhook timestamp is ${age} s old (more than ${TOLERANCE_SECONDS} s): refusing a possible replay.`);
+  if (age > TOLERANCE_SECONDS)
+    throw new WebhookVerificationError(`The webhook timestamp is ${age} s old (more than ${TOLERANCE_SECONDS} s): refusing a possible replay.`);
   if (age < -TOLERANCE_SECONDS) throw new WebhookVerificationError(`The webhook timestamp is ${-age} s in the future (more than ${TOLERANCE_SECONDS} s).`);
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let expected: Buffer;

@@ -40,7 +40,13 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   if (!response.ok) {
     if (response.status === 401 && path !== '/dashboard/session') me.value = null;
     const errors = Array.isArray(parsed?.errors) ? parsed.errors : [];
-    throw new ApiProblem(response.status, parsed?.code ?? 'error', parsed?.detail ?? `HTTP ${response.status}`, errors, retryAfterSeconds(response.headers.get('retry-after')));
+    throw new ApiProblem(
+      response.status,
+      parsed?.code ?? 'error',
+      parsed?.detail ?? `HTTP ${response.status}`,
+      errors,
+      retryAfterSeconds(response.headers.get('retry-after')),
+    );
   }
   return parsed as T;
 }

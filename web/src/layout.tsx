@@ -78,9 +78,7 @@ export function Layout() {
           Sign out
         </button>
       </nav>
-      <main>
-        {Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}
-      </main>
+      <main>{Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}</main>
       <ConfirmHost />
       <CommandMenuHost pages={MENU_PAGES} actions={createActions()} />
     </div>

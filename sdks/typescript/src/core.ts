@@ -61,7 +61,12 @@ export class Core {
   }
 
   /** Any endpoint: `rawRequest('GET', '/v1/leads', undefined, { … })`. The body is JSON. */
-  async request<T>(method: string, path: string, init: { query?: object | undefined; body?: unknown } = {}, options: RequestOptions = {}): Promise<WithResponse<T>> {
+  async request<T>(
+    method: string,
+    path: string,
+    init: { query?: object | undefined; body?: unknown } = {},
+    options: RequestOptions = {},
+  ): Promise<WithResponse<T>> {
     const apiKey = options.apiKey ?? this.apiKey;
     if (!apiKey) throw new CrmError('No API key: pass apiKey to new Crm({ apiKey }) or set CRM_API_KEY.');
     const url = this.baseUrl + path + queryString(init.query);

@@ -20,7 +20,10 @@ export class CrmError extends Error {
   readonly body: unknown;
   readonly headers: Headers | undefined;
 
-  constructor(message: string, init: { status?: number; code?: string; requestId?: string; errors?: ValidationIssue[]; body?: unknown; headers?: Headers; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    init: { status?: number; code?: string; requestId?: string; errors?: ValidationIssue[]; body?: unknown; headers?: Headers; cause?: unknown } = {},
+  ) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
@@ -31,16 +34,36 @@ export class CrmError extends Error {
   }
 }
 
-export class AuthenticationError extends CrmError { override name = 'AuthenticationError'; }
-export class PermissionError extends CrmError { override name = 'PermissionError'; }
-export class NotFoundError extends CrmError { override name = 'NotFoundError'; }
-export class ConflictError extends CrmError { override name = 'ConflictError'; }
-export class IdempotencyError extends CrmError { override name = 'IdempotencyError'; }
-export class ValidationError extends CrmError { override name = 'ValidationError'; }
-export class PlanLimitError extends CrmError { override name = 'PlanLimitError'; }
-export class ApiError extends CrmError { override name = 'ApiError'; }
-export class ConnectionError extends CrmError { override name = 'ConnectionError'; }
-export class SignatureVerificationError extends CrmError { override name = 'SignatureVerificationError'; }
+export class AuthenticationError extends CrmError {
+  override name = 'AuthenticationError';
+}
+export class PermissionError extends CrmError {
+  override name = 'PermissionError';
+}
+export class NotFoundError extends CrmError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends CrmError {
+  override name = 'ConflictError';
+}
+export class IdempotencyError extends CrmError {
+  override name = 'IdempotencyError';
+}
+export class ValidationError extends CrmError {
+  override name = 'ValidationError';
+}
+export class PlanLimitError extends CrmError {
+  override name = 'PlanLimitError';
+}
+export class ApiError extends CrmError {
+  override name = 'ApiError';
+}
+export class ConnectionError extends CrmError {
+  override name = 'ConnectionError';
+}
+export class SignatureVerificationError extends CrmError {
+  override name = 'SignatureVerificationError';
+}
 export class RateLimitError extends CrmError {
   override name = 'RateLimitError';
   /** Seconds the server asked to wait (Retry-After), if it said. */
@@ -53,7 +76,13 @@ export class RateLimitError extends CrmError {
 
 /** The error for a response that is not 2xx. */
 export function errorFromResponse(status: number, headers: Headers, body: unknown): CrmError {
-  const problem = (typeof body === 'object' && body !== null ? body : {}) as { detail?: string; title?: string; code?: string; request_id?: string; errors?: ValidationIssue[] };
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as {
+    detail?: string;
+    title?: string;
+    code?: string;
+    request_id?: string;
+    errors?: ValidationIssue[];
+  };
   const init = {
     status,
     ...(problem.code !== undefined ? { code: problem.code } : {}),

@@ -41,7 +41,8 @@ export const Webhook = {
     const signatures = header(headers, 'webhook-signature');
     if (!id || !timestamp || !signatures) throw new SignatureVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header.');
     const seconds = Number(timestamp);
-    if (!/^\d+$/.test(timestamp) || Math.abs(now / 1000 - seconds) > TOLERANCE_S) throw new SignatureVerificationError('The webhook timestamp is more than 5 minutes from now.');
+    if (!/^\d+$/.test(timestamp) || Math.abs(now / 1000 - seconds) > TOLERANCE_S)
+      throw new SignatureVerificationError('The webhook timestamp is more than 5 minutes from now.');
     const expected = Buffer.from(Webhook.sign(secret, id, seconds, body).slice(3), 'base64');
     const matches = signatures.split(' ').some((entry) => {
       const [version, value] = entry.split(',', 2);

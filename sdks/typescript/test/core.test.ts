@@ -4,8 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiError, AuthenticationError, ConflictError, ConnectionError, Crm, CrmError, IdempotencyError, NotFoundError,
-  PermissionError, RateLimitError, SignatureVerificationError, ValidationError, Webhook,
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  Crm,
+  CrmError,
+  IdempotencyError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  SignatureVerificationError,
+  ValidationError,
+  Webhook,
 } from '../src/index.js';
 import { startSandbox, unique, type Sandbox } from './sandbox.js';
 
@@ -123,7 +134,14 @@ describe('the client', () => {
     const usage = await client.usage.retrieve();
     expect(usage.by_status.find((s) => s.status === 429)?.requests ?? 0).toBeGreaterThan(0);
     const impatient = new Crm({ apiKey: limited.apiKey, baseUrl: limited.baseUrl, maxRetries: 0 });
-    const errors = await Promise.all([1, 2, 3, 4].map(() => impatient.pipelines.list().then(() => undefined, (e: unknown) => e as CrmError)));
+    const errors = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        impatient.pipelines.list().then(
+          () => undefined,
+          (e: unknown) => e as CrmError,
+        ),
+      ),
+    );
     const limitedError = errors.find((e) => e instanceof RateLimitError) as RateLimitError | undefined;
     expect(limitedError?.retryAfter).toBeGreaterThanOrEqual(0);
   });
@@ -147,6 +165,8 @@ describe('Webhook', () => {
     const now = Math.floor(Date.now() / 1000);
     const body = '{"id":"evt_1","type":"lead.created"}';
     const signature = Webhook.sign(secret, 'msg_1', now, body);
-    expect(Webhook.verify(secret, new Headers({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': signature }), body).type).toBe('lead.created');
+    expect(Webhook.verify(secret, new Headers({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': signature }), body).type).toBe(
+      'lead.created',
+    );
   });
 });

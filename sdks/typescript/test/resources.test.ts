@@ -33,12 +33,24 @@ describe('resources', () => {
     expect(converted.deal?.title).toBe('Engine');
 
     expect(await crm.leads.delete(lead.id)).toEqual({ id: lead.id, deleted: true });
-    const bulk = await crm.leads.bulk({ mode: 'upsert', match_on: 'email', records: [{ first_name: 'B1', email: `${unique('b')}@example.com` }, { first_name: 'B2', email: 'not-an-email' }] });
+    const bulk = await crm.leads.bulk({
+      mode: 'upsert',
+      match_on: 'email',
+      records: [
+        { first_name: 'B1', email: `${unique('b')}@example.com` },
+        { first_name: 'B2', email: 'not-an-email' },
+      ],
+    });
     expect(bulk.summary).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1 });
   });
 
   it('clients and their contact persons', async () => {
-    const client = await crm.clients.create({ name: 'Lovelace & Co', kind: 'company', email: `${unique('info')}@example.com`, address: { city: 'London', country: 'GB' } });
+    const client = await crm.clients.create({
+      name: 'Lovelace & Co',
+      kind: 'company',
+      email: `${unique('info')}@example.com`,
+      address: { city: 'London', country: 'GB' },
+    });
     expect(client.address?.city).toBe('London');
     const contact = await crm.clients.contacts.create(client.id, { first_name: 'Charles', role: 'CTO' });
     expect((await crm.clients.contacts.retrieve(client.id, contact.id)).role).toBe('CTO');
@@ -60,7 +72,10 @@ describe('resources', () => {
     expect(lost).toMatchObject({ stage: 'lost', lost_reason: 'budget' });
     expect((await crm.deals.update(deal.id, { title: 'Analytical Engine' })).title).toBe('Analytical Engine');
     const tag = unique('summary');
-    await crm.deals.bulk({ mode: 'create', records: [0.1, 0.2].map((value) => ({ title: `S${value}`, value, currency: 'EUR', stage: 'qualified', tags: [tag] })) });
+    await crm.deals.bulk({
+      mode: 'create',
+      records: [0.1, 0.2].map((value) => ({ title: `S${value}`, value, currency: 'EUR', stage: 'qualified', tags: [tag] })),
+    });
     const summary = await crm.deals.summarize({ tag });
     expect(summary.count).toBe(2);
     expect(summary.stages.find((s) => s.stage === 'qualified')).toEqual({ stage: 'qualified', count: 2, totals: [{ currency: 'EUR', count: 2, value: 0.3 }] });
@@ -71,7 +86,12 @@ describe('resources', () => {
 
   it('invoices: create, update, send, pay, void', async () => {
     const client = await crm.clients.create({ name: 'Invoice Co', email: `${unique('billing')}@example.com` });
-    const draft = await crm.invoices.create({ client_id: client.id, currency: 'EUR', send: false, line_items: [{ description: 'Gears', quantity: 3, unit_price: 19.99 }] });
+    const draft = await crm.invoices.create({
+      client_id: client.id,
+      currency: 'EUR',
+      send: false,
+      line_items: [{ description: 'Gears', quantity: 3, unit_price: 19.99 }],
+    });
     expect(draft).toMatchObject({ status: 'draft', total: 59.97 });
     expect((await crm.invoices.update(draft.id, { due_date: '2030-01-31' })).due_date).toBe('2030-01-31');
     const sent = await crm.invoices.send(draft.id);
@@ -86,7 +106,7 @@ describe('resources', () => {
   it('webhook endpoints, events, API keys, OAuth apps, usage', async () => {
     const endpoint = await crm.webhookEndpoints.create({ url: 'http://127.0.0.1:9/hooks', enabled_events: ['lead.created'] });
     expect(endpoint.secret).toMatch(/^whsec_/);
-    expect((await crm.webhookEndpoints.retrieve(endpoint.id))).not.toHaveProperty('secret');
+    expect(await crm.webhookEndpoints.retrieve(endpoint.id)).not.toHaveProperty('secret');
     expect((await crm.webhookEndpoints.update(endpoint.id, { description: 'test' })).description).toBe('test');
     const rotated = await crm.webhookEndpoints.rotateSecret(endpoint.id);
     expect(rotated.secret).not.toBe(endpoint.secret);

@@ -12,10 +12,14 @@ export interface Sandbox {
 
 /** A real sandbox process, as `crm sandbox start --port 0 --json --db :memory:` starts it. */
 export async function startSandbox(args: string[] = []): Promise<Sandbox> {
-  const child: ChildProcess = spawn(process.execPath, [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', ':memory:', '--webhook-time-scale', '0.001', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CRM_BIN, 'sandbox', 'start', '--port', '0', '--json', '--db', ':memory:', '--webhook-time-scale', '0.001', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
   const line = await new Promise<string>((resolve, reject) => {

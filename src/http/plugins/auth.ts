@@ -90,7 +90,10 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
   // Sandbox control is for the sandbox admin key (the default account's) alone (docs/accounts.md#the-default-account-and-the-sandbox-admin-key).
   app.addHook('onRequest', async (request) => {
     if (request.principal && surfaceOf(request) === 'sandbox' && !currentAccountOr(() => accounts.default).isDefault) {
-      throw new ApiError('insufficient_scope', "Only the sandbox admin key (printed by `crm sandbox start`) may call /_sandbox/*; this key belongs to another account.");
+      throw new ApiError(
+        'insufficient_scope',
+        'Only the sandbox admin key (printed by `crm sandbox start`) may call /_sandbox/*; this key belongs to another account.',
+      );
     }
   });
 }

@@ -121,7 +121,8 @@ function patternToRegex(url: string): RegExp {
 export function registerErrorHandling(
   app: FastifyInstance,
   /** Sees every failure before it is answered; returns a reply when it answered it instead (an idempotent replay). */
-  onFailure: (request: FastifyRequest, reply: FastifyReply, error: ApiError, body: ReturnType<typeof problemBody>) => FastifyReply | undefined = () => undefined,
+  onFailure: (request: FastifyRequest, reply: FastifyReply, error: ApiError, body: ReturnType<typeof problemBody>) => FastifyReply | undefined = () =>
+    undefined,
 ): void {
   // Route patterns, collected as routes are added, to tell 405 (the path exists) from 404; made
   // into regular expressions at the first request that matches no route, not in every start's
@@ -155,7 +156,8 @@ export function registerErrorHandling(
   };
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return answerUnmatched(request, reply);
-    if (hasDotSegment(request)) return sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${routedPath(request)}: paths with . or .. segments name no route.`));
+    if (hasDotSegment(request))
+      return sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${routedPath(request)}: paths with . or .. segments name no route.`));
   });
   app.setNotFoundHandler(answerUnmatched);
 }
@@ -173,9 +175,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const body = JSON.stringify(
     tooLarge
-      ? problemBody('headers_too_large', 'The request line or headers are over 16 KB. Send long values in the body (a bulk call, a POST) instead of the URL.', newId('req'))
+      ? problemBody(
+          'headers_too_large',
+          'The request line or headers are over 16 KB. Send long values in the body (a bulk call, a POST) instead of the URL.',
+          newId('req'),
+        )
       : problemBody('invalid_request', 'The request is not valid HTTP.', newId('req')),
   );
   const status = tooLarge ? 431 : 400;
-  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -14,7 +14,11 @@ import { routedTarget } from '../route-surface.js';
 const FaultRule = z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE', '*']).default('*'),
-    path_prefix: z.string().max(2000).regex(/^\/v1\//, { message: 'Expected a path under /v1/.' }).describe('A path under /v1/, e.g. /v1/leads; a query may follow'),
+    path_prefix: z
+      .string()
+      .max(2000)
+      .regex(/^\/v1\//, { message: 'Expected a path under /v1/.' })
+      .describe('A path under /v1/, e.g. /v1/leads; a query may follow'),
     status: z.union([z.literal(500), z.literal(503)]).default(503),
     count: z.number().int().min(1).max(10_000).default(1),
   })
@@ -39,7 +43,12 @@ export function registerFaults(fastify: FastifyInstance): void {
   const Rules = z.object({ data: z.array(FaultRule) });
   app.post('/_sandbox/faults', {
     config: { scope: '*' },
-    schema: { ...base, summary: 'Fail the next N matching requests with 500 or 503', body: FaultRule, response: { 201: Rules, ...errorResponses('validation_failed') } },
+    schema: {
+      ...base,
+      summary: 'Fail the next N matching requests with 500 or 503',
+      body: FaultRule,
+      response: { 201: Rules, ...errorResponses('validation_failed') },
+    },
     handler: async (req, reply) => {
       rules.push(req.body);
       return reply.code(201).send({ data: rules });

@@ -28,10 +28,16 @@ export function registerOwnOriginGuard(app: FastifyInstance, ctx: Ctx): void {
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config?.ownOrigin) return;
     if (!isOwnHost(ctx, request)) {
-      throw new ApiError('misdirected_request', 'This sandbox answers only to its own address, localhost, 127.0.0.1 or [::1] with its port (DNS rebinding protection).');
+      throw new ApiError(
+        'misdirected_request',
+        'This sandbox answers only to its own address, localhost, 127.0.0.1 or [::1] with its port (DNS rebinding protection).',
+      );
     }
     if (request.headers.origin !== undefined && !isOwnOrigin(ctx, request)) {
-      throw new ApiError('forbidden_origin', `Requests from web pages are accepted only from the sandbox's own origin (http://${request.headers.host}), not from ${request.headers.origin}.`);
+      throw new ApiError(
+        'forbidden_origin',
+        `Requests from web pages are accepted only from the sandbox's own origin (http://${request.headers.host}), not from ${request.headers.origin}.`,
+      );
     }
   });
 }

@@ -7,7 +7,19 @@ import type { AccountRegistry } from '../../accounts/registry.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from '../../accounts/snapshots.js';
 import { ApiError } from '../../errors.js';
 import {
-  Account, AccountCreate, AccountList, AccountParams, AccountWithKey, Clock, ClockMove, Snapshot, SnapshotCreate, SnapshotDeleted, SnapshotList, SnapshotParams, SnapshotRestored,
+  Account,
+  AccountCreate,
+  AccountList,
+  AccountParams,
+  AccountWithKey,
+  Clock,
+  ClockMove,
+  Snapshot,
+  SnapshotCreate,
+  SnapshotDeleted,
+  SnapshotList,
+  SnapshotParams,
+  SnapshotRestored,
 } from '../../schemas/account.js';
 import { ANY_SCOPE } from '../plugins/auth.js';
 import { BEARER, Deleted, errorResponses } from '../schema-docs.js';
@@ -56,10 +68,18 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistr
   const path = '/_sandbox/accounts';
   app.post(path, {
     ...admin,
-    schema: { ...base, summary: 'Create an account (seeded unless seed is null); its admin key is shown once', body: AccountCreate, response: { 201: AccountWithKey, ...errorResponses('validation_failed') } },
+    schema: {
+      ...base,
+      summary: 'Create an account (seeded unless seed is null); its admin key is shown once',
+      body: AccountCreate,
+      response: { 201: AccountWithKey, ...errorResponses('validation_failed') },
+    },
     handler: async (req, reply) => {
       const { account, apiKey } = accounts.create(req.body);
-      return reply.code(201).header('cache-control', 'no-store').send({ ...accountView(account), api_key: apiKey });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({ ...accountView(account), api_key: apiKey });
     },
   });
   app.get(path, {
@@ -74,7 +94,12 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistr
   });
   app.delete(`${path}/:id`, {
     ...admin,
-    schema: { ...base, summary: 'Delete an account and its storage', params: AccountParams, response: { 200: Deleted, ...errorResponses('not_found', 'conflict') } },
+    schema: {
+      ...base,
+      summary: 'Delete an account and its storage',
+      params: AccountParams,
+      response: { 200: Deleted, ...errorResponses('not_found', 'conflict') },
+    },
     handler: async (req) => {
       await accounts.delete(req.params.id);
       return { id: req.params.id, deleted: true as const };
@@ -91,7 +116,8 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistr
     schema: {
       ...base,
       summary: "Move the account's clock forward",
-      description: 'What falls due on the way happens: the trial ends, open invoices past due_date become overdue, webhook retries go out, idempotency keys and events past retention expire.',
+      description:
+        'What falls due on the way happens: the trial ends, open invoices past due_date become overdue, webhook retries go out, idempotency keys and events past retention expire.',
       params: AccountParams,
       body: ClockMove,
       response: { 200: Clock, ...errorResponses('not_found', 'validation_failed') },
@@ -101,7 +127,13 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistr
 
   app.post(`${path}/:id/snapshots`, {
     ...admin,
-    schema: { ...base, summary: "Save the account's data, events, deliveries, idempotency keys and clock under a name", params: AccountParams, body: SnapshotCreate, response: { 201: Snapshot, ...errorResponses('not_found', 'conflict', 'validation_failed') } },
+    schema: {
+      ...base,
+      summary: "Save the account's data, events, deliveries, idempotency keys and clock under a name",
+      params: AccountParams,
+      body: SnapshotCreate,
+      response: { 201: Snapshot, ...errorResponses('not_found', 'conflict', 'validation_failed') },
+    },
     handler: async (req, reply) => reply.code(201).send(saveSnapshot(registry, accounts.get(req.params.id), req.body.name)),
   });
   app.get(`${path}/:id/snapshots`, {
@@ -111,7 +143,12 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistr
   });
   app.post(`${path}/:id/snapshots/:name/restore`, {
     ...admin,
-    schema: { ...base, summary: 'Restore a snapshot (keys, OAuth apps and webhook endpoints stay as they are)', params: SnapshotParams, response: { 200: SnapshotRestored, ...errorResponses('not_found') } },
+    schema: {
+      ...base,
+      summary: 'Restore a snapshot (keys, OAuth apps and webhook endpoints stay as they are)',
+      params: SnapshotParams,
+      response: { 200: SnapshotRestored, ...errorResponses('not_found') },
+    },
     handler: async (req) => restoreSnapshot(registry, accounts.get(req.params.id), req.params.name),
   });
   app.delete(`${path}/:id/snapshots/:name`, {

@@ -39,7 +39,12 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   });
   app.get('/v1/api_keys', {
     config: { scope: 'keys:read' },
-    schema: { ...base, summary: 'List API keys (no secrets)', querystring: KeyListQuery, response: { 200: listEnvelope(ApiKey), ...errorResponses('invalid_cursor') } },
+    schema: {
+      ...base,
+      summary: 'List API keys (no secrets)',
+      querystring: KeyListQuery,
+      response: { 200: listEnvelope(ApiKey), ...errorResponses('invalid_cursor') },
+    },
     handler: async (req) => listApiKeys(ctx, req.query),
   });
   app.get('/v1/api_keys/:id', {
@@ -53,7 +58,8 @@ export function apiKeyRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     schema: {
       ...base,
       summary: 'Revoke an API key, effective on the next request',
-      description: 'Only a key that holds every scope of the key to revoke may revoke it (403 `insufficient_scope` names the one it lacks): `keys:write` alone cannot revoke a `*` key.',
+      description:
+        'Only a key that holds every scope of the key to revoke may revoke it (403 `insufficient_scope` names the one it lacks): `keys:write` alone cannot revoke a `*` key.',
       params: IdParams,
       response: { 200: ApiKey, ...errorResponses('not_found') },
     },

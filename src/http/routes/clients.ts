@@ -1,7 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Client, ClientCreate, ClientList, ClientListQuery, ClientUpdate, Contact, ContactCreate, ContactList, ContactListQuery, ContactUpdate } from '../../schemas/client.js';
+import {
+  Client,
+  ClientCreate,
+  ClientList,
+  ClientListQuery,
+  ClientUpdate,
+  Contact,
+  ContactCreate,
+  ContactList,
+  ContactListQuery,
+  ContactUpdate,
+} from '../../schemas/client.js';
 import { createClient, deleteClient, getClient, listClients, updateClient } from '../../services/clients.js';
 import { createContact, deleteContact, getContact, listContacts, updateContact } from '../../services/contacts.js';
 import type { Ctx } from '../../services/context.js';
@@ -30,12 +41,24 @@ export function clientRoutes(fastify: FastifyInstance, ctx: Ctx): void {
 
   app.post(contacts, {
     config: write,
-    schema: { ...base, summary: 'Add a contact person', params: ClientParams, body: ContactCreate, response: { 201: Contact, ...errorResponses('not_found', 'validation_failed') } },
+    schema: {
+      ...base,
+      summary: 'Add a contact person',
+      params: ClientParams,
+      body: ContactCreate,
+      response: { 201: Contact, ...errorResponses('not_found', 'validation_failed') },
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createContact(ctx, req.params.id, req.body)),
   });
   app.get(contacts, {
     config: read,
-    schema: { ...base, summary: "List a client's contact persons", params: ClientParams, querystring: ContactListQuery, response: { 200: ContactList, ...errorResponses('not_found', 'invalid_cursor') } },
+    schema: {
+      ...base,
+      summary: "List a client's contact persons",
+      params: ClientParams,
+      querystring: ContactListQuery,
+      response: { 200: ContactList, ...errorResponses('not_found', 'invalid_cursor') },
+    },
     handler: async (req) => listContacts(ctx, req.params.id, req.query),
   });
   app.get(`${contacts}/:contact_id`, {
@@ -45,7 +68,13 @@ export function clientRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   });
   app.patch(`${contacts}/:contact_id`, {
     config: write,
-    schema: { ...base, summary: 'Update a contact person', params: ContactParams, body: ContactUpdate, response: { 200: Contact, ...errorResponses('not_found', 'validation_failed') } },
+    schema: {
+      ...base,
+      summary: 'Update a contact person',
+      params: ContactParams,
+      body: ContactUpdate,
+      response: { 200: Contact, ...errorResponses('not_found', 'validation_failed') },
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 200, () => updateContact(ctx, req.params.id, req.params.contact_id, req.body)),
   });
   app.delete(`${contacts}/:contact_id`, {

@@ -30,11 +30,7 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.
 /** A page that is JSON already (store/list-json.ts) goes out as its bytes, unserialised. */
 export const sendJsonBody = (reply: FastifyReply, body: JsonBody): FastifyReply => reply.type('application/json; charset=utf-8').send(body.bytes);
 
-export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType>(
-  fastify: FastifyInstance,
-  ctx: Ctx,
-  spec: CrudSpec<C, U, Q>,
-): void {
+export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType>(fastify: FastifyInstance, ctx: Ctx, spec: CrudSpec<C, U, Q>): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { path, tag, noun, scope, schemas, ops } = spec;
   const read = { scope: `${scope}:read` };
@@ -43,13 +39,23 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
 
   app.post(path, {
     config: write,
-    schema: { ...base, summary: `Create a ${noun}`, body: schemas.create, response: { 201: schemas.item, ...errorResponses('malformed_json', 'validation_failed', 'conflict') } },
+    schema: {
+      ...base,
+      summary: `Create a ${noun}`,
+      body: schemas.create,
+      response: { 201: schemas.item, ...errorResponses('malformed_json', 'validation_failed', 'conflict') },
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => ops.create(ctx, req.body as z.output<C>)),
   });
 
   app.get(path, {
     config: read,
-    schema: { ...base, summary: `List ${noun}s`, querystring: schemas.query, response: { 200: schemas.list, ...errorResponses('invalid_request', 'invalid_cursor') } },
+    schema: {
+      ...base,
+      summary: `List ${noun}s`,
+      querystring: schemas.query,
+      response: { 200: schemas.list, ...errorResponses('invalid_request', 'invalid_cursor') },
+    },
     handler: async (req, reply) => {
       const page = ops.list(ctx, req.query as z.output<Q>);
       // A page that is JSON already (leads, clients: store/list-json.ts) goes out as its bytes.

@@ -20,7 +20,6 @@ export const DASHBOARD_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-
 /**
  * Runs first on every request: the dashboard's headers on its responses and /docs' (errors too), and 421
  * for /dashboard* and /_sandbox/* under a Host that is not the sandbox's own (DNS rebinding).
@@ -31,7 +30,10 @@ export function registerDashboardGuards(app: FastifyInstance, ctx: Ctx): void {
     // no-store on everything but the two static files: pages and session answers may show secrets.
     if (surface === 'dashboard' || surface === 'docs') reply.headers(DASHBOARD_HEADERS).header('cache-control', 'no-store');
     if ((surface === 'dashboard' || surface === 'sandbox') && !isOwnHost(ctx, request)) {
-      throw new ApiError('misdirected_request', 'This sandbox answers only to its own address, localhost, 127.0.0.1 or [::1] with its port (DNS rebinding protection).');
+      throw new ApiError(
+        'misdirected_request',
+        'This sandbox answers only to its own address, localhost, 127.0.0.1 or [::1] with its port (DNS rebinding protection).',
+      );
     }
   });
 }

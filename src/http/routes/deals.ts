@@ -46,7 +46,8 @@ export function dealRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     schema: {
       ...base,
       summary: 'Summarize the pipeline',
-      description: "Each stage's count of deals and their value per currency, for the deals a list with the same filters returns. A board's column heads, without fetching every deal.",
+      description:
+        "Each stage's count of deals and their value per currency, for the deals a list with the same filters returns. A board's column heads, without fetching every deal.",
       querystring: DealSummaryQuery,
       response: { 200: DealSummary, ...errorResponses('invalid_request') },
     },
@@ -54,7 +55,13 @@ export function dealRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   });
   app.post('/v1/deals/:id/win', {
     config: write,
-    schema: { ...base, summary: 'Mark a deal won', description: 'From any open stage; emits deal.won once.', params: IdParams, response: { 200: Deal, ...actionErrors } },
+    schema: {
+      ...base,
+      summary: 'Mark a deal won',
+      description: 'From any open stage; emits deal.won once.',
+      params: IdParams,
+      response: { 200: Deal, ...actionErrors },
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 200, () => winDeal(ctx, req.params.id)),
   });
   app.post('/v1/deals/:id/lose', {

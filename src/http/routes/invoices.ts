@@ -28,7 +28,13 @@ export function invoiceRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   for (const [action, summary, run] of actions) {
     app.post(`/v1/invoices/:id/${action}`, {
       config: { scope: 'invoices:write' },
-      schema: { tags: ['Invoices'], security: BEARER, summary, params: IdParams, response: { 200: Invoice, ...errorResponses('not_found', 'invalid_transition') } },
+      schema: {
+        tags: ['Invoices'],
+        security: BEARER,
+        summary,
+        params: IdParams,
+        response: { 200: Invoice, ...errorResponses('not_found', 'invalid_transition') },
+      },
       handler: async (req, reply) => respond(ctx, req, reply, 200, () => run(ctx, req.params.id)),
     });
   }

@@ -43,4 +43,3 @@ export function leadRoutes(app: FastifyInstance, ctx: Ctx): void {
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => convertLead(ctx, req.params.id, req.body ?? {})),
   });
 }
-

@@ -36,7 +36,10 @@ export function mcpRoutes(app: FastifyInstance): void {
       config: { scope: ANY_SCOPE, ownOrigin: true },
       schema: { hide: true },
       handler: async (_request, reply) =>
-        reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' }, id: null }),
+        reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' }, id: null }),
     });
   }
 }

@@ -6,7 +6,15 @@ import { listEnvelope, listQueryFields } from '../../schemas/common.js';
 import { AuthorizationServerMetadata, OAuthApp, OAuthAppCreate, OAuthAppWithSecret } from '../../schemas/oauth.js';
 import { lazySchema } from '../../schemas/lazy.js';
 import type { Ctx } from '../../services/context.js';
-import { authenticateClient, createOAuthApp, deleteOAuthApp, listOAuthApps, OAuthError, requireAuthorityOverApp, type AppRecord } from '../../services/oauth-apps.js';
+import {
+  authenticateClient,
+  createOAuthApp,
+  deleteOAuthApp,
+  listOAuthApps,
+  OAuthError,
+  requireAuthorityOverApp,
+  type AppRecord,
+} from '../../services/oauth-apps.js';
 import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
 import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
 import { consentPage, errorPage } from '../oauth-pages.js';
@@ -48,7 +56,12 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
   });
   app.get('/v1/oauth_apps', {
     config: { scope: 'keys:read' },
-    schema: { ...base, summary: 'List OAuth apps (no secrets)', querystring: AppListQuery, response: { 200: listEnvelope(OAuthApp), ...errorResponses('invalid_cursor') } },
+    schema: {
+      ...base,
+      summary: 'List OAuth apps (no secrets)',
+      querystring: AppListQuery,
+      response: { 200: listEnvelope(OAuthApp), ...errorResponses('invalid_cursor') },
+    },
     handler: async (req) => listOAuthApps(ctx, req.query),
   });
   app.delete('/v1/oauth_apps/:id', {
@@ -112,14 +125,23 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
         const code = issueCode(ctx, client, checked);
         return redirect(reply, redirectWith(ctx, checked.redirect_uri, { code, state: checked.state }));
       }
-      return redirect(reply, redirectWith(ctx, checked.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state }));
+      return redirect(
+        reply,
+        redirectWith(ctx, checked.redirect_uri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state }),
+      );
     });
 
     oauth.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
       const params = formParams(request.body);
       const client = authenticate(ctx, request, params);
       const grantType = oneParam(params, 'grant_type');
-      const p = { code: oneParam(params, 'code'), redirect_uri: oneParam(params, 'redirect_uri'), code_verifier: oneParam(params, 'code_verifier'), refresh_token: oneParam(params, 'refresh_token'), scope: oneParam(params, 'scope') };
+      const p = {
+        code: oneParam(params, 'code'),
+        redirect_uri: oneParam(params, 'redirect_uri'),
+        code_verifier: oneParam(params, 'code_verifier'),
+        refresh_token: oneParam(params, 'refresh_token'),
+        scope: oneParam(params, 'scope'),
+      };
       let tokens;
       if (grantType === 'authorization_code') tokens = exchangeCode(ctx, client, p);
       else if (grantType === 'refresh_token') tokens = refreshGrant(ctx, client, p);
@@ -216,7 +238,8 @@ function authenticate(ctx: Ctx, request: FastifyRequest, params: Record<string, 
     if (!clientId || !secret) throw new OAuthError('invalid_client', 'Authenticate the client with HTTP Basic, or client_id and client_secret in the body.');
     return authenticateClient(ctx, clientId, secret);
   }
-  if (params.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method: HTTP Basic or client_secret in the body, not both.');
+  if (params.client_secret !== undefined)
+    throw new OAuthError('invalid_request', 'Use one client authentication method: HTTP Basic or client_secret in the body, not both.');
   const match = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
@@ -229,7 +252,8 @@ function authenticate(ctx: Ctx, request: FastifyRequest, params: Record<string, 
     }
   };
   const clientId = formDecode(decoded.slice(0, colon));
-  if (params.client_id !== undefined && params.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header.');
+  if (params.client_id !== undefined && params.client_id !== clientId)
+    throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header.');
   return authenticateClient(ctx, clientId, formDecode(decoded.slice(colon + 1)));
 }
 

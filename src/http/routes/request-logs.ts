@@ -23,7 +23,12 @@ export function requestLogRoutes(fastify: FastifyInstance, ctx: Ctx, currentWrit
   });
   app.get('/v1/request_logs/:id', {
     config: { scope: 'logs:read' },
-    schema: { ...base, summary: 'Get a logged request with its bodies (secrets redacted)', params: IdParams, response: { 200: RequestLogDetail, ...errorResponses('not_found') } },
+    schema: {
+      ...base,
+      summary: 'Get a logged request with its bodies (secrets redacted)',
+      params: IdParams,
+      response: { 200: RequestLogDetail, ...errorResponses('not_found') },
+    },
     handler: async (req) => (currentWriter().flush(), getRequestLog(ctx, req.params.id)),
   });
 }

@@ -28,7 +28,12 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
   const base = { tags: ['Sandbox'], security: BEARER };
 
   app.get('/healthz', {
-    schema: { tags: ['Sandbox'], security: [], summary: 'Liveness and readiness', response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) } },
+    schema: {
+      tags: ['Sandbox'],
+      security: [],
+      summary: 'Liveness and readiness',
+      response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) },
+    },
     handler: async () => {
       ctx.db.prepare('SELECT 1').get();
       return { status: 'ok' as const, version: VERSION };
@@ -37,7 +42,11 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
 
   app.post('/_sandbox/reset', {
     config: { scope: '*' },
-    schema: { ...base, summary: 'Reset the sandbox: delete all data, seed again; API keys stay valid', response: { 200: z.object({ status: z.literal('reset'), seeded: z.boolean() }), ...errorResponses() } },
+    schema: {
+      ...base,
+      summary: 'Reset the sandbox: delete all data, seed again; API keys stay valid',
+      response: { 200: z.object({ status: z.literal('reset'), seeded: z.boolean() }), ...errorResponses() },
+    },
     handler: async () => ({ status: 'reset' as const, ...control.reset() }),
   });
 
@@ -73,7 +82,9 @@ export function sandboxRoutes(fastify: FastifyInstance, ctx: Ctx, control: Sandb
   });
 
   // Webhook deliveries paused for a bulk fill (crm sync copy); a lease, so a killed copy cannot leave them off.
-  const PauseState = z.object({ paused_until: z.string().nullable().describe('While set, events are recorded but not delivered (never later either)') }).meta({ id: 'WebhookPause' });
+  const PauseState = z
+    .object({ paused_until: z.string().nullable().describe('While set, events are recorded but not delivered (never later either)') })
+    .meta({ id: 'WebhookPause' });
   app.get('/_sandbox/webhook_pause', {
     config: { scope: '*' },
     schema: { ...base, summary: 'Whether webhook deliveries are paused, and until when', response: { 200: PauseState, ...errorResponses() } },

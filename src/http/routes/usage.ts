@@ -18,7 +18,12 @@ export function usageRoutes(fastify: FastifyInstance, current: () => Account): v
 
   app.get('/v1/usage', {
     config: { scope: 'usage:read' },
-    schema: { ...base, summary: 'Requests by key, endpoint and status; quota; requests per second (last 5 min)', querystring: UsageQuery, response: { 200: Usage, ...errorResponses('invalid_request') } },
+    schema: {
+      ...base,
+      summary: 'Requests by key, endpoint and status; quota; requests per second (last 5 min)',
+      querystring: UsageQuery,
+      response: { 200: Usage, ...errorResponses('invalid_request') },
+    },
     handler: async (req) => report(req.principal!, req.query.day, req.query.source),
   });
 

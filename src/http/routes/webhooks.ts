@@ -38,13 +38,23 @@ export function webhookRoutes(fastify: FastifyInstance, ctx: Ctx): void {
 
   app.post(path, {
     config: write,
-    schema: { ...base, summary: 'Create a webhook endpoint (its secret is shown once)', body: WebhookEndpointCreate, response: { 201: WebhookEndpointWithSecret, ...errorResponses('malformed_json', 'validation_failed', 'plan_limit') } },
+    schema: {
+      ...base,
+      summary: 'Create a webhook endpoint (its secret is shown once)',
+      body: WebhookEndpointCreate,
+      response: { 201: WebhookEndpointWithSecret, ...errorResponses('malformed_json', 'validation_failed', 'plan_limit') },
+    },
     preHandler: async () => checkWebhookEndpointRoom(),
     handler: async (req, reply) => respond(ctx, req, reply, 201, () => createWebhookEndpoint(ctx, req.body)),
   });
   app.get(path, {
     config: read,
-    schema: { ...base, summary: 'List webhook endpoints', querystring: WebhookEndpointListQuery, response: { 200: WebhookEndpointList, ...errorResponses('invalid_request', 'invalid_cursor') } },
+    schema: {
+      ...base,
+      summary: 'List webhook endpoints',
+      querystring: WebhookEndpointListQuery,
+      response: { 200: WebhookEndpointList, ...errorResponses('invalid_request', 'invalid_cursor') },
+    },
     handler: async (req) => listWebhookEndpoints(ctx, req.query),
   });
   app.get(`${path}/:id`, {
@@ -66,7 +76,12 @@ export function webhookRoutes(fastify: FastifyInstance, ctx: Ctx): void {
   });
   app.delete(`${path}/:id`, {
     config: write,
-    schema: { ...base, summary: 'Delete a webhook endpoint and its delivery history', params: IdParams, response: { 200: Deleted, ...errorResponses('not_found') } },
+    schema: {
+      ...base,
+      summary: 'Delete a webhook endpoint and its delivery history',
+      params: IdParams,
+      response: { 200: Deleted, ...errorResponses('not_found') },
+    },
     handler: async (req, reply) => respond(ctx, req, reply, 200, () => deleteWebhookEndpoint(ctx, req.params.id)),
   });
   app.post(`${path}/:id/rotate_secret`, {

@@ -44,7 +44,8 @@ export function clientTools(server: McpServer, api: McpBackend): void {
     kind: 'update',
     input: z.object({ ...ClientId.shape, ...ClientUpdate.unwrap().shape }),
     output: Client.unwrap(),
-    run: ({ id, idempotency_key, ...body }: { id: string } & Keyed) => api.call('PATCH', `/v1/clients/${pathId(id)}`, { body, idempotencyKey: idempotency_key }),
+    run: ({ id, idempotency_key, ...body }: { id: string } & Keyed) =>
+      api.call('PATCH', `/v1/clients/${pathId(id)}`, { body, idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
     name: 'delete_client',

@@ -20,7 +20,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'list_deals',
     title: 'List deals',
-    description: 'Lists deals, oldest first (order=desc: newest first; sort by title, value, expected_close_date or updated_at), filtered by stage, client_id, tag or external_id, or found by words of the title or client name (q). Pass next_cursor as cursor for the next page.',
+    description:
+      'Lists deals, oldest first (order=desc: newest first; sort by title, value, expected_close_date or updated_at), filtered by stage, client_id, tag or external_id, or found by words of the title or client name (q). Pass next_cursor as cursor for the next page.',
     kind: 'read',
     input: DealListQuery.unwrap(),
     output: pageOf(Deal.unwrap()),
@@ -29,7 +30,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'summarize_pipeline',
     title: 'Summarize the pipeline',
-    description: "Each stage's number of deals and their value per currency (exact sums), for all deals or those of a client_id, a tag or words of the title or client name (q). Answers 'how much is in negotiation?' without listing every deal.",
+    description:
+      "Each stage's number of deals and their value per currency (exact sums), for all deals or those of a client_id, a tag or words of the title or client name (q). Answers 'how much is in negotiation?' without listing every deal.",
     kind: 'read',
     input: DealSummaryQuery.unwrap(),
     output: DealSummary.unwrap(),
@@ -65,7 +67,8 @@ export function dealTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'move_deal_stage',
     title: 'Move a deal to a stage',
-    description: 'Moves an open deal to another stage (its win probability follows the stage). Use win_deal / lose_deal to close it, reopen_deal for closed deals.',
+    description:
+      'Moves an open deal to another stage (its win probability follows the stage). Use win_deal / lose_deal to close it, reopen_deal for closed deals.',
     kind: 'update',
     input: z.object({ ...DealId.shape, stage: Stage.unwrap() }),
     output: Deal.unwrap(),

@@ -11,7 +11,8 @@ export function invoiceTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'list_invoices',
     title: 'List invoices',
-    description: 'Lists invoices, oldest first (order=desc: newest first; sort by total, due_date or updated_at), filtered by status (draft, open, paid, void) or client_id, or found by number, recipient email or client name (q).',
+    description:
+      'Lists invoices, oldest first (order=desc: newest first; sort by total, due_date or updated_at), filtered by status (draft, open, paid, void) or client_id, or found by number, recipient email or client name (q).',
     kind: 'read',
     input: InvoiceListQuery.unwrap(),
     output: pageOf(Invoice.unwrap()),

@@ -12,7 +12,8 @@ export function leadTools(server: McpServer, api: McpBackend): void {
   defineTool(server, {
     name: 'list_leads',
     title: 'List leads',
-    description: 'Lists leads, oldest first (order=desc: newest first; sort by name, company, email or updated_at), filtered by status, source, email, tag or external_id, or found by words of the name, email or company (q). Pass next_cursor as cursor for the next page.',
+    description:
+      'Lists leads, oldest first (order=desc: newest first; sort by name, company, email or updated_at), filtered by status, source, email, tag or external_id, or found by words of the name, email or company (q). Pass next_cursor as cursor for the next page.',
     kind: 'read',
     input: LeadListQuery.unwrap(),
     output: pageOf(Lead.unwrap()),
@@ -53,7 +54,8 @@ export function leadTools(server: McpServer, api: McpBackend): void {
     kind: 'destroy',
     input: Id,
     output: Deleted,
-    run: ({ id, idempotency_key }: { id: string; idempotency_key?: string }) => api.call('DELETE', `/v1/leads/${pathId(id)}`, { idempotencyKey: idempotency_key }),
+    run: ({ id, idempotency_key }: { id: string; idempotency_key?: string }) =>
+      api.call('DELETE', `/v1/leads/${pathId(id)}`, { idempotencyKey: idempotency_key }),
   });
   defineTool(server, {
     name: 'convert_lead',

@@ -39,9 +39,7 @@ export interface PathParam {
   name: string;
 }
 
-export type MethodResult =
-  | { kind: 'model'; type: string }
-  | { kind: 'list'; item: string; page: string; paginated: boolean };
+export type MethodResult = { kind: 'model'; type: string } | { kind: 'list'; item: string; page: string; paginated: boolean };
 
 export interface Method {
   /** camelCase: create, list, rotateSecret, listDeliveries. */
@@ -81,7 +79,11 @@ interface OpenApiDocument {
 const HTTP_METHODS = ['get', 'post', 'patch', 'delete'] as const;
 
 export const pascal = (s: string): string =>
-  s.split(/[_\-\s.]+|(?=[A-Z])/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  s
+    .split(/[_\-\s.]+|(?=[A-Z])/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 export const camel = (s: string): string => {
   const p = pascal(s);
   return p[0]!.toLowerCase() + p.slice(1);
@@ -205,7 +207,7 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       const op = item[verb];
       if (!op) continue;
       const success = Object.keys(op.responses ?? {}).find((c) => c.startsWith('2'));
-      const content = success ? op.responses[success].content ?? {} : {};
+      const content = success ? (op.responses[success].content ?? {}) : {};
       if (!content['application/json']) continue; // Server-Sent Event streams are not SDK methods
       const segments = path.split('/').slice(2);
       const isParam = (s: string | undefined): boolean => s !== undefined && s.startsWith('{');
@@ -216,7 +218,7 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       const chain = String(op.operationId).split('.');
       const name = chain.pop()!;
       const resultSchema = content['application/json'].schema ?? {};
-      const resolved = resultSchema.$ref ? schemas[refName(resultSchema.$ref)] ?? {} : resultSchema;
+      const resolved = resultSchema.$ref ? (schemas[refName(resultSchema.$ref)] ?? {}) : resultSchema;
       const isList = verb === 'get' && resolved.type === 'object' && resolved.properties?.data?.type === 'array';
 
       // The model the method returns, and the resource's singular from it.
@@ -267,7 +269,10 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       if (bodySchema) {
         const type = bodySchema.$ref ? baseName(refName(bodySchema.$ref)) + 'Params' : paramsName();
         typeOf(bodySchema, 'params', type);
-        method.body = { type, required: op.requestBody.required === true && (bodySchema.$ref ? schemas[refName(bodySchema.$ref)] : bodySchema)?.required?.length > 0 };
+        method.body = {
+          type,
+          required: op.requestBody.required === true && (bodySchema.$ref ? schemas[refName(bodySchema.$ref)] : bodySchema)?.required?.length > 0,
+        };
       }
       const queryParams = (op.parameters ?? []).filter((p: Schema) => p.in === 'query');
       if (queryParams.length > 0) {

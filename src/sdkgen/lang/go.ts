@@ -299,7 +299,15 @@ export function renderGo(view: ApiView): Map<string, string> {
   const usesJson = models.some((o) => o.fields.some((f) => f.type.kind === 'decimal'));
   files.set(
     'models_gen.go',
-    [GO_HEADER, 'package crm', '', ...(usesJson ? ['import "encoding/json"', ''] : []), ...(constants ? [constants, ''] : []), models.map((o) => renderObject(o, false)).join('\n\n'), ''].join('\n'),
+    [
+      GO_HEADER,
+      'package crm',
+      '',
+      ...(usesJson ? ['import "encoding/json"', ''] : []),
+      ...(constants ? [constants, ''] : []),
+      models.map((o) => renderObject(o, false)).join('\n\n'),
+      '',
+    ].join('\n'),
   );
   files.set('params_gen.go', [GO_HEADER, 'package crm', '', params.map((o) => renderObject(o, queryTypes.has(o.name))).join('\n\n'), ''].join('\n'));
   return files;

@@ -78,7 +78,11 @@ function renderMethod(method: Method, types: Set<string>): string[] {
   if (result.kind === 'list' && result.paginated) {
     types.add(result.item);
     const query = method.query ? 'query: { ...params, ...(cursor === undefined ? {} : { cursor }) }' : 'query: cursor === undefined ? {} : { cursor }';
-    lines.push(`  ${method.name}(${args.join(', ')}): ListResult<${result.item}> {`, `    return new ListResult<${result.item}>((cursor) => ${call(query)});`, '  }');
+    lines.push(
+      `  ${method.name}(${args.join(', ')}): ListResult<${result.item}> {`,
+      `    return new ListResult<${result.item}>((cursor) => ${call(query)});`,
+      '  }',
+    );
   } else {
     const type = result.kind === 'list' ? result.page : result.type;
     types.add(type);

@@ -72,13 +72,17 @@ export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResourc
   await inPool(batches, w.concurrency, async (batch) => void outcomes.push(...(await sendBatch(w, resource, batch))));
   if (resource === 'deals') await reopenDeals(w, ready, outcomes);
   if (resource === 'clients') await dropLeftContacts(w, ready, outcomes);
-  for (const o of outcomes) if (o.status !== 'failed') w.index.set(resource, o.sourceId, { id: o.targetId ?? '', ...(resource === 'leads' && o.status === 'created' ? { status: 'new' } : {}) });
+  for (const o of outcomes)
+    if (o.status !== 'failed')
+      w.index.set(resource, o.sourceId, { id: o.targetId ?? '', ...(resource === 'leads' && o.status === 'created' ? { status: 'new' } : {}) });
   if (resource === 'leads') await convertLeads(w, records, outcomes);
   return outcomes;
 }
 
 async function sendBatch(w: PageWriter, resource: string, batch: { record: SourceRecord; body: Record<string, unknown> }[]): Promise<Outcome[]> {
-  const body = Buffer.from(JSON.stringify({ mode: 'upsert', match_on: 'external_id', records: batch.map((b) => b.body), ...(w.plan ? { dry_run: true } : {}) }));
+  const body = Buffer.from(
+    JSON.stringify({ mode: 'upsert', match_on: 'external_id', records: batch.map((b) => b.body), ...(w.plan ? { dry_run: true } : {}) }),
+  );
   const key = `crm-copy-${w.runId}-${createHash('sha256').update(`${resource}\n`).update(body).digest('hex').slice(0, 40)}`;
   let response: BulkResponse;
   try {
@@ -112,12 +116,18 @@ async function dropLeftContacts(w: PageWriter, ready: { record: SourceRecord; bo
     if (w.plan) continue;
     for (const contact of left) {
       try {
-        await w.target.request('DELETE', `/v1/clients/${seg(outcome.targetId!)}/contacts/${seg(contact.id)}`, { idempotencyKey: copyKey(w.runId, contact.id, 'delete') });
+        await w.target.request('DELETE', `/v1/clients/${seg(outcome.targetId!)}/contacts/${seg(contact.id)}`, {
+          idempotencyKey: copyKey(w.runId, contact.id, 'delete'),
+        });
       } catch (error) {
         if (error instanceof CrmApiError && error.status === 404) continue; // gone already
         const failure = classifyFailure(error);
         if (failure.stops) throw new CopyStopped(failure.message);
-        Object.assign(outcome, { status: 'failed', code: failure.code, message: `Copied, but a contact person the source no longer has was not deleted: ${failure.message}` });
+        Object.assign(outcome, {
+          status: 'failed',
+          code: failure.code,
+          message: `Copied, but a contact person the source no longer has was not deleted: ${failure.message}`,
+        });
       }
     }
   }
@@ -128,7 +138,8 @@ type ContactBody = { first_name?: string | null; last_name?: string | null; emai
 export function leftOver(existing: TargetContact[], incoming: ContactBody[]): TargetContact[] {
   const taken = new Set<string>();
   for (const c of incoming) {
-    const same = (e: TargetContact) => (c.email ? e.email?.toLowerCase() === c.email.toLowerCase() : e.first_name === (c.first_name ?? null) && e.last_name === (c.last_name ?? null));
+    const same = (e: TargetContact) =>
+      c.email ? e.email?.toLowerCase() === c.email.toLowerCase() : e.first_name === (c.first_name ?? null) && e.last_name === (c.last_name ?? null);
     const match = existing.find((e) => !taken.has(e.id) && same(e));
     if (match) taken.add(match.id);
   }
@@ -159,7 +170,10 @@ async function reopenDeals(w: PageWriter, ready: { record: SourceRecord; body: R
       const stage = String(r.record.stage);
       const to = CLOSED.has(stage) ? 'negotiation' : stage;
       try {
-        await w.target.request('POST', `/v1/deals/${seg(w.index.get('deals', r.record.id)!.id)}/reopen`, { body: { stage: to }, idempotencyKey: copyKey(w.runId, r.record.id, 'reopen') });
+        await w.target.request('POST', `/v1/deals/${seg(w.index.get('deals', r.record.id)!.id)}/reopen`, {
+          body: { stage: to },
+          idempotencyKey: copyKey(w.runId, r.record.id, 'reopen'),
+        });
       } catch (error) {
         const failure = classifyFailure(error);
         if (failure.stops) throw new CopyStopped(failure.message);
@@ -183,13 +197,20 @@ async function convertLeads(w: PageWriter, records: SourceRecord[], outcomes: Ou
     if (current?.status === 'converted') continue;
     const client = w.index.get('clients', String(record.converted_client_id ?? ''));
     if (!client) {
-      Object.assign(outcome, { status: 'failed', code: 'missing_reference', message: `Copied, but not converted: its client ${String(record.converted_client_id)} is not in the target (not copied, or failed).` });
+      Object.assign(outcome, {
+        status: 'failed',
+        code: 'missing_reference',
+        message: `Copied, but not converted: its client ${String(record.converted_client_id)} is not in the target (not copied, or failed).`,
+      });
       continue;
     }
     if (outcome.status === 'unchanged') outcome.status = 'updated';
     if (w.plan || !outcome.targetId) continue;
     try {
-      await w.target.request('POST', `/v1/leads/${seg(outcome.targetId)}/convert`, { body: { client_id: client.id }, idempotencyKey: copyKey(w.runId, record.id, 'convert') });
+      await w.target.request('POST', `/v1/leads/${seg(outcome.targetId)}/convert`, {
+        body: { client_id: client.id },
+        idempotencyKey: copyKey(w.runId, record.id, 'convert'),
+      });
     } catch (error) {
       if (error instanceof CrmApiError && error.code === 'invalid_transition') continue; // converted meanwhile: what was wanted
       const failure = classifyFailure(error);

@@ -51,20 +51,42 @@ export interface CopyReport {
 
 const zero = (): ResourceSummary => ({ created: 0, updated: 0, unchanged: 0, failed: 0, deleted_in_source: 0, pruned: 0 });
 
-export async function copyData(options: CopyOptions, source: CrmClient, target: CrmClient, onProgress: (resource: CopyResource, rows: number) => void = () => {}): Promise<CopyReport> {
+export async function copyData(
+  options: CopyOptions,
+  source: CrmClient,
+  target: CrmClient,
+  onProgress: (resource: CopyResource, rows: number) => void = () => {},
+): Promise<CopyReport> {
   const started = new Date();
   const header = { from: options.from, to: options.to, options: options.fingerprint, since: options.since };
   // Before anything is read: what changes from now on is after the watermark.
   const watermark = options.resume || options.plan ? undefined : await latestChange(source, options.since);
-  const journal = options.plan ? undefined : options.resume ? CopyJournal.resume(options.resultsDir, header) : CopyJournal.create(options.resultsDir, { ...header, watermark });
+  const journal = options.plan
+    ? undefined
+    : options.resume
+      ? CopyJournal.resume(options.resultsDir, header)
+      : CopyJournal.create(options.resultsDir, { ...header, watermark });
   if (journal && options.resume) options = { ...options, since: journal.header.since }; // the run's own --since (30d is then)
   const report: CopyReport = { resources: {}, resultsDir: options.resultsDir, durationMs: 0, plan: options.plan };
   try {
     const chosen = options.subset ? await selectSubset(source, options.resources, options.subset, options.since) : undefined;
     const resources = COPY_RESOURCES.filter((r) => options.resources.includes(r) || (chosen?.get(r)?.size ?? 0) > 0);
-    const pointedAt = new Set<CopyResource>(resources.flatMap((r) => (r === 'invoices' ? ['clients', 'deals'] : r === 'clients' ? [] : ['clients'])) as CopyResource[]);
-    const index = await TargetIndex.read(target, COPY_RESOURCES.filter((r) => resources.includes(r) || pointedAt.has(r)));
-    const writer: PageWriter = { target, runId: journal?.header.run_id ?? 'plan', plan: options.plan, batchSize: options.batchSize, concurrency: options.concurrency, masker: options.masker, index };
+    const pointedAt = new Set<CopyResource>(
+      resources.flatMap((r) => (r === 'invoices' ? ['clients', 'deals'] : r === 'clients' ? [] : ['clients'])) as CopyResource[],
+    );
+    const index = await TargetIndex.read(
+      target,
+      COPY_RESOURCES.filter((r) => resources.includes(r) || pointedAt.has(r)),
+    );
+    const writer: PageWriter = {
+      target,
+      runId: journal?.header.run_id ?? 'plan',
+      plan: options.plan,
+      batchSize: options.batchSize,
+      concurrency: options.concurrency,
+      masker: options.masker,
+      index,
+    };
     const seen = new Map<CopyResource, Set<string> | undefined>();
     for (const resource of resources) {
       const summary = (report.resources[resource] = zero());
@@ -112,7 +134,10 @@ async function copyResource(
   try {
     // An incremental subset: chosen records the target lacks that did not change (a new deal's old
     // client) are not in the pages below; they are fetched one by one and written first.
-    const fetched = options.since && chosen && !done ? await writeMissing(options, resource, source, writer, journal, results, summary, chosen) : (journal?.fetched.get(resource) ?? new Set<string>());
+    const fetched =
+      options.since && chosen && !done
+        ? await writeMissing(options, resource, source, writer, journal, results, summary, chosen)
+        : (journal?.fetched.get(resource) ?? new Set<string>());
     let next = pages.next();
     for (let current = await next; !current.done; current = await next) {
       const page = current.value;
@@ -120,11 +145,20 @@ async function copyResource(
       next.catch(() => {});
       for (const r of page.data) ids?.add(r.id);
       const records = chosen ? page.data.filter((r) => chosen.has(r.id) && !fetched.has(r.id)) : page.data;
-      const outcomes = resource === 'invoices' ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[]) : await writeBulkPage(writer, resource, records);
+      const outcomes =
+        resource === 'invoices'
+          ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[])
+          : await writeBulkPage(writer, resource, records);
       for (const o of outcomes) summary[o.status]++;
       if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
       if (resource !== 'invoices') results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
-      const entry: PageEntry = { resource, pages: ++pageCount, cursor: page.next_cursor, summary: { ...summary }, sizes: results?.sizes() ?? { succeeded: 0, failed: 0 } };
+      const entry: PageEntry = {
+        resource,
+        pages: ++pageCount,
+        cursor: page.next_cursor,
+        summary: { ...summary },
+        sizes: results?.sizes() ?? { succeeded: 0, failed: 0 },
+      };
       journal?.record(entry);
       progress((rows += records.length));
       if (options.signal?.aborted && page.next_cursor) throw new CopyStopped('interrupted (Ctrl+C)');
@@ -161,7 +195,10 @@ async function writeMissing(
     }
   }
   if (records.length === 0) return new Set();
-  const outcomes = resource === 'invoices' ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[]) : await writeBulkPage(writer, resource, records);
+  const outcomes =
+    resource === 'invoices'
+      ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[])
+      : await writeBulkPage(writer, resource, records);
   for (const o of outcomes) summary[o.status]++;
   if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
   if (resource !== 'invoices') results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
@@ -171,17 +208,27 @@ async function writeMissing(
 }
 
 /** A page of invoices, --concurrency × 2 at a time (each is a few small requests); each one journaled as it finishes. */
-async function writeInvoices(options: CopyOptions, w: PageWriter, journal: CopyJournal | undefined, results: ResourceResults | undefined, invoices: Invoice[]): Promise<Outcome[]> {
+async function writeInvoices(
+  options: CopyOptions,
+  w: PageWriter,
+  journal: CopyJournal | undefined,
+  results: ResourceResults | undefined,
+  invoices: Invoice[],
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const settled: Outcome[] = []; // finished by the run that was killed: counted, not redone
   const one = async (invoice: Invoice): Promise<Outcome> => {
     // Ctrl+C: the invoices in flight finish and are journaled; --resume goes on from the next.
     if (options.signal?.aborted) throw new CopyStopped('interrupted (Ctrl+C)');
     const earlier = journal?.invoices.get(invoice.id);
-    if (earlier && earlier.status !== 'creating') return { sourceId: invoice.id, status: earlier.status as Outcome['status'], targetId: w.index.get('invoices', invoice.id)?.id ?? '' };
+    if (earlier && earlier.status !== 'creating')
+      return { sourceId: invoice.id, status: earlier.status as Outcome['status'], targetId: w.index.get('invoices', invoice.id)?.id ?? '' };
     let body: Record<string, unknown>;
     try {
-      body = w.masker.mask('invoices', invoiceBody(invoice, (r, id) => w.index.get(r, id)?.id || undefined));
+      body = w.masker.mask(
+        'invoices',
+        invoiceBody(invoice, (r, id) => w.index.get(r, id)?.id || undefined),
+      );
     } catch (error) {
       if (!(error instanceof MissingReference)) throw error;
       if (options.plan && w.index.get(error.resource, error.sourceId)) return { sourceId: invoice.id, status: 'created' };
@@ -191,8 +238,18 @@ async function writeInvoices(options: CopyOptions, w: PageWriter, journal: CopyJ
     const existing = earlier?.status === 'creating' ? undefined : w.index.get('invoices', invoice.id);
     if (!existing && journal && !options.plan) journal.record({ resource: 'invoices', invoice: invoice.id, status: 'creating', sizes: results!.sizes() });
     try {
-      const outcome = await copyInvoice({ client: w.target, runId: w.runId, plan: options.plan, targetIsSandbox: options.targetIsSandbox }, invoice, body, existing);
-      return { sourceId: invoice.id, status: outcome.status, ...(outcome.id ? { targetId: outcome.id } : {}), ...(outcome.code ? { code: outcome.code, message: outcome.message } : {}) };
+      const outcome = await copyInvoice(
+        { client: w.target, runId: w.runId, plan: options.plan, targetIsSandbox: options.targetIsSandbox },
+        invoice,
+        body,
+        existing,
+      );
+      return {
+        sourceId: invoice.id,
+        status: outcome.status,
+        ...(outcome.id ? { targetId: outcome.id } : {}),
+        ...(outcome.code ? { code: outcome.code, message: outcome.message } : {}),
+      };
     } catch (error) {
       const failure = classifyFailure(error);
       if (failure.stops) throw new CopyStopped(failure.message);
@@ -222,7 +279,15 @@ async function writeInvoices(options: CopyOptions, w: PageWriter, journal: CopyJ
  * was read, else from the source's `*.deleted` events since --since. Reported; deleted in the
  * target only with --prune (deals, then leads, then clients; invoices are never deleted).
  */
-async function findDeletions(options: CopyOptions, source: CrmClient, target: CrmClient, index: TargetIndex, resources: CopyResource[], seen: Map<CopyResource, Set<string> | undefined>, report: CopyReport): Promise<void> {
+async function findDeletions(
+  options: CopyOptions,
+  source: CrmClient,
+  target: CrmClient,
+  index: TargetIndex,
+  resources: CopyResource[],
+  seen: Map<CopyResource, Set<string> | undefined>,
+  report: CopyReport,
+): Promise<void> {
   const gone = new Map<CopyResource, string[]>();
   let fromEvents: Map<string, string> | undefined;
   for (const resource of resources.filter((r) => r !== 'invoices')) {
@@ -230,11 +295,17 @@ async function findDeletions(options: CopyOptions, source: CrmClient, target: Cr
     if (!ids && !options.since) ids = await allSourceIds(source, resource);
     if (ids) {
       const all = ids;
-      gone.set(resource, [...index.sourceIds(resource)].filter((id) => !all.has(id)));
+      gone.set(
+        resource,
+        [...index.sourceIds(resource)].filter((id) => !all.has(id)),
+      );
     } else {
       fromEvents ??= await deletedSince(source, options.since!);
       const events = fromEvents;
-      gone.set(resource, [...index.sourceIds(resource)].filter((id) => events.get(id) === resource));
+      gone.set(
+        resource,
+        [...index.sourceIds(resource)].filter((id) => events.get(id) === resource),
+      );
     }
   }
   for (const resource of ['deals', 'leads', 'clients'] as const) {

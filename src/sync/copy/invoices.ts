@@ -53,14 +53,29 @@ export interface InvoiceWriter {
   targetIsSandbox: boolean;
 }
 
-export async function copyInvoice(w: InvoiceWriter, source: Invoice, body: Record<string, unknown>, existing: TargetEntry | undefined): Promise<InvoiceOutcome> {
+export async function copyInvoice(
+  w: InvoiceWriter,
+  source: Invoice,
+  body: Record<string, unknown>,
+  existing: TargetEntry | undefined,
+): Promise<InvoiceOutcome> {
   const current = (existing?.status ?? 'draft') as InvoiceStatus;
   const actions = transitionsTo(current, source.status);
   if (!actions) {
-    return { status: 'failed', ...(existing ? { id: existing.id } : {}), code: 'invalid_transition', message: `The target's invoice is ${current} and the source's ${source.status}: invoices do not go back.` };
+    return {
+      status: 'failed',
+      ...(existing ? { id: existing.id } : {}),
+      code: 'invalid_transition',
+      message: `The target's invoice is ${current} and the source's ${source.status}: invoices do not go back.`,
+    };
   }
   if (actions.includes('send') && !w.targetIsSandbox) {
-    return { status: 'failed', code: 'would_mail', message: 'Sending an invoice on a server that is not a sandbox mails its recipient; it was not copied. Copy into a sandbox, or leave invoices out (--resources).' };
+    return {
+      status: 'failed',
+      code: 'would_mail',
+      message:
+        'Sending an invoice on a server that is not a sandbox mails its recipient; it was not copied. Copy into a sandbox, or leave invoices out (--resources).',
+    };
   }
   const patch = existing?.invoice && current === 'draft' ? draftChanges(existing.invoice, body) : undefined;
   if (w.plan) return { status: !existing ? 'created' : patch || actions.length ? 'updated' : 'unchanged', ...(existing ? { id: existing.id } : {}) };

@@ -78,17 +78,22 @@ export class CopyJournal {
   static resume(dir: string, header: Omit<CopyHeader, 'run_id'>): CopyJournal {
     const path = CopyJournal.path(dir);
     if (!existsSync(path)) throw new SyncUsageError(`Nothing to resume: ${path} does not exist. Run without --resume to start.`);
-    const lines = readFileSync(path, 'utf8').split('\n').flatMap((line) => {
-      try {
-        return line ? [JSON.parse(line) as Record<string, unknown>] : [];
-      } catch {
-        return []; // torn by a kill
-      }
-    });
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          return line ? [JSON.parse(line) as Record<string, unknown>] : [];
+        } catch {
+          return []; // torn by a kill
+        }
+      });
     const earlier = lines[0]?.header as CopyHeader | undefined;
     if (!earlier) throw new SyncUsageError(`${path} is not a copy journal. Run without --resume to start over.`);
     const differs = (['from', 'to', 'options'] as const).filter((k) => earlier[k] !== header[k]);
-    if (differs.length) throw new SyncUsageError(`The journal in ${dir} is of a copy with other ${differs.join(', ')}. Rerun with the same --from, --to and options, or without --resume.`);
+    if (differs.length)
+      throw new SyncUsageError(
+        `The journal in ${dir} is of a copy with other ${differs.join(', ')}. Rerun with the same --from, --to and options, or without --resume.`,
+      );
     const pages = new Map<CopyResource, PageEntry>();
     const invoices = new Map<string, InvoiceEntry>();
     const sizes = new Map<CopyResource, { succeeded: number; failed: number }>();

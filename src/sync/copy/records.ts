@@ -18,7 +18,9 @@ export class MissingReference extends Error {
     readonly resource: CopyResource,
     readonly sourceId: string,
   ) {
-    super(`It refers to ${resource.slice(0, -1)} ${sourceId}, which is not in the target (not copied, or failed). Copy it too (drop --resources), or see its failure.`);
+    super(
+      `It refers to ${resource.slice(0, -1)} ${sourceId}, which is not in the target (not copied, or failed). Copy it too (drop --resources), or see its failure.`,
+    );
   }
 }
 
@@ -53,7 +55,14 @@ export function clientBody(c: Client): Record<string, unknown> {
     address: c.address && Object.values(c.address).some((v) => v !== null) ? { ...c.address } : null,
     tags: c.tags,
     custom_fields: { ...c.custom_fields },
-    contacts: (c.contacts ?? []).map((p) => ({ first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone, role: p.role, is_primary: p.is_primary })),
+    contacts: (c.contacts ?? []).map((p) => ({
+      first_name: p.first_name,
+      last_name: p.last_name,
+      email: p.email,
+      phone: p.phone,
+      role: p.role,
+      is_primary: p.is_primary,
+    })),
   };
 }
 

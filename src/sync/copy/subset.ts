@@ -30,7 +30,8 @@ export function parseWhere(values: readonly string[]): Map<CopyResource, Record<
   for (const value of values) {
     const match = /^([a-z]+):(.+)$/.exec(value.trim());
     const resource = match?.[1] as CopyResource | undefined;
-    if (!match || !COPY_RESOURCES.includes(resource!)) throw new SyncUsageError(`--where "${value}": expected resource:field=value, e.g. "leads:status=qualified" (resources: ${COPY_RESOURCES.join(', ')}).`);
+    if (!match || !COPY_RESOURCES.includes(resource!))
+      throw new SyncUsageError(`--where "${value}": expected resource:field=value, e.g. "leads:status=qualified" (resources: ${COPY_RESOURCES.join(', ')}).`);
     const filters = where.get(resource!) ?? {};
     for (const pair of match[2]!.split('&')) {
       const eq = pair.indexOf('=');
@@ -49,7 +50,8 @@ export function parseShare(value: string): number {
   const percent = value.trim().endsWith('%');
   const n = Number(percent ? value.trim().slice(0, -1) : value);
   const share = percent ? n / 100 : n;
-  if (!Number.isFinite(share) || share <= 0 || share > 1) throw new SyncUsageError(`--sample ${value}: expected a share such as 10% or 0.1 (more than 0, at most 100%).`);
+  if (!Number.isFinite(share) || share <= 0 || share > 1)
+    throw new SyncUsageError(`--sample ${value}: expected a share such as 10% or 0.1 (more than 0, at most 100%).`);
   return share;
 }
 
@@ -63,7 +65,13 @@ export function inSample(id: string, share: number): boolean {
  * subset); what they point at is chosen too, changed or not, and the copy fetches those the target
  * lacks (copy.ts).
  */
-export async function selectSubset(source: CrmClient, resources: readonly CopyResource[], spec: SubsetSpec, since?: string, onRows: (rows: number) => void = () => {}): Promise<Map<CopyResource, Set<string>>> {
+export async function selectSubset(
+  source: CrmClient,
+  resources: readonly CopyResource[],
+  spec: SubsetSpec,
+  since?: string,
+  onRows: (rows: number) => void = () => {},
+): Promise<Map<CopyResource, Set<string>>> {
   const chosen = new Map<CopyResource, Set<string>>(COPY_RESOURCES.map((r) => [r, new Set<string>()]));
   const pointedAt: [CopyResource, string][] = [];
   const dealClient = new Map<string, string | null>();

@@ -34,7 +34,11 @@ export const ID_PREFIX: Record<CopyResource, string> = { clients: 'cli_', leads:
 export class TargetIndex {
   private readonly entries = new Map<CopyResource, Map<string, TargetEntry>>();
 
-  static async read(client: CrmClient, resources: readonly CopyResource[], onPage: (resource: CopyResource, rows: number) => void = () => {}): Promise<TargetIndex> {
+  static async read(
+    client: CrmClient,
+    resources: readonly CopyResource[],
+    onPage: (resource: CopyResource, rows: number) => void = () => {},
+  ): Promise<TargetIndex> {
     const index = new TargetIndex();
     for (const resource of resources) {
       const map = new Map<string, TargetEntry>();
@@ -48,7 +52,9 @@ export class TargetIndex {
             id: record.id as string,
             ...(typeof record.status === 'string' ? { status: record.status } : {}),
             ...(resource === 'invoices' ? { invoice: record as unknown as Invoice } : {}),
-            ...(resource === 'clients' ? { contacts: (record.contacts as TargetContact[]).map(({ id, first_name, last_name, email }) => ({ id, first_name, last_name, email })) } : {}),
+            ...(resource === 'clients'
+              ? { contacts: (record.contacts as TargetContact[]).map(({ id, first_name, last_name, email }) => ({ id, first_name, last_name, email })) }
+              : {}),
           });
         }
         rows += page.data.length;

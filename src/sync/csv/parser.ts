@@ -272,14 +272,18 @@ function splitQuoted(row: string, delimiter: string, line: number): string[] {
       }
       values.push(value);
       if (next < row.length && row[next] !== delimiter) {
-        throw new CsvSyntaxError(`Field ${values.length} of the row on line ${line} has ${JSON.stringify(row[next])} after its closing quote; a quote inside a quoted field is written "".`);
+        throw new CsvSyntaxError(
+          `Field ${values.length} of the row on line ${line} has ${JSON.stringify(row[next])} after its closing quote; a quote inside a quoted field is written "".`,
+        );
       }
     } else {
       next = row.indexOf(delimiter, at);
       if (next === -1) next = row.length;
       const value = row.slice(at, next);
       if (value.includes(QUOTE)) {
-        throw new CsvSyntaxError(`Field ${values.length + 1} of the row on line ${line} has a quote inside it: quote the whole field, and write each quote in it as "".`);
+        throw new CsvSyntaxError(
+          `Field ${values.length + 1} of the row on line ${line} has a quote inside it: quote the whole field, and write each quote in it as "".`,
+        );
       }
       values.push(value);
     }

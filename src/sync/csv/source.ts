@@ -46,7 +46,10 @@ export interface CsvSource {
 // WHATWG names: 'latin1' is windows-1252 there, a superset of ISO-8859-1 for printable text.
 const DECODER_LABEL: Record<Encoding, string> = { utf8: 'utf-8', latin1: 'latin1', utf16le: 'utf-16le' };
 
-export async function openCsv(path: string, options: { encoding?: Encoding | undefined; delimiter?: string | undefined; raw?: boolean | undefined; maxFieldSize?: number | undefined }): Promise<CsvSource> {
+export async function openCsv(
+  path: string,
+  options: { encoding?: Encoding | undefined; delimiter?: string | undefined; raw?: boolean | undefined; maxFieldSize?: number | undefined },
+): Promise<CsvSource> {
   if (!existsSync(path) || !statSync(path).isFile()) throw new SyncUsageError(`${path}: no such file.`);
   const { size } = statSync(path);
   const head = readHead(path, 64 * 1024);
@@ -56,7 +59,14 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
   let bytesRead = 0;
   let failure: CsvSyntaxError | undefined;
   const parser = new CsvParser(delimiter, options.maxFieldSize);
-  const runs = readRuns(path, decoder(encoding), parser, (bytes) => (bytesRead += bytes), options.raw !== true, (error) => (failure = error));
+  const runs = readRuns(
+    path,
+    decoder(encoding),
+    parser,
+    (bytes) => (bytesRead += bytes),
+    options.raw !== true,
+    (error) => (failure = error),
+  );
 
   // The header is the first row that is not empty; rows of the same run after it are data.
   const first = await runs.next();
@@ -70,7 +80,8 @@ export async function openCsv(path: string, options: { encoding?: Encoding | und
     encoding,
     size,
     bytesRead: () => bytesRead,
-    failure: () => failure && { message: failure instanceof CsvTooLongError ? failure.describe(header) : failure.message, resumable: failure instanceof CsvTooLongError },
+    failure: () =>
+      failure && { message: failure instanceof CsvTooLongError ? failure.describe(header) : failure.message, resumable: failure instanceof CsvTooLongError },
     rows: {
       async *[Symbol.asyncIterator]() {
         if (pending.length) yield pending;
@@ -173,7 +184,8 @@ export function sniffDelimiter(text: string): string {
 /** --delimiter accepts the character itself, or `tab` / `\t` for a tab. */
 function unescapeDelimiter(value: string): string {
   if (value === 'tab' || value === '\\t') return '\t';
-  if (value.length !== 1 || value === '"' || value === '\r' || value === '\n') throw new SyncUsageError(`--delimiter must be one character other than a quote or a line break (or auto, tab); got "${value}".`);
+  if (value.length !== 1 || value === '"' || value === '\r' || value === '\n')
+    throw new SyncUsageError(`--delimiter must be one character other than a quote or a line break (or auto, tab); got "${value}".`);
   return value;
 }
 

@@ -64,7 +64,12 @@ export const statePath = (out: string): string => `${out}.state.json`;
  * `signal` (Ctrl+C) stops the export after the page being written: the state is saved, and
  * --resume goes on from there.
  */
-export async function exportCsv(options: ExportOptions, client: CrmClient, onProgress: (rows: number) => void = () => {}, signal?: AbortSignal): Promise<ExportReport> {
+export async function exportCsv(
+  options: ExportOptions,
+  client: CrmClient,
+  onProgress: (rows: number) => void = () => {},
+  signal?: AbortSignal,
+): Promise<ExportReport> {
   const started = Date.now();
   const toStdout = options.out === '-';
   if (toStdout && options.resume) throw new SyncUsageError('--resume needs --out FILE: stdout cannot be continued.');
@@ -91,7 +96,17 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
   const renderer = first?.next_cursor ? startRenderer(spec) : undefined;
   // The records of the CRM: 0600, as every file crm writes.
   const output: Writable = toStdout ? process.stdout : createWriteStream('', { fd: openPrivate(options.out, state ? 'a' : 'w') });
-  const saved: ExportState = state ?? { resource: options.resource, query, fields: options.fields ?? null, columns, cursor: null, rows: 0, bytes: 0, done: false, raw };
+  const saved: ExportState = state ?? {
+    resource: options.resource,
+    query,
+    fields: options.fields ?? null,
+    columns,
+    cursor: null,
+    rows: 0,
+    bytes: 0,
+    done: false,
+    raw,
+  };
 
   let savedAt = 0;
   try {
@@ -102,10 +117,14 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
       next.catch(() => {}); // its failure is reported where it is awaited, below
       const page = first ? pageRenderer(spec)(first) : await renderer!.render(bytes);
       first = undefined;
-      if (page.next_cursor !== next_cursor) throw new Error(`The server's page has next_cursor ${JSON.stringify(page.next_cursor)}, but the export read ${JSON.stringify(next_cursor)} at its end.`);
+      if (page.next_cursor !== next_cursor)
+        throw new Error(
+          `The server's page has next_cursor ${JSON.stringify(page.next_cursor)}, but the export read ${JSON.stringify(next_cursor)} at its end.`,
+        );
       saved.bytes += await write(output, page.output);
       // Written: the page's bytes from the render thread freed now, as it frees the page's JSON (render-worker.ts).
-      if (typeof page.output !== 'string' && page.output.buffer instanceof ArrayBuffer && page.output.byteLength === page.output.buffer.byteLength) page.output.buffer.transfer(0);
+      if (typeof page.output !== 'string' && page.output.buffer instanceof ArrayBuffer && page.output.byteLength === page.output.buffer.byteLength)
+        page.output.buffer.transfer(0);
       saved.rows += page.rows;
       saved.cursor = next_cursor;
       saved.done = next_cursor === null;
@@ -131,9 +150,11 @@ export async function exportCsv(options: ExportOptions, client: CrmClient, onPro
 /** The state of the export that wrote FILE; --resume continues it as it was started (its --since, --fields and --raw). */
 function readState(options: ExportOptions): ExportState {
   const path = statePath(options.out);
-  if (!existsSync(path) || !existsSync(options.out)) throw new SyncUsageError(`Nothing to resume: ${path} or ${options.out} does not exist. Run without --resume to start.`);
+  if (!existsSync(path) || !existsSync(options.out))
+    throw new SyncUsageError(`Nothing to resume: ${path} or ${options.out} does not exist. Run without --resume to start.`);
   const state = JSON.parse(readFileSync(path, 'utf8')) as ExportState;
-  if (state.resource !== options.resource) throw new SyncUsageError(`${options.out} is an export of ${state.resource}, not ${options.resource}. Run without --resume to start over.`);
+  if (state.resource !== options.resource)
+    throw new SyncUsageError(`${options.out} is an export of ${state.resource}, not ${options.resource}. Run without --resume to start over.`);
   return state;
 }
 

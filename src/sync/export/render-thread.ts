@@ -59,7 +59,8 @@ class RenderThread implements Renderer {
   render(body: Buffer): Promise<RenderedPage> {
     if (this.failure) return Promise.reject(this.failure);
     // The whole ArrayBuffer moves: the client's pageBodies gives each body one of its own.
-    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
+    const own =
+      body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
     return new Promise((resolve, reject) => {
       const id = ++this.nextId;
       this.waiting.set(id, { resolve, reject });

@@ -31,7 +31,9 @@ export interface ListPage {
 /** csv/line.ts, not csv-stringify: 7.6 → 1.6 ms of CPU a page of 1000 leads (the same bytes). */
 export function pageRenderer(spec: RenderSpec): (page: ListPage) => RenderedPage {
   const toRow = recordRow(spec.targets);
-  const render = spec.format === 'jsonl' ? (records: Exported[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('') : (records: Exported[]) => csvLines(records.map(toRow), spec.raw);
+  const render =
+    spec.format === 'jsonl'
+      ? (records: Exported[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('')
+      : (records: Exported[]) => csvLines(records.map(toRow), spec.raw);
   return (page) => ({ output: render(page.data), rows: page.data.length, next_cursor: page.next_cursor ?? null });
 }
-

@@ -127,7 +127,14 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
   const plan = options.plan ? new PlanFile(dir, options.raw === true, options.bom === true) : undefined;
 
   const run = new ImportRun(options, send, results, journal, () => onProgress({ rows: run.finished, bytes: source.bytesRead(), size: source.size }), plan);
-  const spec = { resource: options.resource, mode: options.mode, matchOn: options.matchOn, map, schema: recordSchema(options.resource), dryRun: options.plan === true };
+  const spec = {
+    resource: options.resource,
+    mode: options.mode,
+    matchOn: options.matchOn,
+    map,
+    schema: recordSchema(options.resource),
+    dryRun: options.plan === true,
+  };
   const inFlight = new Set<Promise<void>>();
   try {
     for await (const chunk of chunksOf(source.rows, options.batchSize)) {
@@ -252,10 +259,12 @@ class ImportRun {
         this.replayed.rows += batch.sent.length;
         this.replayed.lines.push([batch.firstLine, batch.lastLine]);
       }
-      if (response.results.length !== batch.sent.length) throw new Error(`The server answered ${response.results.length} results for ${batch.sent.length} records.`);
+      if (response.results.length !== batch.sent.length)
+        throw new Error(`The server answered ${response.results.length} results for ${batch.sent.length} records.`);
       // A dry run gives a created record no id; an id means the server ignored dry_run and wrote.
       if (this.plan && response.results.some((r) => r.status === 'created' && r.id)) {
-        this.noDryRun = 'This server ignored "dry_run" and WROTE the first batch it was sent (created records have ids): it does not support plans (bulk dry runs). Stopped; check succeeded.csv.';
+        this.noDryRun =
+          'This server ignored "dry_run" and WROTE the first batch it was sent (created records have ids): it does not support plans (bulk dry runs). Stopped; check succeeded.csv.';
         this.serverWrote = true; // its results files stay: they are the record of what was written
       }
     } catch (error) {
@@ -269,7 +278,10 @@ class ImportRun {
         return this.leaveUnprocessed(batch);
       }
       // The server refused the request as a whole (e.g. 413): each of its rows failed with that reason.
-      return this.finish(batch, batch.sent.map((row) => ({ row, code: failure.code, message: failure.message })));
+      return this.finish(
+        batch,
+        batch.sent.map((row) => ({ row, code: failure.code, message: failure.message })),
+      );
     }
     const failed: RowFailure[] = [];
     const succeeded: [number, string, string][] = [];
@@ -296,7 +308,9 @@ class ImportRun {
   skipDone(chunk: Chunk, point: ResumePoint): void {
     const entry = point.done.get(chunk.index)!;
     if (entry.first_line !== chunk.firstLine || entry.last_line !== chunk.lastLine) {
-      throw new SyncUsageError(`The file no longer matches the journal (batch ${chunk.index} was lines ${entry.first_line}-${entry.last_line}). Rerun without --resume.`);
+      throw new SyncUsageError(
+        `The file no longer matches the journal (batch ${chunk.index} was lines ${entry.first_line}-${entry.last_line}). Rerun without --resume.`,
+      );
     }
     for (const status of ['created', 'updated', 'unchanged', 'failed'] as const) this.summary[status] += entry.summary[status];
     this.finished += chunk.rows.length;

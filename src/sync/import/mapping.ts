@@ -36,7 +36,10 @@ export function mapHeader(resource: SyncResource, header: string[], map: Map<str
     if (mapped === '' || (mapped === undefined && column.trim() === '')) return { kind: 'ignored' };
     const target = targetOf(catalogue, mapped ?? column);
     if (!target) {
-      if (mapped !== undefined) throw new SyncUsageError(`--map sends "${column}" to "${mapped}", which is not a ${resource} column. Columns: ${catalogue.columns.join(', ')}, custom.<name>.`);
+      if (mapped !== undefined)
+        throw new SyncUsageError(
+          `--map sends "${column}" to "${mapped}", which is not a ${resource} column. Columns: ${catalogue.columns.join(', ')}, custom.<name>.`,
+        );
       unknown.push(column);
       return { kind: 'ignored' };
     }
@@ -56,7 +59,9 @@ export function mapHeader(resource: SyncResource, header: string[], map: Map<str
   }
   if (unused.size) throw new SyncUsageError(`--map names column(s) the file does not have: ${[...unused].map((c) => `"${c}"`).join(', ')}.`);
   if (mode === 'create' && seen.has('id')) {
-    throw new SyncUsageError(`--mode create cannot take an id column: ids name existing records to update. Drop it with --map "${seen.get('id')}=" or use --mode upsert.`);
+    throw new SyncUsageError(
+      `--mode create cannot take an id column: ids name existing records to update. Drop it with --map "${seen.get('id')}=" or use --mode upsert.`,
+    );
   }
   if (resource === 'clients' && !seen.has('name')) throw new SyncUsageError('A clients file needs a name column (clients require a name).');
   return targets;

@@ -46,13 +46,26 @@ export class ResultsFolder {
   }
 
   failed(rows: { row: SourceRow; code: string; message: string }[]): void {
-    if (rows.length) writeSync(this.failedFd, csvLines(rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message]), this.raw));
+    if (rows.length)
+      writeSync(
+        this.failedFd,
+        csvLines(
+          rows.map(({ row, code, message }) => [...this.fit(row.values), row.line, code, message]),
+          this.raw,
+        ),
+      );
   }
 
   unprocessed(rows: SourceRow[]): void {
     if (!rows.length) return;
     this.unprocessedFd ??= reopen(this.path('unprocessed.csv'), undefined, (this.bom ? UTF8_BOM : '') + csvLine([...this.header, 'line'], this.raw));
-    writeSync(this.unprocessedFd, csvLines(rows.map((row) => [...this.fit(row.values), row.line]), this.raw));
+    writeSync(
+      this.unprocessedFd,
+      csvLines(
+        rows.map((row) => [...this.fit(row.values), row.line]),
+        this.raw,
+      ),
+    );
   }
 
   get hasUnprocessed(): boolean {

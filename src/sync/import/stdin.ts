@@ -18,7 +18,11 @@ export async function spoolStdin(): Promise<string> {
   const head = Buffer.alloc(4096);
   const length = readSync(fd, head, 0, head.length, 0);
   closeSync(fd);
-  const text = head.subarray(0, length).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = head
+    .subarray(0, length)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text === '') throw new SyncUsageError('stdin was empty: pipe a CSV (with a header line) or JSON Lines into it.');
   const path = join(dir, text.startsWith('{') ? 'stdin.jsonl' : 'stdin.csv');
   renameSync(raw, path);

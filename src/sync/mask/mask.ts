@@ -11,7 +11,24 @@ import type { Locale } from './locales.js';
  * Nothing of the input is carried over but its shape: its locale, its null-ness, a phone's
  * country code and separators, an email's validity, a company's legal form.
  */
-export const FIELD_KINDS = ['first_name', 'last_name', 'full_name', 'company', 'email', 'phone', 'street', 'address_line2', 'city', 'postal_code', 'text', 'job_title', 'deal_title', 'product', 'website', 'free'] as const;
+export const FIELD_KINDS = [
+  'first_name',
+  'last_name',
+  'full_name',
+  'company',
+  'email',
+  'phone',
+  'street',
+  'address_line2',
+  'city',
+  'postal_code',
+  'text',
+  'job_title',
+  'deal_title',
+  'product',
+  'website',
+  'free',
+] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
 export class Faker {
@@ -297,7 +314,9 @@ function ascii(name: string): string {
 }
 
 /** E.164 country codes: 1 and 7 are one digit, these are two, the rest three. */
-const TWO_DIGIT = new Set('20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(' '));
+const TWO_DIGIT = new Set(
+  '20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(' '),
+);
 function countryCodeLength(digits: string): number {
   if (digits.startsWith('1') || digits.startsWith('7')) return 1;
   if (TWO_DIGIT.has(digits.slice(0, 2))) return Math.min(2, digits.length);

@@ -77,7 +77,8 @@ export function parseRules(parsed: unknown, where = 'the rules file'): Map<strin
   for (const [path, rule] of Object.entries(parsed)) {
     const [resource, ...rest] = path.split('.');
     const field = rest.join('.');
-    if (!COPY_RESOURCES.includes(resource as CopyResource) || !field) throw new SyncUsageError(`${where}: "${path}" is not resource.field (resources: ${COPY_RESOURCES.join(', ')}).`);
+    if (!COPY_RESOURCES.includes(resource as CopyResource) || !field)
+      throw new SyncUsageError(`${where}: "${path}" is not resource.field (resources: ${COPY_RESOURCES.join(', ')}).`);
     const known = [...Object.keys(MASKED[resource as CopyResource]), ...KEPT[resource as CopyResource]];
     if (!known.includes(field) && !/^custom_fields\.(\*|[^.]+)$/.test(field)) {
       throw new SyncUsageError(`${where}: ${resource} has no field "${field}" that masking knows (${known.join(', ')}, custom_fields.NAME, custom_fields.*).`);
@@ -196,6 +197,9 @@ export function loadMaskKey(path: string): { key: Buffer; created: boolean } {
 
 function readKey(path: string): Buffer {
   const text = readFileSync(path, 'utf8').trim();
-  if (!/^[0-9a-f]{64,}$/i.test(text)) throw new SyncUsageError(`${path} is not a masking key (64 or more hex digits). Delete it to have a new one made, or point --mask-key-file at the right file.`);
+  if (!/^[0-9a-f]{64,}$/i.test(text))
+    throw new SyncUsageError(
+      `${path} is not a masking key (64 or more hex digits). Delete it to have a new one made, or point --mask-key-file at the right file.`,
+    );
   return Buffer.from(text, 'hex');
 }

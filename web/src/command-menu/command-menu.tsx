@@ -110,7 +110,11 @@ function CommandMenu(props: { pages: PageLink[]; actions: PageLink[]; onClose: (
   };
 
   const groups = [...new Set(results.map((r) => r.group))];
-  const status = searching ? 'Searching…' : typed.trim() && results.length === 0 ? `Nothing matches ${typed.trim()}.` : `${results.length} ${results.length === 1 ? 'result' : 'results'}`;
+  const status = searching
+    ? 'Searching…'
+    : typed.trim() && results.length === 0
+      ? `Nothing matches ${typed.trim()}.`
+      : `${results.length} ${results.length === 1 ? 'result' : 'results'}`;
   return (
     <Modal labelledBy="command-label" onCancel={props.onClose}>
       <div class="command-menu">

@@ -39,7 +39,14 @@ function matchLinks(group: string, links: readonly PageLink[], typed: string): C
   const wanted = fold(typed.trim());
   return links
     .filter((p) => fold(p.name).includes(wanted))
-    .map((p) => ({ key: `${group}:${p.href}`, group, label: p.name, detail: p.external ? 'Leaves the dashboard' : '', href: p.href, ...(p.external ? { external: true } : {}) }));
+    .map((p) => ({
+      key: `${group}:${p.href}`,
+      group,
+      label: p.name,
+      detail: p.external ? 'Leaves the dashboard' : '',
+      href: p.href,
+      ...(p.external ? { external: true } : {}),
+    }));
 }
 
 const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

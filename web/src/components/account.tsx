@@ -33,8 +33,12 @@ export function AccountLine() {
   const account = useAccount();
   if (!account) return null;
   const trial = account.trial_ends_at ? `, trial ends ${when(account.trial_ends_at)}` : '';
-  const rate = account.limits.rate_limit ? `${formatCount(account.limits.rate_limit.limit)} requests per ${account.limits.rate_limit.window_seconds === 1 ? 'second' : `${formatCount(account.limits.rate_limit.window_seconds)} s`}` : 'no rate limit';
-  return <p class="account-line">{`Account ${account.name} (${account.id}): ${account.plan} plan${trial}; ${rate}, ${formatCount(account.limits.bulk_records)} records per bulk call.`}</p>;
+  const rate = account.limits.rate_limit
+    ? `${formatCount(account.limits.rate_limit.limit)} requests per ${account.limits.rate_limit.window_seconds === 1 ? 'second' : `${formatCount(account.limits.rate_limit.window_seconds)} s`}`
+    : 'no rate limit';
+  return (
+    <p class="account-line">{`Account ${account.name} (${account.id}): ${account.plan} plan${trial}; ${rate}, ${formatCount(account.limits.bulk_records)} records per bulk call.`}</p>
+  );
 }
 
 /** The Sandbox page's account card: plan and trial, the test clock (advance), snapshots (save, restore, delete). */
@@ -50,7 +54,10 @@ export function ClockAndSnapshots() {
   useEffect(() => {
     if (!base || !can('*')) return;
     api<Clock>('GET', `${base}/clock`).then(setClock, (e: Error) => setMessage(e.message));
-    api<{ data: Snapshot[] }>('GET', `${base}/snapshots`).then((s) => setSnapshots(s.data), () => undefined);
+    api<{ data: Snapshot[] }>('GET', `${base}/snapshots`).then(
+      (s) => setSnapshots(s.data),
+      () => undefined,
+    );
   }, [base, reload]);
   const act = async (fn: () => Promise<unknown>, done: string) => {
     try {
@@ -94,10 +101,14 @@ export function ClockAndSnapshots() {
           </p>
           <label for="clock-advance">Advance the clock by (7d, 36h, 90m)</label>
           <input id="clock-advance" value={advance} onInput={(e) => setAdvance(e.currentTarget.value)} />
-          <button type="button" onClick={() => void act(() => api('POST', `${base}/clock`, { advance }), `The clock moved forward ${advance}.`)}>Advance clock</button>
+          <button type="button" onClick={() => void act(() => api('POST', `${base}/clock`, { advance }), `The clock moved forward ${advance}.`)}>
+            Advance clock
+          </button>
           <label for="snapshot-name">Snapshot name</label>
           <input id="snapshot-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          <button type="button" onClick={() => void act(() => api('POST', `${base}/snapshots`, { name }), `Saved snapshot ${name}.`)}>Save snapshot</button>
+          <button type="button" onClick={() => void act(() => api('POST', `${base}/snapshots`, { name }), `Saved snapshot ${name}.`)}>
+            Save snapshot
+          </button>
           <table>
             <caption>Snapshots</caption>
             <thead>
@@ -115,8 +126,12 @@ export function ClockAndSnapshots() {
                     <Time iso={s.created_at} />
                   </td>
                   <td>
-                    <button type="button" aria-label={`Restore ${s.name}`} onClick={() => void restore(s)}>Restore</button>{' '}
-                    <button type="button" aria-label={`Delete ${s.name}`} onClick={() => void remove(s)}>Delete</button>
+                    <button type="button" aria-label={`Restore ${s.name}`} onClick={() => void restore(s)}>
+                      Restore
+                    </button>{' '}
+                    <button type="button" aria-label={`Delete ${s.name}`} onClick={() => void remove(s)}>
+                      Delete
+                    </button>
                   </td>
                 </tr>
               ))}

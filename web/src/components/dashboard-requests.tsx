@@ -32,7 +32,8 @@ effect(() => {
 export function HideDashboardRequests() {
   return (
     <label class="check">
-      <input type="checkbox" checked={hideDashboardRequests.value} onChange={(e) => (hideDashboardRequests.value = e.currentTarget.checked)} /> Hide dashboard requests
+      <input type="checkbox" checked={hideDashboardRequests.value} onChange={(e) => (hideDashboardRequests.value = e.currentTarget.checked)} /> Hide dashboard
+      requests
     </label>
   );
 }

@@ -2,7 +2,15 @@ import type { ComponentChildren } from 'preact';
 import { navigate } from '../router.js';
 
 /** A link inside the dashboard: a real <a href> (open in a new tab works), followed without a page load. */
-export function Link(props: { href: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined; title?: string; id?: string; draggable?: boolean }) {
+export function Link(props: {
+  href: string;
+  children: ComponentChildren;
+  class?: string;
+  'aria-current'?: 'page' | undefined;
+  title?: string;
+  id?: string;
+  draggable?: boolean;
+}) {
   const { href, children, ...rest } = props;
   return (
     <a

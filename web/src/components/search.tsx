@@ -24,7 +24,12 @@ export function UrlFilter(props: { name: string; label: string; options?: readon
           })}
         </select>
       ) : (
-        <input id={id} type={(props.type ?? 'search') as 'search'} value={query(props.name)} onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })} />
+        <input
+          id={id}
+          type={(props.type ?? 'search') as 'search'}
+          value={query(props.name)}
+          onChange={(e) => setQuery({ [props.name]: e.currentTarget.value })}
+        />
       )}
     </div>
   );

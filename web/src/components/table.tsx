@@ -63,7 +63,11 @@ export function ListTable<T extends { id: string }>(props: {
   }, [following, rows]);
   return (
     <div class="table-wrap">
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <table>
         <caption>{props.caption}</caption>
         <thead>
@@ -148,7 +152,10 @@ export function CopyButton(props: { text: string; label?: string }) {
     <button
       type="button"
       onClick={() => {
-        void navigator.clipboard?.writeText(props.text).then(() => setDone(true), () => setDone(false));
+        void navigator.clipboard?.writeText(props.text).then(
+          () => setDone(true),
+          () => setDone(false),
+        );
       }}
     >
       {done ? 'Copied' : (props.label ?? 'Copy')}

@@ -44,7 +44,13 @@ function options(host: HTMLElement, width: number): uPlot.Options {
     ],
     series: [
       { label: 'Time' },
-      ...STATUS_CLASSES.map((k) => ({ label: k, stroke: cssColour(host, `class-${k}`), width: 2, points: { show: false }, value: (_u: uPlot, v: number | null) => (v === null ? '—' : `${v}/s`) })),
+      ...STATUS_CLASSES.map((k) => ({
+        label: k,
+        stroke: cssColour(host, `class-${k}`),
+        width: 2,
+        points: { show: false },
+        value: (_u: uPlot, v: number | null) => (v === null ? '—' : `${v}/s`),
+      })),
     ],
     cursor: { drag: { x: false, y: false } },
   };

@@ -46,7 +46,9 @@ async function confirmRevoke(k: Key): Promise<boolean> {
     : '';
   const warnings = [
     own ? 'This is the key this session signed in with: revoking it signs you out of the dashboard at once.' : '',
-    lastAdmin ? 'It is the last active admin (*) key: no key will be left that can create keys or use the sandbox controls (reset, clock, snapshots) until the sandbox is started again with a new admin key.' : '',
+    lastAdmin
+      ? 'It is the last active admin (*) key: no key will be left that can create keys or use the sandbox controls (reset, clock, snapshots) until the sandbox is started again with a new admin key.'
+      : '',
   ].filter(Boolean);
   return confirmAction({
     title: `Revoke the API key ${k.name}?`,
@@ -65,7 +67,12 @@ export function ApiKeys() {
   const [error, setError] = useState('');
   const [revokeError, setRevokeError] = useState('');
   const [reload, setReload] = useState(0);
-  const scopes = () => (all ? ['*'] : Object.entries(levels).filter(([, l]) => l !== 'none').map(([r, l]) => `${r}:${l}`));
+  const scopes = () =>
+    all
+      ? ['*']
+      : Object.entries(levels)
+          .filter(([, l]) => l !== 'none')
+          .map(([r, l]) => `${r}:${l}`);
   const create = async (e: Event) => {
     e.preventDefault();
     try {
@@ -134,16 +141,26 @@ export function ApiKeys() {
           </tbody>
         </table>
         <button type="submit">Create key</button>
-        {error && <p role="alert" class="error">{error}</p>}
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
       </form>
       {secret && (
         <div class="card secret" role="status">
           <p>The key's secret, shown once: copy it now.</p>
           <code data-testid="new-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
-          <button type="button" onClick={() => setSecret('')}>Done</button>
+          <button type="button" onClick={() => setSecret('')}>
+            Done
+          </button>
         </div>
       )}
-      {revokeError && <p role="alert" class="error">{revokeError}</p>}
+      {revokeError && (
+        <p role="alert" class="error">
+          {revokeError}
+        </p>
+      )}
       <ListTable<Key>
         caption="API keys"
         path="/v1/api_keys"
@@ -154,7 +171,17 @@ export function ApiKeys() {
           { label: 'Scopes', value: (k) => k.scopes.join(' ') },
           { label: 'Last used', value: (k) => <Time iso={k.last_used_at} /> },
           { label: 'State', value: state },
-          { label: 'Revoke', value: (k) => (k.revoked_at ? '' : <button type="button" onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>) },
+          {
+            label: 'Revoke',
+            value: (k) =>
+              k.revoked_at ? (
+                ''
+              ) : (
+                <button type="button" onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>
+                  Revoke
+                </button>
+              ),
+          },
         ]}
       />
     </section>

@@ -11,8 +11,12 @@ export function Deals() {
   const board = query('view') === 'board';
   const views = (
     <div class="actions view-switch" role="group" aria-label="View">
-      <button type="button" aria-pressed={!board} onClick={() => setQuery({ view: '' })}>List</button>
-      <button type="button" aria-pressed={board} onClick={() => setQuery({ view: 'board' })}>Board</button>
+      <button type="button" aria-pressed={!board} onClick={() => setQuery({ view: '' })}>
+        List
+      </button>
+      <button type="button" aria-pressed={board} onClick={() => setQuery({ view: 'board' })}>
+        Board
+      </button>
     </div>
   );
   return board ? <DealBoard views={views} /> : <RecordList spec={deals} toolbar={views} />;

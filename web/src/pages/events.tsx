@@ -66,14 +66,18 @@ export function Events() {
             {events.map((e) => (
               <tr key={e.id} data-event-id={e.id}>
                 <td>
-                  <button type="button" class="link" onClick={() => setSelected(e)}>{e.type}</button>
+                  <button type="button" class="link" onClick={() => setSelected(e)}>
+                    {e.type}
+                  </button>
                 </td>
                 <td>{e.id}</td>
                 <td>
                   <Time iso={e.created_at} />
                 </td>
                 <td>
-                  <button type="button" onClick={() => void resend(e)}>Resend</button>
+                  <button type="button" onClick={() => void resend(e)}>
+                    Resend
+                  </button>
                 </td>
               </tr>
             ))}

@@ -23,7 +23,11 @@ export function OAuthApps() {
   const submit = async (e: Event) => {
     e.preventDefault();
     try {
-      const made = await api('POST', '/v1/oauth_apps', { name, redirect_uris: redirect.split(/\s+/).filter(Boolean), scopes: scopes.split(/[\s,]+/).filter(Boolean) });
+      const made = await api('POST', '/v1/oauth_apps', {
+        name,
+        redirect_uris: redirect.split(/\s+/).filter(Boolean),
+        scopes: scopes.split(/[\s,]+/).filter(Boolean),
+      });
       setSecret({ client_id: made.client_id, client_secret: made.client_secret });
       setError('');
       setReload(reload + 1);
@@ -59,7 +63,11 @@ export function OAuthApps() {
         <input id="app-scopes" value={scopes} onInput={(e) => setScopes(e.currentTarget.value)} required />
         <button type="submit">Register</button>
       </form>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       {secret && (
         <div class="card secret" role="status">
           <p>Client secret, shown once: copy it now.</p>
@@ -76,7 +84,14 @@ export function OAuthApps() {
           { label: 'Redirect URIs', value: (a) => a.redirect_uris.join(' ') },
           { label: 'Scopes', value: (a) => a.scopes.join(' ') },
           { label: 'Created', value: (a) => <Time iso={a.created_at} /> },
-          { label: 'Delete', value: (a) => <button type="button" onClick={() => void remove(a)} aria-label={`Delete ${a.name}`}>Delete</button> },
+          {
+            label: 'Delete',
+            value: (a) => (
+              <button type="button" onClick={() => void remove(a)} aria-label={`Delete ${a.name}`}>
+                Delete
+              </button>
+            ),
+          },
         ]}
       />
     </section>

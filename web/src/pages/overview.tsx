@@ -23,7 +23,11 @@ export function Overview() {
   const [usage] = useUsage();
   useEffect(() => {
     for (const [path, name, scope] of RESOURCES) {
-      if (can(scope)) void count(path).then((n) => setCounts((c) => ({ ...c, [name]: n })), () => undefined);
+      if (can(scope))
+        void count(path).then(
+          (n) => setCounts((c) => ({ ...c, [name]: n })),
+          () => undefined,
+        );
     }
   }, []);
   const base = window.location.origin;
@@ -50,9 +54,13 @@ export function Overview() {
       <p>
         Base URL <code>{base}</code> <CopyButton text={base} label="Copy base URL" />
       </p>
-      <pre tabIndex={0} aria-label="curl example">{curl}</pre>
+      <pre tabIndex={0} aria-label="curl example">
+        {curl}
+      </pre>
       <CopyButton text={curl} label="Copy curl" />
-      <pre tabIndex={0} aria-label="SDK example">{sdk}</pre>
+      <pre tabIndex={0} aria-label="SDK example">
+        {sdk}
+      </pre>
       <CopyButton text={sdk} label="Copy SDK snippet" />
     </section>
   );

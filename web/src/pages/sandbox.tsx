@@ -17,7 +17,11 @@ export function Sandbox() {
   const [message, setMessage] = useState('');
   const [prefix, setPrefix] = useState('/v1/leads');
   const [count, setCount] = useState('1');
-  const load = () => api<{ data: Message[] }>('GET', '/_sandbox/mailbox').then((m) => setMail(m.data), (e: Error) => setMessage(e.message));
+  const load = () =>
+    api<{ data: Message[] }>('GET', '/_sandbox/mailbox').then(
+      (m) => setMail(m.data),
+      (e: Error) => setMessage(e.message),
+    );
   useEffect(() => void load(), []);
   const act = async (fn: () => Promise<unknown>, done: string) => {
     try {
@@ -43,13 +47,19 @@ export function Sandbox() {
       {message && <p role="status">{message}</p>}
       {admin ? (
         <div class="card">
-          <button type="button" class="danger-outline" onClick={() => void reset()}>Reset sandbox</button>
+          <button type="button" class="danger-outline" onClick={() => void reset()}>
+            Reset sandbox
+          </button>
           <label for="fault-path">Fail requests whose path starts with</label>
           <input id="fault-path" value={prefix} onInput={(e) => setPrefix(e.currentTarget.value)} />
           <label for="fault-count">How many (answered 503)</label>
           <input id="fault-count" value={count} onInput={(e) => setCount(e.currentTarget.value)} inputMode="numeric" />
-          <button type="button" onClick={() => void act(() => api('POST', '/_sandbox/faults', { path_prefix: prefix, count: Number(count) }), 'Fault armed.')}>Arm fault</button>
-          <button type="button" onClick={() => void act(() => api('DELETE', '/_sandbox/faults'), 'Faults cleared.')}>Clear faults</button>
+          <button type="button" onClick={() => void act(() => api('POST', '/_sandbox/faults', { path_prefix: prefix, count: Number(count) }), 'Fault armed.')}>
+            Arm fault
+          </button>
+          <button type="button" onClick={() => void act(() => api('DELETE', '/_sandbox/faults'), 'Faults cleared.')}>
+            Clear faults
+          </button>
         </div>
       ) : (
         <p>Reset and faults need the admin key (scope *).</p>

@@ -17,13 +17,19 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>crm dashboard</h1>
-      <p>Open the link <code>crm sandbox start</code> printed, run <code>crm dashboard</code> for a fresh one, or paste an API key.</p>
+      <p>
+        Open the link <code>crm sandbox start</code> printed, run <code>crm dashboard</code> for a fresh one, or paste an API key.
+      </p>
       <form onSubmit={submit}>
         <label for="api-key">API key</label>
         <input id="api-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey(e.currentTarget.value)} required />
         <button type="submit">Sign in</button>
       </form>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </main>
   );
 }

@@ -20,11 +20,20 @@ export function Usage() {
     return (
       <section>
         <h1>Usage</h1>
-        {error ? <p role="alert" class="error">{error}</p> : <p>Waiting for the live report…</p>}
+        {error ? (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        ) : (
+          <p>Waiting for the live report…</p>
+        )}
       </section>
     );
   }
-  const byClass = Object.fromEntries(CLASSES.map((k) => [k, usage.requests_per_second.by_class.find((c) => c.status_class === k)?.series ?? []])) as Record<Cls, number[]>;
+  const byClass = Object.fromEntries(CLASSES.map((k) => [k, usage.requests_per_second.by_class.find((c) => c.status_class === k)?.series ?? []])) as Record<
+    Cls,
+    number[]
+  >;
   const seconds = [...Array(10).keys()].map((i) => i - 10);
   return (
     <section>

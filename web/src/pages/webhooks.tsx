@@ -67,7 +67,11 @@ function EndpointForm(props: { endpoint?: Endpoint; onDone: (secret?: string) =>
         ))}
       </fieldset>
       <button type="submit">{props.endpoint ? 'Save' : 'Add endpoint'}</button>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </form>
   );
 }
@@ -96,7 +100,14 @@ function Deliveries(props: { endpoint: Endpoint; reload: number; onResend: () =>
         { label: 'Duration', value: (d) => (d.duration_ms === null ? '—' : `${d.duration_ms} ms`) },
         { label: 'Error', value: (d) => d.error ?? '' },
         { label: 'Next attempt', value: (d) => <Time iso={d.next_attempt_at} /> },
-        { label: 'Resend', value: (d) => <button type="button" onClick={() => void resend(d)}>Resend</button> },
+        {
+          label: 'Resend',
+          value: (d) => (
+            <button type="button" onClick={() => void resend(d)}>
+              Resend
+            </button>
+          ),
+        },
       ]}
     />
   );
@@ -177,17 +188,33 @@ export function Webhooks() {
             label: 'Actions',
             value: (w) => (
               <span class="actions">
-                <button type="button" onClick={() => void act(() => sendTest(w))}>Send test event</button>
-                <button type="button" onClick={() => {
+                <button type="button" onClick={() => void act(() => sendTest(w))}>
+                  Send test event
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
                     setOpen(w);
                     refresh();
-                  }}>Deliveries</button>
-                <button type="button" onClick={() => setEditing(w)}>Edit</button>
-                <button type="button" onClick={() => void act(() => api('PATCH', `/v1/webhook_endpoints/${w.id}`, { status: w.status === 'enabled' ? 'disabled' : 'enabled' }))}>
+                  }}
+                >
+                  Deliveries
+                </button>
+                <button type="button" onClick={() => setEditing(w)}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  onClick={() => void act(() => api('PATCH', `/v1/webhook_endpoints/${w.id}`, { status: w.status === 'enabled' ? 'disabled' : 'enabled' }))}
+                >
                   {w.status === 'enabled' ? 'Disable' : 'Enable'}
                 </button>
-                <button type="button" onClick={() => void rotate(w)}>Rotate secret</button>
-                <button type="button" onClick={() => void remove(w)}>Delete</button>
+                <button type="button" onClick={() => void rotate(w)}>
+                  Rotate secret
+                </button>
+                <button type="button" onClick={() => void remove(w)}>
+                  Delete
+                </button>
               </span>
             ),
           },

@@ -57,9 +57,15 @@ export function LineItemsTable(props: { items: LineItem[]; currency: string; tot
       <thead>
         <tr>
           <th scope="col">Description</th>
-          <th scope="col" class="num">Quantity</th>
-          <th scope="col" class="num">Unit price</th>
-          <th scope="col" class="num">Amount</th>
+          <th scope="col" class="num">
+            Quantity
+          </th>
+          <th scope="col" class="num">
+            Unit price
+          </th>
+          <th scope="col" class="num">
+            Amount
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -18,13 +18,20 @@ const editableIn = (field: FieldSpec, mode: 'create' | 'edit') => field.edit ===
 export const formFields = (fields: FieldSpec[], mode: 'create' | 'edit'): FieldSpec[] => fields.filter((f) => editableIn(f, mode));
 
 /** What each input starts with: the record's values when editing, defaults when creating. */
-export function initialValues(fields: FieldSpec[], mode: 'create' | 'edit', record?: Record<string, any>, defaults: Record<string, FormValue> = {}): FormValues {
+export function initialValues(
+  fields: FieldSpec[],
+  mode: 'create' | 'edit',
+  record?: Record<string, any>,
+  defaults: Record<string, FormValue> = {},
+): FormValues {
   const values: FormValues = {};
   for (const f of formFields(fields, mode)) {
     const v = mode === 'edit' ? valueAt(record, f.key) : undefined;
     if (f.type === 'boolean') values[f.key] = Boolean(v);
     else if (f.type === 'line-items') {
-      values[f.key] = Array.isArray(v) ? v.map((l) => ({ description: l.description, quantity: String(l.quantity), unit_price: String(l.unit_price) })) : [emptyLine()];
+      values[f.key] = Array.isArray(v)
+        ? v.map((l) => ({ description: l.description, quantity: String(l.quantity), unit_price: String(l.unit_price) }))
+        : [emptyLine()];
     } else if (f.type === 'tags') values[f.key] = Array.isArray(v) ? v.join(', ') : '';
     else if (f.type === 'currency' && mode === 'create') values[f.key] = 'EUR';
     // A required choice starts on its first option (a deal's stage: Lead in), as its select shows.
@@ -44,7 +51,13 @@ function apiValue(field: FieldSpec, value: FormValue): unknown {
     return (value as LineItemDraft[]).map((l) => ({ description: l.description, quantity: toNumber(l.quantity), unit_price: toNumber(l.unit_price) }));
   }
   const text = String(value).trim();
-  if (field.type === 'tags') return text ? text.split(',').map((t) => t.trim()).filter(Boolean) : [];
+  if (field.type === 'tags')
+    return text
+      ? text
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : [];
   if (text === '') return null;
   if (field.type === 'money') return toNumber(text);
   return text;
@@ -73,7 +86,10 @@ export function toBody(fields: FieldSpec[], values: FormValues, mode: 'create' |
       setAt(body, f.key, value);
     } else {
       const before = valueAt(record, f.key);
-      const comparable = f.type === 'line-items' ? (before as any[] | undefined)?.map(({ description, quantity, unit_price }) => ({ description, quantity, unit_price })) : before;
+      const comparable =
+        f.type === 'line-items'
+          ? (before as any[] | undefined)?.map(({ description, quantity, unit_price }) => ({ description, quantity, unit_price }))
+          : before;
       if (!same(comparable, value)) setAt(body, f.key, value);
     }
   }

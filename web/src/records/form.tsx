@@ -40,7 +40,11 @@ export function RecordForm(props: RecordFormProps) {
   const { spec, mode } = props;
   const fields = formFields(spec.fields, mode);
   const [values, setValues] = useState(() => initialValues(spec.fields, mode, props.record, props.defaults));
-  const [errors, setErrors] = useState<{ byField: Record<string, string>; lines: Record<string, string>; rest: string[] }>({ byField: {}, lines: {}, rest: [] });
+  const [errors, setErrors] = useState<{ byField: Record<string, string>; lines: Record<string, string>; rest: string[] }>({
+    byField: {},
+    lines: {},
+    rest: [],
+  });
   const [busy, setBusy] = useState(false);
   // One key per opening of the form: a double click, or a retry after a lost response, sends the
   // same key and the API answers the first result again (docs/reference/limits.md#idempotency) instead of creating twice.

@@ -28,7 +28,12 @@ export function FieldInput(props: FieldInputProps) {
   const hintId = field.hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? ('true' as const) : undefined, 'aria-required': field.required ? ('true' as const) : undefined };
+  const common = {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-required': field.required ? ('true' as const) : undefined,
+  };
   const text = typeof value === 'string' ? value : '';
   const set = (e: { currentTarget: { value: string } }) => props.onChange(e.currentTarget.value);
   const currency = String(props.values[field.currencyKey ?? 'currency'] || 'EUR');
@@ -41,7 +46,11 @@ export function FieldInput(props: FieldInputProps) {
           <label class="check">
             <input type="checkbox" {...common} checked={Boolean(value)} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {field.label}
           </label>
-          {error && <p id={errorId} class="field-error">{error}</p>}
+          {error && (
+            <p id={errorId} class="field-error">
+              {error}
+            </p>
+          )}
         </div>
       );
     case 'line-items':
@@ -49,7 +58,11 @@ export function FieldInput(props: FieldInputProps) {
         <fieldset class="field field-wide" aria-describedby={describedBy}>
           <legend>{field.label}</legend>
           <LineItemsInput idPrefix={id} lines={value as LineItemDraft[]} currency={currency} onChange={props.onChange} errors={props.lineErrors ?? {}} />
-          {error && <p id={errorId} class="field-error">{error}</p>}
+          {error && (
+            <p id={errorId} class="field-error">
+              {error}
+            </p>
+          )}
         </fieldset>
       );
     case 'longtext':

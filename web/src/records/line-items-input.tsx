@@ -15,7 +15,13 @@ function amount(line: LineItemDraft): number | null {
  * remove lines, the total underneath. The server computes the stored total; this one is a preview.
  * `errors` are the API's, by path inside the list: "0.quantity".
  */
-export function LineItemsInput(props: { idPrefix: string; lines: LineItemDraft[]; currency: string; onChange: (lines: LineItemDraft[]) => void; errors: Record<string, string> }) {
+export function LineItemsInput(props: {
+  idPrefix: string;
+  lines: LineItemDraft[];
+  currency: string;
+  onChange: (lines: LineItemDraft[]) => void;
+  errors: Record<string, string>;
+}) {
   const { lines } = props;
   const update = (i: number, patch: Partial<LineItemDraft>) => props.onChange(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   const amounts = lines.map(amount);
@@ -51,16 +57,42 @@ export function LineItemsInput(props: { idPrefix: string; lines: LineItemDraft[]
         const a = amounts[i] ?? null;
         return (
           <div class="line-row" key={i}>
-            {cell(i, 'description', `Line ${n} description`, (p) => <input {...p} type="text" value={line.description} onInput={(e) => update(i, { description: e.currentTarget.value })} />)}
-            {cell(i, 'quantity', `Line ${n} quantity`, (p) => <input {...p} type="number" inputMode="decimal" min="0" step="any" value={line.quantity} onInput={(e) => update(i, { quantity: e.currentTarget.value })} />)}
+            {cell(i, 'description', `Line ${n} description`, (p) => (
+              <input {...p} type="text" value={line.description} onInput={(e) => update(i, { description: e.currentTarget.value })} />
+            ))}
+            {cell(i, 'quantity', `Line ${n} quantity`, (p) => (
+              <input
+                {...p}
+                type="number"
+                inputMode="decimal"
+                min="0"
+                step="any"
+                value={line.quantity}
+                onInput={(e) => update(i, { quantity: e.currentTarget.value })}
+              />
+            ))}
             {cell(i, 'unit_price', `Line ${n} unit price`, (p) => (
-              <input {...p} type="number" inputMode="decimal" min="0" step={minorStep(props.currency)} value={line.unit_price} onInput={(e) => update(i, { unit_price: e.currentTarget.value })} />
+              <input
+                {...p}
+                type="number"
+                inputMode="decimal"
+                min="0"
+                step={minorStep(props.currency)}
+                value={line.unit_price}
+                onInput={(e) => update(i, { unit_price: e.currentTarget.value })}
+              />
             ))}
             <p class="line-amount num">
               <span class="visually-hidden">{`Line ${n} amount `}</span>
               {a === null ? '—' : formatMoney(a, props.currency)}
             </p>
-            <button type="button" class="quiet" disabled={lines.length === 1} onClick={() => props.onChange(lines.filter((_, j) => j !== i))} aria-label={`Remove line ${n}`}>
+            <button
+              type="button"
+              class="quiet"
+              disabled={lines.length === 1}
+              onClick={() => props.onChange(lines.filter((_, j) => j !== i))}
+              aria-label={`Remove line ${n}`}
+            >
               Remove
             </button>
           </div>

@@ -69,7 +69,7 @@ function urlSorting(): SortState {
 
 function caption(spec: ResourceSpec, sorting: SortState): string {
   if (sorting.sort === 'created') return `${spec.plural}, ${sorting.order === 'desc' ? 'newest' : 'oldest'} first`;
-  const column = sorting.sort === spec.sorts.title ? spec.titleLabel : spec.fields.find((f) => spec.sorts[f.key] === sorting.sort)?.label ?? sorting.sort;
+  const column = sorting.sort === spec.sorts.title ? spec.titleLabel : (spec.fields.find((f) => spec.sorts[f.key] === sorting.sort)?.label ?? sorting.sort);
   return `${spec.plural}, by ${column.toLowerCase()}, ${sorting.order === 'asc' ? 'ascending' : 'descending'}`;
 }
 
@@ -85,7 +85,9 @@ export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChild
   };
   const filtered = spec.filters.some((n) => query(n));
   const sorting = urlSorting();
-  const empty = filtered ? `No ${spec.plural.toLowerCase()} match these filters. Clear the filters to see them all.` : `No ${spec.plural.toLowerCase()} yet. ${spec.emptyHint}`;
+  const empty = filtered
+    ? `No ${spec.plural.toLowerCase()} match these filters. Clear the filters to see them all.`
+    : `No ${spec.plural.toLowerCase()} yet. ${spec.emptyHint}`;
   return (
     <section>
       <header class="page-header">

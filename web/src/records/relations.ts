@@ -43,7 +43,6 @@ const entries = new Map<string, Entry>();
 const queued = new Map<ResourceName, Set<string>>();
 let flushQueued = false;
 
-
 function entry(resource: ResourceName, id: string): Entry {
   let e = entries.get(id);
   if (!e) {

@@ -129,7 +129,11 @@ export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: Rec
           )}
         </div>
       </header>
-      {problem && <p role="alert" class="warning">{problem}</p>}
+      {problem && (
+        <p role="alert" class="warning">
+          {problem}
+        </p>
+      )}
       {message && (
         <p role="status" class="notice">
           {message}

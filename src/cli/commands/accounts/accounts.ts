@@ -15,7 +15,10 @@ interface AccountSummary {
   created_at: string;
 }
 
-export async function createAccountCommand(options: GlobalOptions, input: { name: string; plan?: string; seed?: number | null; fixtures?: string }): Promise<void> {
+export async function createAccountCommand(
+  options: GlobalOptions,
+  input: { name: string; plan?: string; seed?: number | null; fixtures?: string },
+): Promise<void> {
   const made = await withClient(options, (c) => c.post<AccountSummary & { api_key: string }>('/_sandbox/accounts', input));
   if (options.json) return printJson(made);
   process.stdout.write(
@@ -27,7 +30,12 @@ export async function createAccountCommand(options: GlobalOptions, input: { name
 export async function listAccountsCommand(options: GlobalOptions): Promise<void> {
   const { data } = await withClient(options, (c) => c.get<{ data: AccountSummary[] }>('/_sandbox/accounts'));
   if (options.json) return printJson({ data });
-  process.stdout.write(table(['ID', 'NAME', 'PLAN', 'TRIAL ENDS', 'CREATED'], data.map((a) => [a.id, a.name, a.plan, a.trial_ends_at, a.created_at])));
+  process.stdout.write(
+    table(
+      ['ID', 'NAME', 'PLAN', 'TRIAL ENDS', 'CREATED'],
+      data.map((a) => [a.id, a.name, a.plan, a.trial_ends_at, a.created_at]),
+    ),
+  );
 }
 
 export async function deleteAccountCommand(options: GlobalOptions, id: string): Promise<void> {
@@ -72,7 +80,13 @@ export async function snapshotCommand(options: AccountOptions, action: 'save' | 
     return c.get<{ data: { name: string; account_id: string; created_at: string }[] }>(path);
   });
   if (options.json) return printJson(result);
-  if ('data' in result) process.stdout.write(table(['NAME', 'ACCOUNT', 'SAVED'], result.data.map((s) => [s.name, s.account_id, s.created_at])));
+  if ('data' in result)
+    process.stdout.write(
+      table(
+        ['NAME', 'ACCOUNT', 'SAVED'],
+        result.data.map((s) => [s.name, s.account_id, s.created_at]),
+      ),
+    );
   else if (action === 'save') process.stdout.write(`Saved snapshot ${bold(name!)}; restore it with: crm sandbox snapshot restore ${name}\n`);
   else if ('took_ms' in result) process.stdout.write(`Restored snapshot ${bold(name!)} in ${result.took_ms} ms.\n`);
   else process.stdout.write(`Deleted snapshot ${name}.\n`);

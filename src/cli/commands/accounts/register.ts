@@ -27,7 +27,7 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
     .addHelpText('after', examples([['crm accounts create --name w1 --plan pro --json'], ['crm accounts list']]));
   accounts
     .command('create')
-    .description("Create an account, seeded like the sandbox; prints its admin key once")
+    .description('Create an account, seeded like the sandbox; prints its admin key once')
     .requiredOption('--name <name>', 'what the account is for (e.g. ci-worker-3)')
     .addOption(new Option('--plan <plan>', 'its plan').choices(PLANS).default('free'))
     .option('--seed <n>', 'seed for its data, or none for an empty account', seedArg, 1)
@@ -41,7 +41,12 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
     )
     .action(async (opts: { name: string; plan: string; seed: number | 'none'; fixtures?: string }, cmd: Command) => {
       const { createAccountCommand } = await import('./accounts.js');
-      await createAccountCommand(globals(cmd), { name: opts.name, plan: opts.plan, seed: opts.seed === 'none' ? null : opts.seed, ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
+      await createAccountCommand(globals(cmd), {
+        name: opts.name,
+        plan: opts.plan,
+        seed: opts.seed === 'none' ? null : opts.seed,
+        ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
+      });
     });
   accounts
     .command('list')
@@ -97,7 +102,10 @@ export function registerAccountCommands(program: Command, sandbox: Command): voi
   sandbox
     .command('snapshot')
     .description("Save, restore, list or delete snapshots of an account's data (keys and webhook endpoints stay)")
-    .addHelpText('after', examples([['crm sandbox snapshot save before-test'], ['crm sandbox snapshot restore before-test', 'data back as saved'], ['crm sandbox snapshot list']]))
+    .addHelpText(
+      'after',
+      examples([['crm sandbox snapshot save before-test'], ['crm sandbox snapshot restore before-test', 'data back as saved'], ['crm sandbox snapshot list']]),
+    )
     .addArgument(new Argument('<action>').choices(['save', 'restore', 'list', 'delete']))
     .argument('[name]', 'the snapshot (letters, digits, . _ -)')
     .option(...ACCOUNT)

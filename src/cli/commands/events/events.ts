@@ -24,7 +24,12 @@ async function collect(client: CrmClient, query: Record<string, string | number 
 export async function listEventsCommand(options: GlobalOptions & { type?: string; since?: string; limit: number }): Promise<void> {
   const { events, more } = await withClient(options, (c) => collect(c, { type: options.type, created_after: options.since }, options.limit));
   if (options.json) return printJson({ data: events, has_more: more });
-  process.stdout.write(table(['ID', 'TYPE', 'OBJECT', 'CREATED'], events.map((e) => [e.id, e.type, String(e.data.object.id ?? ''), e.created_at])));
+  process.stdout.write(
+    table(
+      ['ID', 'TYPE', 'OBJECT', 'CREATED'],
+      events.map((e) => [e.id, e.type, String(e.data.object.id ?? ''), e.created_at]),
+    ),
+  );
   if (more) process.stdout.write(dim(`(more than ${options.limit}; narrow with --since or --type, or raise --limit)\n`));
 }
 
@@ -66,7 +71,10 @@ export async function replayCommand(options: GlobalOptions & ForwardOptions & { 
     }
     let queued = 0;
     for (const event of events) {
-      const result = await client.post<{ deliveries: WebhookDelivery[] }>(`/v1/events/${event.id}/resend`, options.endpoint ? { endpoint_id: options.endpoint } : {});
+      const result = await client.post<{ deliveries: WebhookDelivery[] }>(
+        `/v1/events/${event.id}/resend`,
+        options.endpoint ? { endpoint_id: options.endpoint } : {},
+      );
       queued += result.deliveries.length;
     }
     if (options.json) printJson({ events: events.length, deliveries_queued: queued });

@@ -38,7 +38,13 @@ export function registerEventCommands(program: Command): void {
   events
     .command('resend <id>')
     .description('Deliver an event again to the webhook endpoints, or with --forward-to to a local URL (signed with the listen secret)')
-    .addHelpText('after', examples([['crm events resend evt_01J8Z…', 'to every endpoint it went to'], ['crm events resend evt_01J8Z… --forward-to http://localhost:3000/webhooks']]))
+    .addHelpText(
+      'after',
+      examples([
+        ['crm events resend evt_01J8Z…', 'to every endpoint it went to'],
+        ['crm events resend evt_01J8Z… --forward-to http://localhost:3000/webhooks'],
+      ]),
+    )
     .option('--endpoint <id>', 'only to this webhook endpoint')
     .option('--forward-to <url>', 'POST it here instead, signed as crm listen signs', httpUrl)
     .option('--state <file>', STATE_HELP, DEFAULT_STATE_FILE)
@@ -49,7 +55,13 @@ export function registerEventCommands(program: Command): void {
   events
     .command('replay')
     .description('Every event since a time, in order: resent to the endpoints, or with --forward-to POSTed to a local URL')
-    .addHelpText('after', examples([['crm events replay --since 1h --forward-to http://localhost:3000/webhooks'], ['crm events replay --since 2026-11-20T00:00:00Z --type deal.won --endpoint we_01J8Z…']]))
+    .addHelpText(
+      'after',
+      examples([
+        ['crm events replay --since 1h --forward-to http://localhost:3000/webhooks'],
+        ['crm events replay --since 2026-11-20T00:00:00Z --type deal.won --endpoint we_01J8Z…'],
+      ]),
+    )
     .requiredOption('--since <when>', 'a duration back from now (30m, 1h, 2d) or an RFC 3339 time', sinceArg)
     .option('--type <types>', 'only these types (comma-separated)')
     .option('--endpoint <id>', 'only to this webhook endpoint')

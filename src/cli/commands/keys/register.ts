@@ -13,13 +13,21 @@ export function registerKeyCommands(program: Command): void {
   keys
     .command('create')
     .description('Create an API key; its secret is shown once')
-    .addHelpText('after', examples([
+    .addHelpText(
+      'after',
+      examples([
         ['crm keys create --name ci --scopes "leads:read deals:read"'],
         ['crm keys create --name importer --scopes leads:write,clients:write --expires-at 2027-01-01T00:00:00Z'],
         ['crm keys create --name full --json', 'scope *; the secret in the JSON'],
-      ]))
+      ]),
+    )
     .requiredOption('--name <name>', 'what the key is for')
-    .option('--scopes <scopes>', `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`, listOf(SCOPES, 'scope', ['*']), ['*'])
+    .option(
+      '--scopes <scopes>',
+      `comma- or space-separated scopes, or * for all (${SCOPES.join(' ')}); at most those of --api-key`,
+      listOf(SCOPES, 'scope', ['*']),
+      ['*'],
+    )
     .option('--expires-at <time>', 'RFC 3339 time after which the key stops working (required, and no later than its own, when --api-key expires)', rfc3339)
     .action(async (opts: { name: string; scopes: string[]; expiresAt?: string }, cmd: Command) => {
       const { createKey } = await import('./keys.js');

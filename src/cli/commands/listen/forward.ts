@@ -69,7 +69,9 @@ export class EventForwarder {
     const note = [r.error, retryInMs === undefined ? (ok ? '' : 'giving up') : `retry in ${(retryInMs / 1000).toFixed(1)} s`].filter(Boolean).join('; ');
     // The type, id and error came from the server or the receiver: shown escaped (output.ts).
     const [type, id, said] = [event.type.padEnd(16), event.id, note].map((text) => terminalSafe(text, true));
-    process.stdout.write(`${dim(time)}  ${type}  ${id}  → ${status}  ${ms} ms${attempt > 1 ? dim(` (attempt ${attempt})`) : ''}${said ? dim(`  ${said}`) : ''}\n`);
+    process.stdout.write(
+      `${dim(time)}  ${type}  ${id}  → ${status}  ${ms} ms${attempt > 1 ? dim(` (attempt ${attempt})`) : ''}${said ? dim(`  ${said}`) : ''}\n`,
+    );
   }
 
   async close(): Promise<void> {

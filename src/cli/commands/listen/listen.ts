@@ -113,9 +113,13 @@ export async function listenCommand(options: ListenOptions): Promise<void> {
 
 function parseTypes(list: string | undefined): Set<string> | undefined {
   if (list === undefined) return undefined;
-  const types = list.split(',').map((t) => t.trim()).filter(Boolean);
+  const types = list
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown.length || types.length === 0) throw new CliError(`Unknown event type(s) for --events: ${unknown.join(', ') || '(none)'}. Known: ${EVENT_TYPES.join(', ')}.`, EXIT.usage);
+  if (unknown.length || types.length === 0)
+    throw new CliError(`Unknown event type(s) for --events: ${unknown.join(', ') || '(none)'}. Known: ${EVENT_TYPES.join(', ')}.`, EXIT.usage);
   return new Set(types);
 }
 

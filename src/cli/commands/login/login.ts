@@ -53,11 +53,6 @@ export function whoamiCommand(credentials: Credentials, json: boolean): void {
   }
   const from = credentials.from ? ` ${credentials.from}` : '';
   process.stdout.write(
-    [
-      `Base URL  ${credentials.baseUrl}`,
-      `API key   ${key ?? dim('none')}`,
-      `Source    ${SOURCE_TEXT[credentials.source]}${from}`,
-      '',
-    ].join('\n'),
+    [`Base URL  ${credentials.baseUrl}`, `API key   ${key ?? dim('none')}`, `Source    ${SOURCE_TEXT[credentials.source]}${from}`, ''].join('\n'),
   );
 }

@@ -36,7 +36,10 @@ export function registerSandboxCommands(program: Command): Command {
   const sandbox = program
     .command('sandbox')
     .description('Run the local CRM sandbox')
-    .addHelpText('after', examples([['crm sandbox start'], ['crm sandbox start --port 0 --db :memory: --json', 'for CI'], ['crm sandbox reset', 'fresh data, same keys']]));
+    .addHelpText(
+      'after',
+      examples([['crm sandbox start'], ['crm sandbox start --port 0 --db :memory: --json', 'for CI'], ['crm sandbox reset', 'fresh data, same keys']]),
+    );
 
   sandbox
     .command('start')
@@ -67,18 +70,33 @@ ${examples([
   ['crm sandbox start --rate-limit 10/1s', 'try your client against a tight limit'],
 ])}`,
     )
-    .action(async (opts: { port: number; host: string; db: string; seed: number | false; fixtures?: string; rateLimit: string; quota: string; logLevel: string; webhookTimeScale: number }, cmd: Command) => {
-      const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const { startCommand } = await import('./sandbox.js');
-      // Only an explicit --api-key or CRM_SANDBOX_API_KEY becomes the admin key: CRM_API_KEY may
-      // hold a key for a real server, which must not be registered in a sandbox by accident.
-      const apiKey = cmd.getOptionValueSourceWithGlobals('apiKey') === 'cli' ? globals.apiKey : process.env.CRM_SANDBOX_API_KEY;
-      await startCommand({
-        ...opts,
-        json: globals.json,
-        ...(apiKey ? { apiKey } : {}),
-      });
-    });
+    .action(
+      async (
+        opts: {
+          port: number;
+          host: string;
+          db: string;
+          seed: number | false;
+          fixtures?: string;
+          rateLimit: string;
+          quota: string;
+          logLevel: string;
+          webhookTimeScale: number;
+        },
+        cmd: Command,
+      ) => {
+        const globals = cmd.optsWithGlobals<GlobalOptions>();
+        const { startCommand } = await import('./sandbox.js');
+        // Only an explicit --api-key or CRM_SANDBOX_API_KEY becomes the admin key: CRM_API_KEY may
+        // hold a key for a real server, which must not be registered in a sandbox by accident.
+        const apiKey = cmd.getOptionValueSourceWithGlobals('apiKey') === 'cli' ? globals.apiKey : process.env.CRM_SANDBOX_API_KEY;
+        await startCommand({
+          ...opts,
+          json: globals.json,
+          ...(apiKey ? { apiKey } : {}),
+        });
+      },
+    );
 
   sandbox
     .command('wait')

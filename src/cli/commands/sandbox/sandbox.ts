@@ -43,7 +43,8 @@ export async function startCommand(options: StartOptions): Promise<void> {
   } catch (error) {
     const { code, syscall, path } = error as NodeJS.ErrnoException;
     if (code === 'EADDRINUSE') throw new CliError(`Port ${options.port} is in use. Pick another with --port, or --port 0 for a free one.`);
-    if (code === 'EACCES' && (syscall === 'listen' || syscall === 'bind')) throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
+    if (code === 'EACCES' && (syscall === 'listen' || syscall === 'bind'))
+      throw new CliError(`Not allowed to listen on ${options.host}:${options.port}. Use a port above 1024.`);
     if ((error as Error).name === 'FixtureError') throw new CliError(`Could not load fixtures: ${(error as Error).message}`);
     // The database's folder and file are made (0700, 0600) before SQLite opens them: their errors are the file system's.
     if (code === 'SQLITE_CANTOPEN' || (path && code && ['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS'].includes(code))) {
@@ -78,7 +79,14 @@ export async function startCommand(options: StartOptions): Promise<void> {
   warnIfReachable(sandbox.address);
   noteOtherSandboxes(recorded, sandbox.baseUrl);
   if (options.json) {
-    printJson({ base_url: sandbox.baseUrl, listening_on: listeningOn(sandbox.address), api_key: sandbox.apiKey, dashboard_url: sandbox.dashboardUrl, db: sandbox.db, pid: process.pid });
+    printJson({
+      base_url: sandbox.baseUrl,
+      listening_on: listeningOn(sandbox.address),
+      api_key: sandbox.apiKey,
+      dashboard_url: sandbox.dashboardUrl,
+      db: sandbox.db,
+      pid: process.pid,
+    });
   } else {
     const key = sandbox.apiKey ?? dim('(made on an earlier start; create another with `crm keys create`, or pass --api-key)');
     process.stdout.write(
@@ -110,7 +118,9 @@ export async function startCommand(options: StartOptions): Promise<void> {
 function noteOtherSandboxes(recorded: ReturnType<typeof recordSandbox>, baseUrl: string): void {
   if (recorded?.distrusted) process.stderr.write(`${yellow('note', process.stderr)}: ${recorded.distrusted}; crm wrote a new one in its place.\n`);
   if (recorded?.replaced) {
-    process.stderr.write(`${yellow('note', process.stderr)}: another process (pid ${recorded.replaced.pid}, ${recorded.replaced.base_url}) serves the same database; ${recorded.path} now names this one.\n`);
+    process.stderr.write(
+      `${yellow('note', process.stderr)}: another process (pid ${recorded.replaced.pid}, ${recorded.replaced.base_url}) serves the same database; ${recorded.path} now names this one.\n`,
+    );
   }
   if (recorded?.otherDefault) {
     process.stderr.write(

@@ -13,7 +13,10 @@ export function registerSdkCommands(program: Command): void {
     .requiredOption('--lang <language>', 'typescript, python, go or php')
     .requiredOption('--out <dir>', 'the SDK folder, e.g. sdks/python')
     .option('--check', 'write nothing; exit 1 when DIR differs from a fresh generation', false)
-    .addHelpText('after', examples([['crm sdk generate --lang python --out sdks/python'], ['crm sdk generate --lang go --out sdks/go --check', 'in CI: exit 1 when stale']]))
+    .addHelpText(
+      'after',
+      examples([['crm sdk generate --lang python --out sdks/python'], ['crm sdk generate --lang go --out sdks/go --check', 'in CI: exit 1 when stale']]),
+    )
     .action(async (opts: { lang: string; out: string; check: boolean }, cmd: Command) => {
       const { sdkGenerateCommand } = await import('./sdk.js');
       await sdkGenerateCommand({ ...opts, json: cmd.optsWithGlobals<GlobalOptions>().json });

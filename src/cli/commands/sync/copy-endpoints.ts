@@ -17,7 +17,13 @@ export interface Endpoint {
   apiKey: string;
 }
 
-export function resolveEndpoint(side: 'from' | 'to', value: string, explicitKey: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Endpoint {
+export function resolveEndpoint(
+  side: 'from' | 'to',
+  value: string,
+  explicitKey: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Endpoint {
   const key = explicitKey ?? env[side === 'from' ? 'CRM_FROM_API_KEY' : 'CRM_TO_API_KEY'];
   const isUrl = /^https?:\/\//i.test(value);
   // Only the copy's own inputs: CRM_BASE_URL / CRM_API_KEY name one server and cannot be both ends.
@@ -33,7 +39,9 @@ export function resolveEndpoint(side: 'from' | 'to', value: string, explicitKey:
     if (key) resolved = { ...resolved, apiKey: key };
   }
   if (!resolved.apiKey) {
-    throw new SyncUsageError(`No API key for --${side} ${value}: pass --${side}-api-key KEY (or CRM_${side.toUpperCase()}_API_KEY), or save it with crm login --base-url ${isUrl ? value : 'URL'} --api-key KEY --profile NAME.`);
+    throw new SyncUsageError(
+      `No API key for --${side} ${value}: pass --${side}-api-key KEY (or CRM_${side.toUpperCase()}_API_KEY), or save it with crm login --base-url ${isUrl ? value : 'URL'} --api-key KEY --profile NAME.`,
+    );
   }
   return { label: value, baseUrl: resolved.baseUrl.replace(/\/+$/, ''), apiKey: resolved.apiKey };
 }
@@ -44,7 +52,10 @@ function resolveSandbox(env: NodeJS.ProcessEnv, cwd: string): { baseUrl: string;
     return resolveCredentials({ flags: {}, profile: 'sandbox', env, cwd });
   } catch {
     const found = resolveCredentials({ flags: {}, env, cwd });
-    if (found.source !== 'sandbox-file') throw new SyncUsageError('--to sandbox: no profile named sandbox and no .crm/sandbox.json here. Run `crm sandbox start` in this folder first, or give a URL.');
+    if (found.source !== 'sandbox-file')
+      throw new SyncUsageError(
+        '--to sandbox: no profile named sandbox and no .crm/sandbox.json here. Run `crm sandbox start` in this folder first, or give a URL.',
+      );
     return found;
   }
 }

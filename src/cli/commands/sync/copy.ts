@@ -40,7 +40,12 @@ export interface CopyFlags {
 
 /** Renewed while the copy runs: a killed copy leaves deliveries paused at most this long. */
 const PAUSE_SECONDS = 600;
-const slug = (label: string) => label.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+const slug = (label: string) =>
+  label
+    .replace(/^https?:\/\//, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 const note = (options: GlobalOptions, text: string) => void (options.json || process.stderr.write(`${yellow('note', process.stderr)}: ${text}\n`));
 
 export async function copyCommand(options: GlobalOptions, flags: CopyFlags): Promise<void> {
@@ -49,15 +54,20 @@ export async function copyCommand(options: GlobalOptions, flags: CopyFlags): Pro
 }
 
 async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
-  if (flags.limit !== undefined && flags.sample !== undefined) throw new SyncUsageError('--limit and --sample do not go together: pick one way to take a subset.');
+  if (flags.limit !== undefined && flags.sample !== undefined)
+    throw new SyncUsageError('--limit and --sample do not go together: pick one way to take a subset.');
   if (flags.plan && flags.resume) throw new SyncUsageError('--plan goes alone: it writes nothing, so there is nothing to resume.');
   const resources = parseResources(flags.resources);
   const { parseWhere, parseShare } = await import('../../../sync/copy/subset.js');
   const where = parseWhere(flags.where);
-  const subset = where.size || flags.limit !== undefined || flags.sample !== undefined ? { where, limit: flags.limit, sample: flags.sample === undefined ? undefined : parseShare(flags.sample) } : undefined;
+  const subset =
+    where.size || flags.limit !== undefined || flags.sample !== undefined
+      ? { where, limit: flags.limit, sample: flags.sample === undefined ? undefined : parseShare(flags.sample) }
+      : undefined;
   const from = resolveEndpoint('from', flags.from, flags.fromApiKey);
   const to = resolveEndpoint('to', flags.to, flags.toApiKey);
-  if (from.baseUrl === to.baseUrl && from.apiKey === to.apiKey) throw new SyncUsageError('--from and --to are the same server and key: a copy onto itself would only rewrite its own records.');
+  if (from.baseUrl === to.baseUrl && from.apiKey === to.apiKey)
+    throw new SyncUsageError('--from and --to are the same server and key: a copy onto itself would only rewrite its own records.');
   const resultsDir = flags.results ?? join('.crm', 'copy', `${slug(from.label)}-to-${slug(to.label)}`);
 
   const tuning = { retry: { maxRetries: flags.retries }, connections: flags.concurrency + 1 };
@@ -109,9 +119,13 @@ async function run(options: GlobalOptions, flags: CopyFlags): Promise<void> {
 }
 
 function parseResources(value: string): CopyResource[] {
-  const list = value.split(',').map((r) => r.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   const unknown = list.filter((r) => !COPY_RESOURCES.includes(r as CopyResource));
-  if (unknown.length || list.length === 0) throw new SyncUsageError(`--resources: expected some of ${COPY_RESOURCES.join(', ')}; got ${unknown.join(', ') || 'nothing'}.`);
+  if (unknown.length || list.length === 0)
+    throw new SyncUsageError(`--resources: expected some of ${COPY_RESOURCES.join(', ')}; got ${unknown.join(', ') || 'nothing'}.`);
   return list as CopyResource[];
 }
 
@@ -120,7 +134,8 @@ function makeMasker(options: GlobalOptions, flags: CopyFlags, sourceIsSandbox: b
   const choice = flags.mask ?? (targetIsSandbox && !sourceIsSandbox ? 'default' : 'none');
   const settings = readMaskOption(choice);
   if (settings.mode === 'none') {
-    if (!flags.mask && !options.json) note(options, `not masking: ${targetIsSandbox ? 'the source is a sandbox too' : 'the target is not a sandbox'}. Pass --mask default to mask anyway.`);
+    if (!flags.mask && !options.json)
+      note(options, `not masking: ${targetIsSandbox ? 'the source is a sandbox too' : 'the target is not a sandbox'}. Pass --mask default to mask anyway.`);
     return new Masker(undefined, settings);
   }
   const keyFile = flags.maskKeyFile ?? join(dirname(configPath()), 'mask.key');
@@ -132,7 +147,10 @@ function makeMasker(options: GlobalOptions, flags: CopyFlags, sourceIsSandbox: b
 async function lastSync(resultsDir: string, flags: CopyFlags): Promise<string> {
   const { readState } = await import('../../../sync/copy/journal.js');
   const state = readState(resultsDir);
-  if (!state) throw new SyncUsageError(`--since last: no earlier complete copy from ${flags.from} to ${flags.to} in ${resultsDir}. Run a full copy first, or give a time (--since 30d).`);
+  if (!state)
+    throw new SyncUsageError(
+      `--since last: no earlier complete copy from ${flags.from} to ${flags.to} in ${resultsDir}. Run a full copy first, or give a time (--since 30d).`,
+    );
   return state.synced_at;
 }
 
@@ -143,7 +161,8 @@ async function lastSync(resultsDir: string, flags: CopyFlags): Promise<string> {
 function resourceProgress(options: GlobalOptions, verb: string): { update(resource: CopyResource, rows: number): void; end(): void } {
   let current: { resource: CopyResource; started: number; rows: number; printed: number } | undefined;
   const end = () => {
-    if (current && !options.json) process.stderr.write(`${verb} ${current.resource}: ${describe(current.rows, undefined, undefined, Date.now() - current.started)}, done\n`);
+    if (current && !options.json)
+      process.stderr.write(`${verb} ${current.resource}: ${describe(current.rows, undefined, undefined, Date.now() - current.started)}, done\n`);
     current = undefined;
   };
   return {
@@ -165,7 +184,16 @@ function resourceProgress(options: GlobalOptions, verb: string): { update(resour
 
 /** What --resume must find unchanged: what decides which records are sent, and how they look. */
 function fingerprint(flags: CopyFlags, resources: CopyResource[], masker: Masker): string {
-  const parts = { resources, where: flags.where, limit: flags.limit ?? null, sample: flags.sample ?? null, mask: flags.mask ?? null, masked: masker.active, key: masker.keyId, batch: flags.batchSize };
+  const parts = {
+    resources,
+    where: flags.where,
+    limit: flags.limit ?? null,
+    sample: flags.sample ?? null,
+    mask: flags.mask ?? null,
+    masked: masker.active,
+    key: masker.keyId,
+    batch: flags.batchSize,
+  };
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }
 
@@ -174,7 +202,12 @@ function fingerprint(flags: CopyFlags, resources: CopyResource[], masker: Masker
  * (POST /_sandbox/webhook_pause, renewed; a lease, so a killed copy cannot leave them off), and
  * resumed after. Events of the copy are recorded, never delivered. --with-webhooks leaves them on.
  */
-async function pauseWebhooks(options: GlobalOptions, target: CrmClient, targetIsSandbox: boolean, withWebhooks: boolean): Promise<{ stop(): Promise<void> } | undefined> {
+async function pauseWebhooks(
+  options: GlobalOptions,
+  target: CrmClient,
+  targetIsSandbox: boolean,
+  withWebhooks: boolean,
+): Promise<{ stop(): Promise<void> } | undefined> {
   if (withWebhooks) return undefined;
   if (!targetIsSandbox) {
     note(options, 'the target is not a sandbox: its webhook deliveries cannot be paused, and each copied record is delivered as any write is.');
@@ -185,7 +218,9 @@ async function pauseWebhooks(options: GlobalOptions, target: CrmClient, targetIs
     await pauseFor();
   } catch (error) {
     if (error instanceof CrmApiError && error.status === 403) {
-      throw new SyncUsageError("Pausing the target's webhook deliveries needs its sandbox admin key (the one `crm sandbox start` prints). Use it, or pass --with-webhooks to copy with deliveries on.");
+      throw new SyncUsageError(
+        "Pausing the target's webhook deliveries needs its sandbox admin key (the one `crm sandbox start` prints). Use it, or pass --with-webhooks to copy with deliveries on.",
+      );
     }
     throw error;
   }
@@ -204,14 +239,26 @@ function printReport(report: CopyReport, json: boolean, masked: boolean): void {
   const total = { created: 0, updated: 0, unchanged: 0, failed: 0, deleted_in_source: 0, pruned: 0 };
   for (const [, s] of entries) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += s[k];
   if (json) {
-    return printJson({ summary: total, resources: report.resources, results_dir: report.resultsDir, duration_ms: report.durationMs, masked, ...(report.plan ? { plan: true } : {}), ...(report.stopped ? { stopped: report.stopped } : {}) });
+    return printJson({
+      summary: total,
+      resources: report.resources,
+      results_dir: report.resultsDir,
+      duration_ms: report.durationMs,
+      masked,
+      ...(report.plan ? { plan: true } : {}),
+      ...(report.stopped ? { stopped: report.stopped } : {}),
+    });
   }
   const out = process.stdout;
   const rows = total.created + total.updated + total.unchanged + total.failed;
-  out.write(`${bold(report.plan ? 'Plan' : 'Copied')} ${rows.toLocaleString('en')} records in ${duration(report.durationMs / 1000)}${report.plan ? dim(' (nothing was written)') : ''}${masked ? '' : dim(' (not masked)')}\n`);
+  out.write(
+    `${bold(report.plan ? 'Plan' : 'Copied')} ${rows.toLocaleString('en')} records in ${duration(report.durationMs / 1000)}${report.plan ? dim(' (nothing was written)') : ''}${masked ? '' : dim(' (not masked)')}\n`,
+  );
   for (const [resource, s] of entries) {
     const line = `${resource.padEnd(9)} ${report.plan ? 'create' : 'created'} ${s.created} · ${report.plan ? 'update' : 'updated'} ${s.updated} · unchanged ${s.unchanged} · failed ${s.failed}`;
-    const gone = s.deleted_in_source ? ` · deleted in source ${s.deleted_in_source}${s.pruned ? `, pruned ${s.pruned}` : report.plan ? ' (would prune with --prune)' : ' (--prune to delete)'}` : '';
+    const gone = s.deleted_in_source
+      ? ` · deleted in source ${s.deleted_in_source}${s.pruned ? `, pruned ${s.pruned}` : report.plan ? ' (would prune with --prune)' : ' (--prune to delete)'}`
+      : '';
     out.write(`  ${s.failed ? yellow(line + gone) : green(line + gone)}\n`);
   }
   if (report.stopped) out.write(`${red('Stopped early')}: ${report.stopped}\n  Rerun the same command with --resume to go on.\n`);

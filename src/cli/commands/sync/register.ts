@@ -35,27 +35,37 @@ export function registerSyncCommands(program: Command): void {
   const sync = program
     .command('sync')
     .description('Bulk import and export of leads and clients as CSV, and copies between servers')
-    .addHelpText('after', examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv'], ['crm sync copy --from prod --to sandbox']]));
+    .addHelpText(
+      'after',
+      examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv'], ['crm sync copy --from prod --to sandbox']]),
+    );
 
   sync
     .command('import')
     .description('Create or update records from a CSV file, in bulk batches')
     .addArgument(resource())
     .argument('<file>', 'a CSV file, a .jsonl file (one JSON record per line), or - for stdin')
-    .addOption(new Option('--mode <mode>', 'upsert: update matching records, create the rest; create: always create').choices(['upsert', 'create']).default('upsert'))
+    .addOption(
+      new Option('--mode <mode>', 'upsert: update matching records, create the rest; create: always create').choices(['upsert', 'create']).default('upsert'),
+    )
     .addOption(new Option('--match-on <field>', 'how upsert finds existing records').choices(['external_id', 'email']).default('external_id'))
     .option('--map <pairs>', 'column mapping, "CSV Column=field,Other=custom.name,Unwanted="')
     .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
     .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
     .option('--dry-run', 'validate only: nothing is sent', false)
-    .addOption(new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']))
+    .addOption(
+      new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']),
+    )
     .option('--plan', 'ask the server what the import would do (a bulk dry run: nothing is written); writes plan.csv', false)
     .option('--resume', 'continue an interrupted import from its journal (same file and options)', false)
     .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
     .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
     .addOption(new Option('--encoding <encoding>', 'the file encoding (a UTF-8 or UTF-16LE BOM is detected)').choices(['utf8', 'latin1', 'utf16le']))
     .addOption(
-      new Option('--max-field-size <size>', `the most characters a CSV field may have (a row: ${FIELDS_PER_ROW} times that); a longer one stops the import there. A number, or with K or M (1M = 1,048,576)`)
+      new Option(
+        '--max-field-size <size>',
+        `the most characters a CSV field may have (a row: ${FIELDS_PER_ROW} times that); a longer one stops the import there. A number, or with K or M (1M = 1,048,576)`,
+      )
         .argParser(fieldSize)
         .default(DEFAULT_MAX_FIELD_SIZE, formatSize(DEFAULT_MAX_FIELD_SIZE)),
     )
@@ -121,7 +131,7 @@ ${examples([
     .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
     .option('--resume', 'continue an interrupted export into the same --out file', false)
     .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
-    .option('--raw', "write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)", false)
+    .option('--raw', 'write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)', false)
     .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
       'after',
@@ -139,20 +149,29 @@ Examples:
   $ crm sync export leads --out raw.csv --raw        # cells exactly as stored
   $ crm sync import leads raw.csv --raw              # a --raw file imports with --raw`,
     )
-    .action(async (res: 'leads' | 'clients', opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean; bom: boolean }, cmd: Command) => {
-      const { exportCommand } = await import('./sync.js');
-      await exportCommand(globals(cmd), {
-        resource: res,
-        out: opts.out,
-        fields: opts.fields?.split(',').map((f) => f.trim()).filter(Boolean),
-        since: opts.since,
-        resume: opts.resume,
-        format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
-        retries: opts.retries,
-        raw: opts.raw,
-        bom: opts.bom,
-      });
-    });
+    .action(
+      async (
+        res: 'leads' | 'clients',
+        opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean; bom: boolean },
+        cmd: Command,
+      ) => {
+        const { exportCommand } = await import('./sync.js');
+        await exportCommand(globals(cmd), {
+          resource: res,
+          out: opts.out,
+          fields: opts.fields
+            ?.split(',')
+            .map((f) => f.trim())
+            .filter(Boolean),
+          since: opts.since,
+          resume: opts.resume,
+          format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
+          retries: opts.retries,
+          raw: opts.raw,
+          bom: opts.bom,
+        });
+      },
+    );
 
   sync
     .command('copy')

@@ -31,14 +31,18 @@ export async function batchSizeForPlan(client: CrmClient, asked: number, options
   const account = await client.get<{ plan: string; limits?: { bulk_records?: number } }>('/v1/account').catch(() => undefined);
   const max = account?.limits?.bulk_records;
   if (!max || max >= asked) return asked;
-  if (!options.json) process.stderr.write(`${yellow('note', process.stderr)}: the ${account.plan} plan takes at most ${max} records per bulk call; sending batches of ${max}.\n`);
+  if (!options.json)
+    process.stderr.write(
+      `${yellow('note', process.stderr)}: the ${account.plan} plan takes at most ${max} records per bulk call; sending batches of ${max}.\n`,
+    );
   return max;
 }
 
 export async function importCommand(options: GlobalOptions, flags: ImportFlags): Promise<void> {
   limitHeapGrowth();
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', EXIT.usage);
-  if (flags.plan && (flags.dryRun || flags.resume)) throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', EXIT.usage);
+  if (flags.plan && (flags.dryRun || flags.resume))
+    throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', EXIT.usage);
   let spooled: string | undefined;
   if (flags.file === '-') {
     if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', EXIT.usage);
@@ -52,7 +56,9 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   // Retries are worth seeing (a struggling server shows before the command gives up), once per wait.
   const waits = waitNotes(progress, flags.retries);
   // A dry run sends nothing, so it needs no key and no server.
-  const client = flags.dryRun ? undefined : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: waits.onRetry });
+  const client = flags.dryRun
+    ? undefined
+    : clientFor(options, { retry: { maxRetries: flags.retries }, connections: flags.concurrency, onRetry: waits.onRetry });
   if (client) flags = { ...flags, batchSize: await batchSizeForPlan(client, flags.batchSize, options) };
   let report: ImportReport;
   const interrupt = onInterrupt();
@@ -72,7 +78,9 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
     if (spooled) rmSync(dirname(spooled), { recursive: true, force: true }); // the copy of stdin
   }
   if (report.keptAsCustom && !options.json) {
-    process.stderr.write(`${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}; kept as custom.<column>.\n`);
+    process.stderr.write(
+      `${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}; kept as custom.<column>.\n`,
+    );
   }
   printImport(report, options.json);
   if (report.summary.failed > 0 || report.unprocessed > 0 || report.stopped) throw new ExitCode(EXIT.failure);
@@ -81,7 +89,19 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
 function printImport(report: ImportReport, json: boolean): void {
   const { summary, rows, unprocessed, resultsDir, durationMs, stopped, dryRun, plan, replayed } = report;
   if (json) {
-    return printJson({ summary, rows, results_dir: resultsDir, duration_ms: durationMs, batches: report.batches, ...(replayed ? { replayed } : {}), ...(unprocessed ? { unprocessed } : {}), ...(stopped ? { stopped } : {}), ...(dryRun ? { dry_run: true } : {}), ...(plan ? { plan } : {}), ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}) });
+    return printJson({
+      summary,
+      rows,
+      results_dir: resultsDir,
+      duration_ms: durationMs,
+      batches: report.batches,
+      ...(replayed ? { replayed } : {}),
+      ...(unprocessed ? { unprocessed } : {}),
+      ...(stopped ? { stopped } : {}),
+      ...(dryRun ? { dry_run: true } : {}),
+      ...(plan ? { plan } : {}),
+      ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}),
+    });
   }
   const out = process.stdout;
   const n = (count: number) => count.toLocaleString('en');
@@ -110,7 +130,10 @@ function printImport(report: ImportReport, json: boolean): void {
     if (replayed) out.write(`  ${yellow(replayedText(replayed, report.batches))}\n`);
   }
   if (stopped && report.unreadable) out.write(`${red('Stopped early')}: ${stopped}\n  ${unreadableNext(report, n(unprocessed))}\n`);
-  else if (stopped) out.write(`${red('Stopped early')}: ${stopped}\n  ${n(unprocessed)} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`);
+  else if (stopped)
+    out.write(
+      `${red('Stopped early')}: ${stopped}\n  ${n(unprocessed)} row(s) were not sent (unprocessed.csv). Rerun the same command with --resume to send them.\n`,
+    );
   out.write(`  Results: ${resultsDir}/${summary.failed ? ' (see failed.csv for the reasons)' : ''}\n`);
 }
 
@@ -155,11 +178,19 @@ export async function exportCommand(options: GlobalOptions, flags: ExportFlags):
       onRetry: waits.onRetry,
     });
     progress.stop();
-    const line = { rows: report.rows, out: report.out, duration_ms: report.durationMs, ...(report.alreadyComplete ? { already_complete: true } : {}), ...(report.interrupted ? { stopped: 'interrupted' } : {}) };
+    const line = {
+      rows: report.rows,
+      out: report.out,
+      duration_ms: report.durationMs,
+      ...(report.alreadyComplete ? { already_complete: true } : {}),
+      ...(report.interrupted ? { stopped: 'interrupted' } : {}),
+    };
     // With --out -, stdout is the CSV and nothing else: the report goes to stderr.
     if (options.json) toStdout ? process.stderr.write(`${jsonText(line)}\n`) : printJson(line);
     else {
-      const what = report.alreadyComplete ? `${flags.out} was already complete (${report.rows} rows)` : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
+      const what = report.alreadyComplete
+        ? `${flags.out} was already complete (${report.rows} rows)`
+        : `Exported ${report.rows.toLocaleString('en')} rows to ${toStdout ? 'stdout' : flags.out} in ${duration(report.durationMs / 1000)}`;
       const resume = toStdout ? '' : ' Rerun the same command with --resume to continue.';
       (toStdout ? process.stderr : process.stdout).write(`${what}\n${report.interrupted ? `${red('Stopped early')}: interrupted.${resume}\n` : ''}`);
       // Excel opens a CSV without a byte-order mark in the legacy code page: Zoë becomes ZoÃ«.

@@ -13,7 +13,10 @@ export function registerTriggerCommand(program: Command): void {
     .addArgument(new Argument('<event-type>', 'the event to cause').choices(TRIGGERABLE_EVENT_TYPES))
     .addHelpText(
       'after',
-      examples([['crm trigger deal.won', 'creates a deal and wins it'], ['crm trigger invoice.paid --json']], "invoice.overdue and account.trial_ended come from the account's clock: `crm sandbox clock advance 30d`."),
+      examples(
+        [['crm trigger deal.won', 'creates a deal and wins it'], ['crm trigger invoice.paid --json']],
+        "invoice.overdue and account.trial_ended come from the account's clock: `crm sandbox clock advance 30d`.",
+      ),
     )
     .action(async (type: TriggerableEventType, _opts: unknown, cmd: Command) => {
       const { triggerCommand } = await import('./trigger.js');

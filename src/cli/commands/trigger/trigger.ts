@@ -18,7 +18,14 @@ interface Recipe {
 }
 
 const tag = () => randomBytes(3).toString('hex');
-const lead = (c: CrmClient) => c.post<Obj>('/v1/leads', { first_name: 'Trigger', last_name: `Lead ${tag()}`, email: `trigger-${tag()}@example.com`, company: 'Triggered Ltd', source: 'other' });
+const lead = (c: CrmClient) =>
+  c.post<Obj>('/v1/leads', {
+    first_name: 'Trigger',
+    last_name: `Lead ${tag()}`,
+    email: `trigger-${tag()}@example.com`,
+    company: 'Triggered Ltd',
+    source: 'other',
+  });
 const client = (c: CrmClient) => c.post<Obj>('/v1/clients', { name: `Triggered Client ${tag()}`, email: `billing-${tag()}@example.com` });
 const deal = (c: CrmClient) => c.post<Obj>('/v1/deals', { title: `Triggered deal ${tag()}`, value: 1000, currency: 'EUR', stage: 'proposal' });
 const invoice = async (c: CrmClient, send: boolean) => {
@@ -34,21 +41,42 @@ const after = (make: (c: CrmClient) => Promise<Obj>, then: (c: CrmClient, id: st
 
 export const RECIPES: Record<TriggerableEventType, Recipe> = {
   'lead.created': { story: 'created a lead', run: lead },
-  'lead.updated': { story: 'created a lead and set it contacted', run: after(lead, (c, id) => c.request('PATCH', `/v1/leads/${id}`, { body: { status: 'contacted' } })) },
+  'lead.updated': {
+    story: 'created a lead and set it contacted',
+    run: after(lead, (c, id) => c.request('PATCH', `/v1/leads/${id}`, { body: { status: 'contacted' } })),
+  },
   'lead.deleted': { story: 'created a lead and deleted it', run: after(lead, (c, id) => c.request('DELETE', `/v1/leads/${id}`)) },
   'lead.converted': { story: 'created a lead and converted it to a client', run: after(lead, (c, id) => c.post(`/v1/leads/${id}/convert`, {})) },
   'client.created': { story: 'created a client', run: client },
-  'client.updated': { story: 'created a client and changed its phone', run: after(client, (c, id) => c.request('PATCH', `/v1/clients/${id}`, { body: { phone: '+1 555 0100' } })) },
+  'client.updated': {
+    story: 'created a client and changed its phone',
+    run: after(client, (c, id) => c.request('PATCH', `/v1/clients/${id}`, { body: { phone: '+1 555 0100' } })),
+  },
   'client.deleted': { story: 'created a client and deleted it', run: after(client, (c, id) => c.request('DELETE', `/v1/clients/${id}`)) },
   'deal.created': { story: 'created a deal', run: deal },
-  'deal.updated': { story: 'created a deal and moved it to negotiation', run: after(deal, (c, id) => c.request('PATCH', `/v1/deals/${id}`, { body: { stage: 'negotiation' } })) },
+  'deal.updated': {
+    story: 'created a deal and moved it to negotiation',
+    run: after(deal, (c, id) => c.request('PATCH', `/v1/deals/${id}`, { body: { stage: 'negotiation' } })),
+  },
   'deal.won': { story: 'created a deal and won it', run: after(deal, (c, id) => c.post(`/v1/deals/${id}/win`)) },
   'deal.lost': { story: 'created a deal and lost it', run: after(deal, (c, id) => c.post(`/v1/deals/${id}/lose`, { reason: 'triggered' })) },
   'deal.deleted': { story: 'created a deal and deleted it', run: after(deal, (c, id) => c.request('DELETE', `/v1/deals/${id}`)) },
   'invoice.created': { story: 'created a client and a draft invoice', run: (c) => invoice(c, false) },
   'invoice.sent': { story: 'created a client and an invoice, sent at once', run: (c) => invoice(c, true) },
-  'invoice.paid': { story: 'created and sent an invoice, then paid it', run: after((c) => invoice(c, true), (c, id) => c.post(`/v1/invoices/${id}/pay`)) },
-  'invoice.voided': { story: 'created and sent an invoice, then voided it', run: after((c) => invoice(c, true), (c, id) => c.post(`/v1/invoices/${id}/void`)) },
+  'invoice.paid': {
+    story: 'created and sent an invoice, then paid it',
+    run: after(
+      (c) => invoice(c, true),
+      (c, id) => c.post(`/v1/invoices/${id}/pay`),
+    ),
+  },
+  'invoice.voided': {
+    story: 'created and sent an invoice, then voided it',
+    run: after(
+      (c) => invoice(c, true),
+      (c, id) => c.post(`/v1/invoices/${id}/void`),
+    ),
+  },
 };
 
 /**

@@ -27,9 +27,18 @@ function render(u: Usage): string {
     `Requests today: ${u.totals.requests}   last minute: ${rate}/s   quota: ${quota}   rate limit: ${u.rate_limit ? `${u.rate_limit.limit}/${u.rate_limit.window_seconds}s` : 'off'}`,
     `Last 60 s: ${sparkline(last60)}`,
     '',
-    table(['ENDPOINT', 'REQUESTS'], u.by_endpoint.slice(0, 10).map((e) => [e.endpoint, e.requests])),
-    table(['STATUS', 'REQUESTS'], u.by_status.map((s) => [s.status, s.requests])),
-    table(['KEY', 'REQUESTS'], u.by_key.map((k) => [k.key_id, k.requests])),
+    table(
+      ['ENDPOINT', 'REQUESTS'],
+      u.by_endpoint.slice(0, 10).map((e) => [e.endpoint, e.requests]),
+    ),
+    table(
+      ['STATUS', 'REQUESTS'],
+      u.by_status.map((s) => [s.status, s.requests]),
+    ),
+    table(
+      ['KEY', 'REQUESTS'],
+      u.by_key.map((k) => [k.key_id, k.requests]),
+    ),
   ].join('\n');
 }
 

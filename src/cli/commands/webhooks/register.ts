@@ -16,7 +16,13 @@ export function registerWebhookCommands(program: Command): void {
   webhooks
     .command('create')
     .description('Create an endpoint; its signing secret is shown once')
-    .addHelpText('after', examples([['crm webhooks create --url https://example.com/hooks', 'every event type'], ['crm webhooks create --url https://example.com/hooks --events deal.won,invoice.paid --description billing']]))
+    .addHelpText(
+      'after',
+      examples([
+        ['crm webhooks create --url https://example.com/hooks', 'every event type'],
+        ['crm webhooks create --url https://example.com/hooks --events deal.won,invoice.paid --description billing'],
+      ]),
+    )
     .requiredOption('--url <url>', 'where deliveries are POSTed', httpUrl)
     .option('--events <types>', 'comma-separated event types, or * for all', listOf(EVENT_TYPES, 'event type', ['*']), ['*'])
     .option('--description <text>', 'what the endpoint is for')

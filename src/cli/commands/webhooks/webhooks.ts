@@ -15,7 +15,11 @@ function showSecret(endpoint: WithSecret, verb: string): void {
 
 export async function createWebhook(options: GlobalOptions, input: { url: string; events: string[]; description?: string }): Promise<void> {
   const endpoint = await withClient(options, (c) =>
-    c.post<WithSecret>('/v1/webhook_endpoints', { url: input.url, enabled_events: input.events, ...(input.description ? { description: input.description } : {}) }),
+    c.post<WithSecret>('/v1/webhook_endpoints', {
+      url: input.url,
+      enabled_events: input.events,
+      ...(input.description ? { description: input.description } : {}),
+    }),
   );
   if (options.json) return printJson(endpoint);
   showSecret(endpoint, 'Created');
@@ -28,7 +32,12 @@ export async function listWebhooks(options: GlobalOptions): Promise<void> {
     return all;
   });
   if (options.json) return printJson({ data: endpoints });
-  process.stdout.write(table(['ID', 'URL', 'EVENTS', 'STATUS', 'DESCRIPTION'], endpoints.map((e) => [e.id, e.url, e.enabled_events.join(','), e.status, e.description])));
+  process.stdout.write(
+    table(
+      ['ID', 'URL', 'EVENTS', 'STATUS', 'DESCRIPTION'],
+      endpoints.map((e) => [e.id, e.url, e.enabled_events.join(','), e.status, e.description]),
+    ),
+  );
 }
 
 export async function updateWebhook(
@@ -57,14 +66,19 @@ export async function rotateWebhookSecret(options: GlobalOptions, id: string, ex
   const endpoint = await withClient(options, (c) => c.post<WithSecret>(`${path(id)}/rotate_secret`, { expire_old: expireOld }));
   if (options.json) return printJson(endpoint);
   showSecret(endpoint, 'Rotated');
-  if (endpoint.previous_secret_expires_at) process.stdout.write(dim(`The previous secret keeps signing beside it until ${endpoint.previous_secret_expires_at}.\n`));
+  if (endpoint.previous_secret_expires_at)
+    process.stdout.write(dim(`The previous secret keeps signing beside it until ${endpoint.previous_secret_expires_at}.\n`));
   else process.stdout.write(dim('The previous secret no longer signs.\n'));
 }
 
 export async function listWebhookDeliveries(options: GlobalOptions, id: string, filter: { event?: string; status?: string; limit: number }): Promise<void> {
   const deliveries = await withClient(options, async (c) => {
     const all: WebhookDelivery[] = [];
-    for await (const page of c.pages<WebhookDelivery>(`${path(id)}/deliveries`, { limit: Math.min(1000, filter.limit), event_id: filter.event, status: filter.status })) {
+    for await (const page of c.pages<WebhookDelivery>(`${path(id)}/deliveries`, {
+      limit: Math.min(1000, filter.limit),
+      event_id: filter.event,
+      status: filter.status,
+    })) {
       all.push(...page.data);
       if (all.length >= filter.limit) break;
     }

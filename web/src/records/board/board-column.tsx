@@ -80,14 +80,7 @@ export function BoardColumn(props: ColumnProps) {
       {visible.length > 0 ? (
         <ul class="cards" aria-labelledby={headingId}>
           {visible.map((d) => (
-            <DealCard
-              key={d.id}
-              deal={d}
-              busy={props.pending.has(d.id)}
-              writable={props.writable}
-              stages={props.stages}
-              onMove={props.onMove}
-            />
+            <DealCard key={d.id} deal={d} busy={props.pending.has(d.id)} writable={props.writable} stages={props.stages} onMove={props.onMove} />
           ))}
           <li ref={cardsEnd} class="cards-end" aria-hidden="true" />
         </ul>
@@ -97,13 +90,7 @@ export function BoardColumn(props: ColumnProps) {
       )}
       <div class="column-foot">
         {more > 0 && (
-          <button
-            type="button"
-            class="quiet show-more"
-            aria-label={`Show ${more} more in ${label}`}
-            disabled={loading}
-            onClick={loadMore}
-          >
+          <button type="button" class="quiet show-more" aria-label={`Show ${more} more in ${label}`} disabled={loading} onClick={loadMore}>
             {loading ? 'Loading…' : `Show ${more} more`}
           </button>
         )}
@@ -133,4 +120,3 @@ function useNearView(active: boolean, shown: number, onNear: () => void) {
   }, [active, shown]); // observed afresh after each page: still in view, the column asks for one more
   return end;
 }
-

@@ -107,7 +107,12 @@ export function useBoardData(): BoardData {
       const page = await api<Page>('GET', pagePath(stage, cursor));
       await namesOfClients(page.data); // in one request, before the cards are drawn
       // A card already here (moved in, or changed since) keeps the newer of the two.
-      setDeals((d) => applyDealEvents(d, page.data.map((deal) => ({ type: 'deal.updated', deal }))));
+      setDeals((d) =>
+        applyDealEvents(
+          d,
+          page.data.map((deal) => ({ type: 'deal.updated', deal })),
+        ),
+      );
       setCursors((c) => new Map(c).set(stage, page.next_cursor));
     } finally {
       loading.current.delete(stage);
@@ -123,5 +128,8 @@ export function useBoardData(): BoardData {
  */
 function namesOfClients(deals: readonly BoardDeal[]): Promise<void> {
   if (!can('clients:read')) return Promise.resolve();
-  return loadNames('clients', deals.flatMap((d) => (d.client_id ? [d.client_id] : [])));
+  return loadNames(
+    'clients',
+    deals.flatMap((d) => (d.client_id ? [d.client_id] : [])),
+  );
 }

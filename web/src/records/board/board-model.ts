@@ -68,7 +68,12 @@ export function columnHeads(
   summary: readonly StageSummary[],
   moving: Iterable<{ from: Pick<BoardDeal, 'stage' | 'value' | 'currency'>; to: Stage }>,
 ): Map<Stage, StageSummary> {
-  const heads = new Map(summary.map((s) => [s.stage, { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: sumToMinor(t.value, t.currency) }])) }]));
+  const heads = new Map(
+    summary.map((s) => [
+      s.stage,
+      { count: s.count, byCurrency: new Map(s.totals.map((t) => [t.currency, { count: t.count, minor: sumToMinor(t.value, t.currency) }])) },
+    ]),
+  );
   const add = (stage: Stage, deal: Pick<BoardDeal, 'value' | 'currency'>, sign: 1 | -1) => {
     const head = heads.get(stage);
     if (!head) return;

@@ -7,7 +7,13 @@ import type { ResourceSpec } from '../describe.js';
 const SHOWN = 10;
 
 /** A panel of records related to this one (a client's deals), each by name with a detail, and a link to the whole filtered list. */
-export function RelatedList(props: { title: string; spec: ResourceSpec; filter: Record<string, string>; detail: (r: Record<string, any>) => ComponentChildren; version?: unknown }) {
+export function RelatedList(props: {
+  title: string;
+  spec: ResourceSpec;
+  filter: Record<string, string>;
+  detail: (r: Record<string, any>) => ComponentChildren;
+  version?: unknown;
+}) {
   const { spec } = props;
   const params = new URLSearchParams(props.filter);
   const [rows, setRows] = useState<Record<string, any>[] | null>(null);

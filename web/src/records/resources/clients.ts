@@ -32,7 +32,8 @@ export const clients: ResourceSpec = {
   sorts: { title: 'name', created_at: 'created' },
   filters: ['q'],
   deletable: true,
-  deleteLoses: 'The client, its address and its contact persons are deleted for good; its deals stay, without a client. A client with invoices cannot be deleted.',
+  deleteLoses:
+    'The client, its address and its contact persons are deleted for good; its deals stay, without a client. A client with invoices cannot be deleted.',
   emptyHint: 'Add one with New client, convert a lead, or import a CSV file with crm sync import clients FILE.csv.',
 };
 

@@ -8,7 +8,8 @@ export const INVOICE_STATUSES = options(['draft', 'open', 'paid', 'void'], { dra
  * Open and past its due date. The server marks it (`overdue_at`, by the account's clock, which a
  * test clock can move ahead); the browser's own date catches one whose check has not run yet.
  */
-export const isOverdue = (i: Record<string, any>): boolean => i.status === 'open' && (Boolean(i.overdue_at) || (Boolean(i.due_date) && i.due_date < todayUtc()));
+export const isOverdue = (i: Record<string, any>): boolean =>
+  i.status === 'open' && (Boolean(i.overdue_at) || (Boolean(i.due_date) && i.due_date < todayUtc()));
 
 export const invoices: ResourceSpec = {
   name: 'invoices',
