@@ -7,8 +7,8 @@ import { dirname, resolve } from 'node:path';
  * umask. The mode given to mkdir and open passes through the umask, so each is set again
  * explicitly (chmod, fchmod) right after creation, before anything is written.
  */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * mkdir -p whose new folders are 0700. A folder that already exists keeps its mode: it may be

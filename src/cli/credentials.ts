@@ -15,8 +15,6 @@ import {
 } from './sandbox-file.js';
 import { EXIT } from './exit-codes.js';
 
-export { sandboxFilePath } from './sandbox-file.js';
-
 /**
  * Where a command's base URL and API key come from (docs/sync.md#credentials), highest first:
  *   1. --base-url / --api-key flags
@@ -31,7 +29,7 @@ export { sandboxFilePath } from './sandbox-file.js';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 export const DEFAULT_PROFILE = 'default';
 
-export type CredentialSource = 'flags' | 'env' | 'profile' | 'sandbox-file' | 'default-profile' | 'none';
+type CredentialSource = 'flags' | 'env' | 'profile' | 'sandbox-file' | 'default-profile' | 'none';
 
 export interface Credentials {
   baseUrl: string;
@@ -46,7 +44,7 @@ export interface Credentials {
   noKeyReason?: string;
 }
 
-export interface Profile {
+interface Profile {
   base_url: string;
   api_key: string;
 }
@@ -87,7 +85,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, warnings: strin
 }
 
 /** Writes a secrets file readable by its owner only, atomically (a crash never leaves half a file). */
-export function writeSecretFile(path: string, value: unknown): void {
+function writeSecretFile(path: string, value: unknown): void {
   makePrivateDir(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
   writePrivateFile(temp, `${JSON.stringify(value, null, 2)}\n`);

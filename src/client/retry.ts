@@ -17,7 +17,7 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.ra
 }
 
 /** Seconds from Retry-After (delta or HTTP date), else the `t` of a RateLimit field. */
-export function serverDelayMs(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+function serverDelayMs(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
   const retryAfter = first(headers['retry-after']);
   if (retryAfter !== undefined) {
     if (/^\d+$/.test(retryAfter.trim())) return Number(retryAfter) * 1000;

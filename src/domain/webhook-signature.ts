@@ -6,7 +6,7 @@ import { memoize } from '../memo.js';
  * `crm listen`: the signature is HMAC-SHA256 over "{id}.{timestamp}.{body}", keyed by the bytes of
  * the secret after `whsec_`, base64-encoded and versioned `v1,`.
  */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');

@@ -39,12 +39,12 @@ import type { AccountRegistry } from '../accounts/registry.js';
 import { currentAccountOr, runInAccountScope, scopedContext } from '../accounts/current.js';
 
 /** The body limit of routes that need a credential (docs/reference/basics.md#requests-and-responses), which is checked before the body is read. */
-export const BODY_LIMIT = 10 * 1024 * 1024;
+const BODY_LIMIT = 10 * 1024 * 1024;
 /**
  * The body limit of routes anyone can call (sign-in, OAuth, the payment page): their bodies are
  * read before anyone is known, so three 8 MB bodies from anyone must not stall the sandbox (docs/security.md#bodies).
  */
-export const PUBLIC_BODY_LIMIT = 64 * 1024;
+const PUBLIC_BODY_LIMIT = 64 * 1024;
 
 export interface AppOptions {
   /** The sandbox's accounts: each request works on the one its credential belongs to. */

@@ -30,7 +30,7 @@ export function authenticateBearer(ctx: Ctx, token: string, options: { recordUse
  * The principal a credential stands for now: undefined once it is revoked or expired, or its
  * session ended. A check, not a use: it records no key's last use.
  */
-export function principalOfCredential(ctx: Ctx, credential: Credential): Principal | undefined {
+function principalOfCredential(ctx: Ctx, credential: Credential): Principal | undefined {
   return credential.kind === 'bearer' ? authenticateBearer(ctx, credential.token, { recordUse: false }) : sessionPrincipal(ctx, credential.id);
 }
 

@@ -9,7 +9,7 @@ import { redactText } from '../services/redact.js';
  * cost seconds of the one thread and overflowed the stack (docs/security.md#bodies), so deeper bodies are
  * refused before they are parsed.
  */
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_DEPTH = 64;
 
 /** What the request log keeps of a body the parser refused: its start, secrets redacted. */
 const REFUSED_PREVIEW_CHARS = 1024;
@@ -67,7 +67,7 @@ export function registerJsonBody(app: FastifyInstance): void {
  * a 500-lead bulk batch scans in ~0.1 ms, half of its JSON.parse) and stops at the first level
  * too deep.
  */
-export function nestsDeeperThan(text: string, limit: number): boolean {
+function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -26,7 +26,7 @@ const COMPUTED: Record<string, string> = {
   'get /v1/deals/summary': 'deals.summarize',
 };
 
-export const camel = (words: string): string =>
+const camel = (words: string): string =>
   words
     .split(/[_\-\s.]+/)
     .filter(Boolean)

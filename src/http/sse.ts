@@ -15,7 +15,7 @@ const EVENT_BATCH = 500;
  * The last thing a stream sends when its credential no longer stands, before it ends: a comment,
  * which every SSE parser skips (an `event:` would reach /v1 clients as an event of that type).
  */
-export const CREDENTIAL_ENDED = ': closed: the credential was revoked or has expired, or the session ended\n\n';
+const CREDENTIAL_ENDED = ': closed: the credential was revoked or has expired, or the session ended\n\n';
 
 /** One open Server-Sent Events response. */
 export interface SseStream {

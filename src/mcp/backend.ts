@@ -8,7 +8,7 @@ import { CrmApiError } from '../client/errors.js';
  * stdio (`crm mcp`) uses the typed client against any --base-url; the sandbox's /mcp endpoint
  * injects the request into its own app with the caller's Authorization header.
  */
-export interface CallOptions {
+interface CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   idempotencyKey?: string | undefined;

@@ -8,7 +8,7 @@ import { CrmApiError, CrmNetworkError } from '../client/errors.js';
  * schema, and what kind of action it is, from which the MCP annotations follow. API errors come
  * back as tool errors the assistant can read and act on, never as protocol failures.
  */
-export type ToolKind = 'read' | 'create' | 'update' | 'destroy';
+type ToolKind = 'read' | 'create' | 'update' | 'destroy';
 
 const ANNOTATIONS: Record<ToolKind, { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean }> = {
   read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
@@ -19,7 +19,7 @@ const ANNOTATIONS: Record<ToolKind, { readOnlyHint: boolean; destructiveHint: bo
   destroy: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
 };
 
-export const idempotencyKeyField = {
+const idempotencyKeyField = {
   idempotency_key: z
     .string()
     .min(1)

@@ -59,10 +59,10 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_DB = '.crm/sandbox.db';
-export const DEFAULT_PORT = 4010;
-export const DEFAULT_RATE_LIMIT = '100/1s';
-export const DEFAULT_QUOTA = '100000/1d';
+const DEFAULT_DB = '.crm/sandbox.db';
+const DEFAULT_PORT = 4010;
+const DEFAULT_RATE_LIMIT = '100/1s';
+const DEFAULT_QUOTA = '100000/1d';
 /** How long after listening the webhook worker is loaded (see startSandbox). */
 const WORKER_LOAD_DELAY_MS = 200;
 

@@ -6,7 +6,7 @@ import { Label, Time } from './common.js';
 /** Accounts, their plans, clocks and snapshots (docs/accounts.md). */
 const Limit = buildOnce(() => z.object({ limit: z.number().int(), window_seconds: z.number().int() }).meta({ id: 'PlanLimit' }).nullable());
 
-export const AccountSummary = lazySchema(() =>
+const AccountSummary = lazySchema(() =>
   z
     .object({
       id: z.string(),

@@ -3,9 +3,9 @@ import { lazySchema } from './lazy.js';
 import { Label } from './common.js';
 import { SCOPES } from '../domain/scopes.js';
 
-export { SCOPES, type Scope } from '../domain/scopes.js';
+export { SCOPES } from '../domain/scopes.js';
 
-export const ScopeName = lazySchema(() => z.enum([...SCOPES, '*']));
+const ScopeName = lazySchema(() => z.enum([...SCOPES, '*']));
 
 export const ApiKeyCreate = lazySchema(() =>
   z

@@ -5,14 +5,12 @@ import { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
 import { ClientCreate } from './client.js';
 import { DealCreate } from './deal.js';
 import { LeadCreate } from './lead.js';
-
 /**
  * Bulk upsert (docs/api.md#bulk-api), after HubSpot's batch upsert and Salesforce Bulk: up to 1000 records a
  * call, each validated with its resource's create schema, each failing on its own.
  */
-export { BULK_MAX_RECORDS } from '../domain/bulk-limits.js';
-export const BULK_MODES = ['upsert', 'create'] as const;
-export const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
+const BULK_MODES = ['upsert', 'create'] as const;
+const BULK_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
 export type BulkMode = (typeof BULK_MODES)[number];
 
 const RecordId = z.string().min(1).max(100).optional().describe('Upsert only: the id of the record to update (an export carries it). Matched before match_on.');

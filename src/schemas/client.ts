@@ -81,7 +81,7 @@ export const Contact = lazySchema(() =>
     .meta({ id: 'Contact' }),
 );
 
-export const CLIENT_KINDS = ['company', 'person'] as const;
+const CLIENT_KINDS = ['company', 'person'] as const;
 
 const clientFields = () => ({
   name: z.string().min(1).max(200),

@@ -17,7 +17,7 @@ import { buildOnce } from './lazy.js';
 
 export const DateOnly = buildOnce(() => z.iso.date().max(10).describe('YYYY-MM-DD'));
 export const Email = buildOnce(() => z.email().max(254));
-export const ExternalId = buildOnce(() => z.string().min(1).max(255).describe('Your id for this record in another system; unique per resource'));
+const ExternalId = buildOnce(() => z.string().min(1).max(255).describe('Your id for this record in another system; unique per resource'));
 export const ShortText = buildOnce(() => z.string().max(200));
 export const Phone = buildOnce(() => z.string().max(50));
 export const LongText = buildOnce(() => z.string().max(10_000));
@@ -38,9 +38,9 @@ export const Label = (min: number, max: number) =>
       'Control characters (U+0000–U+001F, U+007F–U+009F: tab, newline, escape…) are not allowed: a terminal would act on them.',
     );
 
-export const Tags = buildOnce(() => z.array(z.string().min(1).max(50)).max(20).describe('At most 20 tags of at most 50 characters'));
+const Tags = buildOnce(() => z.array(z.string().min(1).max(50)).max(20).describe('At most 20 tags of at most 50 characters'));
 
-export const CustomFields = buildOnce(() =>
+const CustomFields = buildOnce(() =>
   z
     .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
     .refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields.' })

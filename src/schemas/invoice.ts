@@ -14,9 +14,9 @@ import {
   syncFilterFields,
 } from './common.js';
 
-export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
+const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
-export const LineItemInput = lazySchema(() =>
+const LineItemInput = lazySchema(() =>
   z.strictObject({
     description: z.string().min(1).max(500),
     quantity: z.number().positive().max(1e9),
@@ -54,7 +54,7 @@ export const InvoiceUpdate = lazySchema(() => {
     .meta({ id: 'InvoiceUpdate', description: 'Only draft invoices can be changed.' });
 });
 
-export const LineItem = lazySchema(() =>
+const LineItem = lazySchema(() =>
   z.object({
     description: z.string(),
     quantity: z.number(),

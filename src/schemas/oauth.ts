@@ -10,7 +10,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * query, so it must be exact and safe: absolute, no fragment (RFC 6749 §3.1.2), no user info,
  * and https except on the loopback address where a native app or a developer listens.
  */
-export function redirectUriProblem(value: string): string | undefined {
+function redirectUriProblem(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
@@ -24,7 +24,7 @@ export function redirectUriProblem(value: string): string | undefined {
   return 'A redirect URI must use https (or http on localhost).';
 }
 
-export const RedirectUri = lazySchema(() =>
+const RedirectUri = lazySchema(() =>
   z
     .string()
     .max(2000)
@@ -36,7 +36,7 @@ export const RedirectUri = lazySchema(() =>
 );
 
 /** Third-party apps name the scopes they need: `*` is for the account's own keys only. */
-export const OAuthScope = lazySchema(() => z.enum(SCOPES));
+const OAuthScope = lazySchema(() => z.enum(SCOPES));
 
 export const OAuthAppCreate = lazySchema(() =>
   z

@@ -85,7 +85,7 @@ export const WebhookEndpointWithSecret = lazySchema(() =>
 export const WebhookEndpointList = lazySchema(() => listEnvelope(WebhookEndpoint.unwrap()).meta({ id: 'WebhookEndpointList' }));
 export const WebhookEndpointListQuery = lazySchema(() => z.strictObject({ limit: listQueryFields().limit, cursor: listQueryFields().cursor }));
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 export const WebhookDelivery = lazySchema(() =>
   z

@@ -22,7 +22,7 @@ export interface SeedCounts {
   invoices: number;
 }
 
-export const DEFAULT_COUNTS: SeedCounts = { clients: 40, leads: 120, deals: 90, invoices: 32 };
+const DEFAULT_COUNTS: SeedCounts = { clients: 40, leads: 120, deals: 90, invoices: 32 };
 
 /**
  * Fills an empty sandbox with realistic data through the same services the API uses (so every

@@ -121,5 +121,3 @@ function unlinkDeal(ctx: Ctx, dealId: string, clientId: string): void {
 export function listClients(ctx: Ctx, q: ClientListQuery): JsonBody {
   return listTableJson(ctx.db, ctx.cursorSecret, 'clients', q, commonConditions(q), clientJsonSql(ctx.db));
 }
-
-export type { Contact };

@@ -31,7 +31,7 @@ function demoteOtherPrimaries(ctx: Ctx, clientId: string, exceptId: string): voi
   demoteOtherPrimaryContacts(ctx.db, clientId, exceptId, nowIso(ctx));
 }
 
-export function insertContact(ctx: Ctx, clientId: string, input: ContactCreate): Contact {
+function insertContact(ctx: Ctx, clientId: string, input: ContactCreate): Contact {
   const contact = newContact(ctx, clientId, input);
   if (contact.is_primary) demoteOtherPrimaries(ctx, clientId, contact.id);
   insertContactRow(ctx.db, contact);

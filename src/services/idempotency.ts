@@ -12,7 +12,7 @@ import type { Ctx } from './context.js';
  * request still runs, its key is held in this process's memory and a retry gets 409: a claim only
  * means something to the process that can finish it, so a crash can never leave a key blocked.
  */
-export const RETENTION_MS = 24 * 60 * 60 * 1000;
+const RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** Keys of requests still running, with their fingerprints, per database (several sandboxes may share a process). */
 const runningByDb = new WeakMap<Ctx['db'], Map<string, string>>();

@@ -26,9 +26,9 @@ import type { AuthorizationRequest } from './oauth-authorize.js';
  * hashes. Each grant is a token family: refresh tokens rotate, and a used one presented again
  * means a copy leaked, so the whole family is revoked (RFC 6819 §5.2.2.3, OAuth 2.1 §4.3.1).
  */
-export const CODE_TTL_S = 60;
-export const ACCESS_TTL_S = 60 * 60;
-export const REFRESH_TTL_S = 30 * 24 * 60 * 60;
+const CODE_TTL_S = 60;
+const ACCESS_TTL_S = 60 * 60;
+const REFRESH_TTL_S = 30 * 24 * 60 * 60;
 
 export interface TokenResponse {
   access_token: string;
@@ -176,7 +176,7 @@ const lastPurge = new WeakMap<Ctx['db'], number>();
  * Drops codes and tokens a day past expiry, at most once a minute. The day's grace keeps reuse
  * detection working for a code or refresh token presented again shortly after it expired.
  */
-export function purgeExpired(ctx: Ctx): void {
+function purgeExpired(ctx: Ctx): void {
   const now = wallNow(ctx);
   if (now - (lastPurge.get(ctx.db) ?? -Infinity) < 60_000) return;
   lastPurge.set(ctx.db, now);

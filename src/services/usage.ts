@@ -22,7 +22,7 @@ export interface UsageRow {
 export const STATUS_CLASSES = ['2xx', '4xx', '429', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export function statusClass(status: number): StatusClass | undefined {
+function statusClass(status: number): StatusClass | undefined {
   if (status === 429) return '429';
   if (status >= 200 && status < 300) return '2xx';
   if (status >= 400 && status < 500) return '4xx';

@@ -17,7 +17,7 @@ import { inTransaction } from './transactions.js';
 import { signalOutbox } from './outbox-signal.js';
 
 /** After a rotation the old secret keeps signing beside the new one this long (docs/webhooks.md). */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** The endpoint as the API shows it: secrets only at creation and rotation. */
 function view(e: EndpointRecord): WebhookEndpoint {

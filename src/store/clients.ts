@@ -6,7 +6,7 @@ import { deleteRow, getRow, insertRows, rowCodec, stmt, updateRow } from './rows
 const COLUMNS = { json: ['tags', 'custom_fields', 'address'] };
 
 /** A client's own row; its contact persons live in the contacts table. */
-export const clientCodec = rowCodec<Omit<Client, 'contacts'>>({ ...COLUMNS, omit: ['contacts'] });
+const clientCodec = rowCodec<Omit<Client, 'contacts'>>({ ...COLUMNS, omit: ['contacts'] });
 
 /**
  * A client with its contact persons as JSON, in SQL (for list pages, store/list-json.ts): the

@@ -81,7 +81,7 @@ export function openImage(image: Buffer): Db {
   return new Database(image as unknown as string, addon ? { nativeBinding: addon as unknown as string } : {});
 }
 
-export function migrate(db: Db): void {
+function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   for (const { file, sql: readSql } of migrationFiles()) {

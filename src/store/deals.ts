@@ -9,12 +9,12 @@ import { deleteRow, getRow, insertRow, rowCodec, stmt, updateRow, type Row } fro
 const COLUMNS = { json: ['tags', 'custom_fields'] };
 const codec = rowCodec<Omit<Deal, 'value'> & { value_minor: number }>(COLUMNS);
 
-export function dealFromRow(row: Row): Deal {
+function dealFromRow(row: Row): Deal {
   const { value_minor, id, external_id, title, ...rest } = codec.fromRow(row);
   return { id, external_id, title, value: toMajor(value_minor, rest.currency), ...rest };
 }
 
-export function dealToRow(deal: Deal, valueMinor: number): Row {
+function dealToRow(deal: Deal, valueMinor: number): Row {
   const { value: _value, ...rest } = deal;
   return codec.toRow({ ...rest, value_minor: valueMinor });
 }

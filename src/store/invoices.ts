@@ -29,9 +29,9 @@ export interface InvoiceRecord {
   updated_at: string;
 }
 
-export const invoiceRecordFromRow = (row: Row): InvoiceRecord => ({ ...row, line_items: parseJson(row.line_items as string, []) }) as unknown as InvoiceRecord;
+const invoiceRecordFromRow = (row: Row): InvoiceRecord => ({ ...row, line_items: parseJson(row.line_items as string, []) }) as unknown as InvoiceRecord;
 
-export const invoiceRecordToRow = (record: InvoiceRecord): Row => ({ ...record, line_items: json(record.line_items) });
+const invoiceRecordToRow = (record: InvoiceRecord): Row => ({ ...record, line_items: json(record.line_items) });
 
 /** The API's view: major units, each line's amount, and the payment link on the current base URL. */
 export function invoiceView(record: InvoiceRecord, baseUrl: string): Invoice {

@@ -6,7 +6,7 @@ import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row
 const COLUMNS = { json: ['tags', 'custom_fields'] };
 const codec = rowCodec<Lead>(COLUMNS);
 
-export const leadFromRow = (row: Row): Lead => codec.fromRow(row);
+const leadFromRow = (row: Row): Lead => codec.fromRow(row);
 
 /** A lead row as its JSON, made by SQLite (for the list: list-json.ts), as leadFromRow gives it. */
 export const leadJsonSql = perDb((db: Db) => rowJsonSql(db, { table: 'leads', ...COLUMNS }));

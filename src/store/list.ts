@@ -7,7 +7,7 @@ import { searchCondition } from './search-index.js';
 /** One SQL condition of a list, e.g. ['status = ?', ['new']]. */
 export type Condition = [sql: string, params: unknown[]];
 
-export type SortOrder = 'asc' | 'desc';
+type SortOrder = 'asc' | 'desc';
 
 export interface ListRequest {
   table: string;

@@ -12,7 +12,7 @@ import { enumLookup, enumValues } from './enum-values.js';
  *   - `id`: names the record to update (upsert); the read-only fields an export also writes
  *     (`created_at`, `updated_at`, `converted_client_id`) are accepted and ignored on import.
  */
-export const SYNC_RESOURCES = ['leads', 'clients'] as const;
+const SYNC_RESOURCES = ['leads', 'clients'] as const;
 export type SyncResource = (typeof SYNC_RESOURCES)[number];
 
 export type Target =
@@ -73,7 +73,7 @@ function build(resource: SyncResource): Catalogue {
 export const CATALOGUES: Record<SyncResource, Catalogue> = { leads: build('leads'), clients: build('clients') };
 
 /** Header names match ignoring case, spaces, underscores, dashes and dots: "First Name" is first_name, "Address City" address.city. */
-export const normaliseName = (name: string): string => name.toLowerCase().replace(/[\s_.-]+/g, '');
+const normaliseName = (name: string): string => name.toLowerCase().replace(/[\s_.-]+/g, '');
 
 const CUSTOM_PREFIX = /^\s*custom\s*\.(.+)$/i;
 

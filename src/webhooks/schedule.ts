@@ -3,7 +3,7 @@
  * 5 h, 10 h and 10 h after each failure — 8 attempts over about 27.6 hours, then `failed`.
  * `--webhook-time-scale F` multiplies the waits, so a test can watch a whole schedule in seconds.
  */
-export const RETRY_DELAYS_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
+const RETRY_DELAYS_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;
 
 /** Retry-After can ask for longer than the schedule, but not for longer than a day. */

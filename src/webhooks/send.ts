@@ -3,7 +3,7 @@ import { signedHeaders } from '../domain/webhook-signature.js';
 import { parseRetryAfter } from './schedule.js';
 
 /** How long a receiver has to answer (docs/reference/events.md#webhooks). */
-export const DELIVERY_TIMEOUT_MS = 15_000;
+const DELIVERY_TIMEOUT_MS = 15_000;
 
 export interface SignedPost {
   url: string;

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { signature } from '../domain/webhook-signature.js';
 
 /** Receivers should refuse older (and future) timestamps: it bounds how long a captured request can be replayed. */
-export const TOLERANCE_SECONDS = 5 * 60;
+const TOLERANCE_SECONDS = 5 * 60;
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {

@@ -96,7 +96,7 @@ const LEAKS: [string, RegExp][] = [
   ['a Fastify error code', /FST_ERR/],
 ];
 
-export function expectNoLeak(text: string): void {
+function expectNoLeak(text: string): void {
   for (const [what, pattern] of LEAKS) expect(text, `the response leaks ${what}: ${text.slice(0, 300)}`).not.toMatch(pattern);
 }
 

@@ -6,7 +6,7 @@ import { startSandboxProcess, apiClient, type ApiClient, type RunningSandbox } f
  * Browser tests drive Debian's Chromium (`apt-get install chromium`) through playwright-core,
  * against a real `bin/crm sandbox start` process. Override the path with CRM_CHROMIUM.
  */
-export const CHROMIUM = process.env.CRM_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CRM_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface BrowserSuite {
@@ -59,7 +59,7 @@ export function useBrowser(args: string[], ready: (suite: BrowserSuite) => void)
 
 /** A dialog (alert, confirm) would mean injected script ran: record it so the test can fail. */
 export const dialogs = new WeakMap<Page, string[]>();
-export function failOnDialog(page: Page): void {
+function failOnDialog(page: Page): void {
   const seen: string[] = [];
   dialogs.set(page, seen);
   page.on('dialog', (dialog) => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 
 /** The repository's root, and a temporary folder's parent that lies outside it. */
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const OUTSIDE = tmpdir();
+const OUTSIDE = tmpdir();
 
 /** Our Node first on PATH, so that an installed `crm`'s `#!/usr/bin/env node` finds Node 24 too. */
 export const PATH_WITH_NODE = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;

@@ -14,9 +14,9 @@ import { ownPort } from './origin.js';
  * would not either (it pins host and path, not port), and it needs `Secure`, which a cookie set
  * over plain http (the sandbox's only scheme, also on a LAN address with --host) cannot have.
  */
-export const SESSION_COOKIE_PREFIX = 'crm_session_';
+const SESSION_COOKIE_PREFIX = 'crm_session_';
 
-export const sessionCookieName = (ctx: Ctx, request: FastifyRequest): string => `${SESSION_COOKIE_PREFIX}${ownPort(ctx, request)}`;
+const sessionCookieName = (ctx: Ctx, request: FastifyRequest): string => `${SESSION_COOKIE_PREFIX}${ownPort(ctx, request)}`;
 
 /** The session cookie's value, from the Cookie header (no library: one name, base64url values). */
 export function sessionCookie(ctx: Ctx, request: FastifyRequest): string | undefined {

@@ -23,7 +23,7 @@ function ownAddress(ctx: Ctx, request: FastifyRequest): { name: string; port: st
 export const ownPort = (ctx: Ctx, request: FastifyRequest): string => ownAddress(ctx, request).port;
 
 /** The Host values the sandbox answers to: its own address, and the loopback names, with its port. */
-export function ownHosts(ctx: Ctx, request: FastifyRequest): Set<string> {
+function ownHosts(ctx: Ctx, request: FastifyRequest): Set<string> {
   const { name: own, port } = ownAddress(ctx, request);
   const names = own ? [own, ...LOOPBACK_NAMES] : LOOPBACK_NAMES;
   const hosts = new Set(names.map((n) => `${n}:${port}`));

@@ -10,7 +10,7 @@ import { ApiError, problemBody, type ErrorCode, type FieldError } from '../../er
  * of docs/reference/errors.md. Anything that is not an ApiError or a known Fastify error is a bug and becomes a
  * 500 with no detail: no stack, no SQL, nothing from the inside reaches a client.
  */
-export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
+function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   return reply
     .code(error.status)
@@ -19,7 +19,7 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
 }
 
 /** zod issues as the `errors` list: a dotted path, a machine code and a sentence. */
-export function fieldErrors(error: ZodError): FieldError[] {
+function fieldErrors(error: ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {

@@ -158,7 +158,7 @@ export function respond(ctx: Ctx, request: FastifyRequest, reply: FastifyReply, 
 const SECRET_FIELDS = ['secret', 'client_secret'];
 /** The same on the sandbox controls: a new account's admin key, a dashboard sign-in link and its token. */
 const SANDBOX_SECRET_FIELDS = ['api_key', 'token', 'url'];
-export const REDACTED = 'redacted: a secret is shown only in the first response, never in a replay';
+const REDACTED = 'redacted: a secret is shown only in the first response, never in a replay';
 
 /**
  * The copy kept for replays never holds a secret: the database stores keys only as hashes, and

@@ -13,7 +13,7 @@ import type { AccountRegistry } from '../../accounts/registry.js';
 import { surfaceOf } from '../route-surface.js';
 
 /** The headers of every dashboard response (docs/dashboard.md#security-model), the CSP exactly as the contract writes it. */
-export const DASHBOARD_HEADERS: Record<string, string> = {
+const DASHBOARD_HEADERS: Record<string, string> = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',

@@ -32,14 +32,14 @@ export interface ObjectType {
   fields: Field[];
 }
 
-export interface PathParam {
+interface PathParam {
   /** The placeholder in the path (id, contact_id). */
   placeholder: string;
   /** What the method calls it (id, client_id, contact_id). */
   name: string;
 }
 
-export type MethodResult = { kind: 'model'; type: string } | { kind: 'list'; item: string; page: string; paginated: boolean };
+type MethodResult = { kind: 'model'; type: string } | { kind: 'list'; item: string; page: string; paginated: boolean };
 
 export interface Method {
   /** camelCase: create, list, rotateSecret, listDeliveries. */

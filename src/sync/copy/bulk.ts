@@ -15,7 +15,7 @@ import { classifyFailure } from '../send-failure.js';
  * gets the same answers, hence exact counts), while a new run makes new requests (and learns
  * which records are unchanged). Converted leads are then converted into their copied client.
  */
-export type Status = 'created' | 'updated' | 'unchanged' | 'failed';
+type Status = 'created' | 'updated' | 'unchanged' | 'failed';
 export interface Outcome {
   sourceId: string;
   status: Status;
@@ -135,7 +135,7 @@ async function dropLeftContacts(w: PageWriter, ready: { record: SourceRecord; bo
 
 type ContactBody = { first_name?: string | null; last_name?: string | null; email?: string | null };
 
-export function leftOver(existing: TargetContact[], incoming: ContactBody[]): TargetContact[] {
+function leftOver(existing: TargetContact[], incoming: ContactBody[]): TargetContact[] {
   const taken = new Set<string>();
   for (const c of incoming) {
     const same = (e: TargetContact) =>

@@ -40,7 +40,7 @@ export interface CopyOptions {
   signal?: AbortSignal | undefined;
 }
 
-export type ResourceSummary = { created: number; updated: number; unchanged: number; failed: number; deleted_in_source: number; pruned: number };
+type ResourceSummary = { created: number; updated: number; unchanged: number; failed: number; deleted_in_source: number; pruned: number };
 export interface CopyReport {
   resources: Partial<Record<CopyResource, ResourceSummary>>;
   resultsDir: string;

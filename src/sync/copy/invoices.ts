@@ -12,7 +12,7 @@ import type { TargetEntry } from './target.js';
  * with `would_mail` instead. Dates of sending and payment are the copy's, not the source's: the
  * API sets them. Invoices never go back (paid → open), so a target ahead of its source fails.
  */
-export type InvoiceStatus = Invoice['status'];
+type InvoiceStatus = Invoice['status'];
 export interface InvoiceOutcome {
   status: 'created' | 'updated' | 'unchanged' | 'failed';
   id?: string;
@@ -24,7 +24,7 @@ type Action = 'send' | 'pay' | 'void';
 const FROM_DRAFT: Record<InvoiceStatus, Action[]> = { draft: [], open: ['send'], paid: ['send', 'pay'], void: ['void'] };
 
 /** The transitions from the target's state to the source's, or undefined when there is no way. */
-export function transitionsTo(current: InvoiceStatus, wanted: InvoiceStatus): Action[] | undefined {
+function transitionsTo(current: InvoiceStatus, wanted: InvoiceStatus): Action[] | undefined {
   if (current === wanted) return [];
   if (current === 'draft') return FROM_DRAFT[wanted];
   if (current === 'open' && wanted === 'paid') return ['pay'];

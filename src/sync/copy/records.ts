@@ -44,7 +44,7 @@ const ref = (ids: TargetIds, resource: CopyResource, id: string | null | undefin
   return found;
 };
 
-export function clientBody(c: Client): Record<string, unknown> {
+function clientBody(c: Client): Record<string, unknown> {
   return {
     external_id: c.id,
     name: c.name,
@@ -70,7 +70,7 @@ export function clientBody(c: Client): Record<string, unknown> {
  * A converted lead goes without `status`: it becomes converted by POST /v1/leads/{id}/convert into
  * its (copied) client, the one way the API makes a lead converted; a rerun then leaves it alone.
  */
-export function leadBody(l: Lead): Record<string, unknown> {
+function leadBody(l: Lead): Record<string, unknown> {
   return {
     external_id: l.id,
     first_name: l.first_name,
@@ -87,7 +87,7 @@ export function leadBody(l: Lead): Record<string, unknown> {
   };
 }
 
-export function dealBody(d: Deal, ids: TargetIds): Record<string, unknown> {
+function dealBody(d: Deal, ids: TargetIds): Record<string, unknown> {
   return {
     external_id: d.id,
     title: d.title,

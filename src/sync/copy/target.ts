@@ -29,7 +29,7 @@ export interface TargetContact {
 }
 
 /** Source ids of a resource: the id prefixes of docs/reference/basics.md#ids-times-money (lead_, cli_, deal_, inv_). */
-export const ID_PREFIX: Record<CopyResource, string> = { clients: 'cli_', leads: 'lead_', deals: 'deal_', invoices: 'inv_' };
+const ID_PREFIX: Record<CopyResource, string> = { clients: 'cli_', leads: 'lead_', deals: 'deal_', invoices: 'inv_' };
 
 export class TargetIndex {
   private readonly entries = new Map<CopyResource, Map<string, TargetEntry>>();

@@ -7,7 +7,7 @@
 export const DEFAULT_MAX_FIELD_SIZE = 1024 * 1024;
 export const FIELDS_PER_ROW = 4;
 /** Four times this (a row) stays under V8's longest string (2^29 - 24 characters). */
-export const MAX_FIELD_SIZE = 100 * 1024 * 1024;
+const MAX_FIELD_SIZE = 100 * 1024 * 1024;
 
 const UNITS: Record<string, number> = { '': 1, k: 1024, kb: 1024, kib: 1024, m: 1024 * 1024, mb: 1024 * 1024, mib: 1024 * 1024 };
 

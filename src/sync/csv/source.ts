@@ -12,9 +12,9 @@ import { unescapeRow } from './formula-cells.js';
  * for, header included, unless `raw`. A row that cannot be read (malformed quoting, a field longer
  * than `maxFieldSize`) ends the rows there; `failure()` then says why.
  */
-export const ENCODINGS = ['utf8', 'latin1', 'utf16le'] as const;
+const ENCODINGS = ['utf8', 'latin1', 'utf16le'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
-export const DELIMITERS = [',', ';', '\t', '|'] as const;
+const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 export interface SourceRow {
   /** 1-based line of the file where the row starts (the header is line 1). */
@@ -155,7 +155,7 @@ function readHead(path: string, length: number): Buffer {
 }
 
 /** A byte-order mark says UTF-16LE or UTF-8; without one, UTF-8 (use --encoding for anything else). */
-export function detectEncoding(head: Buffer): Encoding {
+function detectEncoding(head: Buffer): Encoding {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf16le';
   return 'utf8';
 }

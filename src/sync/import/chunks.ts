@@ -99,6 +99,6 @@ export function toBatch(chunk: Chunk, spec: BatchSpec, withRequest = true): Batc
 }
 
 /** SHA-256 of what the batch does (resource, mode, match_on, records): the same rows, the same key. */
-export function batchKey(resource: string, body: Buffer): string {
+function batchKey(resource: string, body: Buffer): string {
   return `crm-sync-${createHash('sha256').update(`${resource}\n`).update(body).digest('hex')}`;
 }

@@ -103,7 +103,7 @@ const SCHEMAS: Record<SyncResource, z.ZodLazy<z.ZodType>> = { leads: LeadBulkRec
 const recordSchema = (resource: SyncResource): z.ZodType => compiledSchema(SCHEMAS[resource]);
 
 /** --results default: beside the file, one folder per file, so that --resume finds its journal. */
-export const defaultResultsDir = (file: string, dryRun: boolean, plan = false): string => `${file}.${plan ? 'plan' : dryRun ? 'dry-run' : 'results'}`;
+const defaultResultsDir = (file: string, dryRun: boolean, plan = false): string => `${file}.${plan ? 'plan' : dryRun ? 'dry-run' : 'results'}`;
 
 export async function importCsv(options: ImportOptions, send: SendBatch, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
   const started = Date.now();

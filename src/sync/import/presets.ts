@@ -11,7 +11,7 @@ import type { CsvSource, SourceRow } from '../csv/source.js';
  * ignoring case and spacing; values ignoring case, spaces and underscores, so that HubSpot's
  * internal values (OPEN_DEAL) and its labels ("Open Deal") both work.
  */
-export const PRESETS = ['hubspot', 'salesforce', 'pipedrive'] as const;
+const PRESETS = ['hubspot', 'salesforce', 'pipedrive'] as const;
 export type Preset = (typeof PRESETS)[number];
 
 interface Column {

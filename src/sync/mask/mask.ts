@@ -11,7 +11,7 @@ import type { Locale } from './locales.js';
  * Nothing of the input is carried over but its shape: its locale, its null-ness, a phone's
  * country code and separators, an email's validity, a company's legal form.
  */
-export const FIELD_KINDS = [
+const FIELD_KINDS = [
   'first_name',
   'last_name',
   'full_name',
@@ -263,7 +263,7 @@ export function nameLocale(name: string): Locale {
 }
 
 /** Letters only one language writes; undefined when nothing gives it away. */
-export function textLocale(text: string): Locale | undefined {
+function textLocale(text: string): Locale | undefined {
   if (/[łśżźćńąę]|ul\.|sp\. z o\.o\./i.test(text)) return 'pl';
   if (/[ěščřůťď]/i.test(text)) return 'cs';
   if (/[ğşı]|İ/.test(text)) return 'tr';

@@ -19,7 +19,7 @@ const PER_RESOURCE = 5;
 const DEBOUNCE_MS = 150;
 
 const isMac = (): boolean => /Mac|iPhone|iPad/.test(navigator.platform);
-export const shortcutText = (): string => (isMac() ? '⌘K' : 'Ctrl K');
+const shortcutText = (): string => (isMac() ? '⌘K' : 'Ctrl K');
 
 /** The visible way in, for the mouse (and a reminder of the shortcut). */
 export function CommandMenuButton() {

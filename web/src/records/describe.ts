@@ -3,7 +3,7 @@
 // history are built from one of these (web/src/records/resources/), not written per resource.
 
 /** How a field is shown and edited; one renderer (fields.tsx) and one input (inputs.tsx) per type. */
-export type FieldType =
+type FieldType =
   | 'text'
   | 'longtext'
   | 'email'

@@ -26,7 +26,7 @@ export function Badge(props: { value: string; label: string }) {
 }
 
 /** A related record by its name, linking to its page. */
-export function RelationLink(props: { resource: FieldSpec['relation'] & string; id: string }) {
+function RelationLink(props: { resource: FieldSpec['relation'] & string; id: string }) {
   const lookup = useRecordName(props.resource, props.id);
   if (lookup.state !== 'found') return <NameStatus lookup={lookup} id={props.id} />;
   return <Link href={recordUrl(props.resource, props.id)}>{lookup.name}</Link>;
@@ -50,7 +50,7 @@ interface LineItem {
   amount: number;
 }
 
-export function LineItemsTable(props: { items: LineItem[]; currency: string; total?: number }) {
+function LineItemsTable(props: { items: LineItem[]; currency: string; total?: number }) {
   return (
     <table class="line-items">
       <caption class="visually-hidden">Line items</caption>

@@ -9,7 +9,7 @@ import { describeChange } from './history-text.js';
 const SHOWN = 100;
 
 /** This record's newest events, newest first. */
-export function recordEvents(record: { id: string }): Promise<LiveEvent[]> {
+function recordEvents(record: { id: string }): Promise<LiveEvent[]> {
   return newest<LiveEvent>(`/v1/events?object_id=${encodeURIComponent(record.id)}`, SHOWN);
 }
 

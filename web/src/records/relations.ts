@@ -24,7 +24,7 @@ export type NameLookup =
   | { state: 'failed'; reason: string };
 
 /** ids a `?ids=` request takes at most (the API's limit). */
-export const IDS_PER_REQUEST = 100;
+const IDS_PER_REQUEST = 100;
 /** How many times a batch refused with 429 is asked again before it says it could not load. */
 const RATE_LIMIT_RETRIES = 5;
 /** The wait when a 429 names none, and the longest one followed (a daily quota's would be hours). */

@@ -39,7 +39,7 @@ const after = (make: (c: CrmClient) => Promise<Obj>, then: (c: CrmClient, id: st
   return made;
 };
 
-export const RECIPES: Record<TriggerableEventType, Recipe> = {
+const RECIPES: Record<TriggerableEventType, Recipe> = {
   'lead.created': { story: 'created a lead', run: lead },
   'lead.updated': {
     story: 'created a lead and set it contacted',

@@ -18,7 +18,7 @@ import { applyDealEvents, coalesced, type BoardDeal, type StageSummary } from '.
  */
 export const CARDS_PER_PAGE = 15;
 
-export type Deals = ReadonlyMap<string, BoardDeal>;
+type Deals = ReadonlyMap<string, BoardDeal>;
 type Page = { data: BoardDeal[]; next_cursor: string | null };
 
 const STAGE_IDS = DEAL_STAGES.map((s) => s.value as Stage);

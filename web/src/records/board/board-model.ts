@@ -38,7 +38,7 @@ export function moveRequest(deal: Pick<BoardDeal, 'id' | 'stage'>, to: Stage, lo
 }
 
 /** Most recently changed first (a card just moved lands on top of its new column), then newest. */
-export function byRecentChange(a: BoardDeal, b: BoardDeal): number {
+function byRecentChange(a: BoardDeal, b: BoardDeal): number {
   if (a.updated_at !== b.updated_at) return a.updated_at < b.updated_at ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }

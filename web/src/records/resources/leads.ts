@@ -3,7 +3,7 @@ import { personName } from '../format.js';
 import { syncFields, timestamps } from './common.js';
 
 /** The API's values (src/schemas/lead.ts; test/unit/web-resources.test.ts keeps them equal) and the names people read. */
-export const LEAD_SOURCES = options(['web', 'referral', 'event', 'cold_call', 'partner', 'other'], {
+const LEAD_SOURCES = options(['web', 'referral', 'event', 'cold_call', 'partner', 'other'], {
   web: 'Web',
   referral: 'Referral',
   event: 'Event',
@@ -11,7 +11,7 @@ export const LEAD_SOURCES = options(['web', 'referral', 'event', 'cold_call', 'p
   partner: 'Partner',
   other: 'Other',
 });
-export const LEAD_STATUSES = options(['new', 'contacted', 'qualified', 'unqualified', 'converted'], {
+const LEAD_STATUSES = options(['new', 'contacted', 'qualified', 'unqualified', 'converted'], {
   new: 'New',
   contacted: 'Contacted',
   qualified: 'Qualified',
