@@ -2,13 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../helpers/receiver.js';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { openSseStream } from '../helpers/sse-stream.js';
 
 /** Accounts, plans, test clocks and snapshots (API.md §12), against a real sandbox process on a file. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let admin: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (admin = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (admin = a)));
 
 async function newAccount(body: Record<string, unknown> = {}) {
   const res = await admin.post('/_sandbox/accounts', { name: 'test account', ...body });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /** The request log (API.md §11): GET /v1/request_logs and /{id}, against a real sandbox process. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 const entry = async (requestId: string | null) => {
   const res = await api.get(`/v1/request_logs/${requestId}`);

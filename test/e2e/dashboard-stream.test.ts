@@ -1,16 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD, rawRequest, signIn } from '../helpers/dashboard.js';
 import { openSseStream } from '../helpers/sse-stream.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * GET /dashboard/stream: the dashboard's one live connection (events and the usage report), its
  * scopes, its resume after Last-Event-ID, and who may open it — against a real sandbox process.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let cookie: string;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   cookie = await signIn(sandbox.baseUrl, sandbox.dashboardUrl);
 });

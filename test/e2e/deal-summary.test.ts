@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * GET /v1/deals/summary: each stage's count and value per currency, the column heads of a board.
  * Every figure is checked against what the list returns for the same filters, on a real sandbox.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--rate-limit', '0'], (s, a) => ((sandbox = s), (api = a)));
+useApp({ rateLimit: '0', seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 
 const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 interface Summary {

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let clientId: string;
 
@@ -11,7 +12,7 @@ const PROBABILITY = { lead_in: 0.1, qualified: 0.25, proposal: 0.5, negotiation:
 type Stage = keyof typeof PROBABILITY;
 
 // Many quick calls: the burst limit (100/1s by default) is not what this file tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });

@@ -1,11 +1,11 @@
 import { request } from 'undici';
 import { expect, it } from 'vitest';
-import { type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 // API.md §7: the event stream sends a comment heartbeat every 15 s, which `crm listen` uses to tell
 // a dead connection from a quiet one. A file of its own: it waits for the real interval.
-let sandbox: RunningSandbox;
-useSandbox(['--no-seed'], (s) => {
+let sandbox: RunningApp;
+useApp({}, (s) => {
   sandbox = s;
 });
 

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /** Failures the OpenAPI fuzzer (scripts/fuzz) found, shrunk to their smallest request, kept as tests. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => {
+useApp({}, (s, a) => {
   sandbox = s;
   api = a;
 });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let client: { id: string; email: string };
 
@@ -11,7 +12,7 @@ const ITEMS = [
 ];
 
 // Many quick calls: the burst limit (100/1s by default) is not what this file tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });

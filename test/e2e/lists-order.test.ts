@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
 /**
  * `sort` and `order` on the lists of leads, clients, deals and invoices (API.md §2, §15): oldest
@@ -8,7 +9,7 @@ import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
  * while records are added and changed; everything else 400.
  */
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (_s, a) => {
+useApp({ rateLimit: '0' }, (_s, a) => {
   api = a;
 });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox([], (s, a) => {
+useApp({ seed: 1 }, (s, a) => {
   sandbox = s;
   api = a;
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEPTHS, fuzzNesting, SHAPES, type NestingResult } from '../../scripts/fuzz/nesting.js';
-import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
-useSandbox(['--rate-limit', '0', '--quota', '0'], (s) => (sandbox = s));
+let sandbox: RunningApp;
+useApp({ rateLimit: '0', quota: '0', seed: 1 }, (s) => (sandbox = s));
 
 const OPERATIONS = 3;
 

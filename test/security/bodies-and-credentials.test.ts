@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clearOfWindowEnd, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { clearOfWindowEnd, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { DASHBOARD, rawRequest } from '../helpers/dashboard.js';
 import { FAILED_AUTH_LIMIT } from '../../src/http/plugins/auth.js';
 
@@ -8,9 +9,9 @@ import { FAILED_AUTH_LIMIT } from '../../src/http/plugins/auth.js';
  * credentials nobody issued (looked up in every account, never limited, logged in the default
  * account). Each test sends what an attacker who reaches the port would send.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const admin = () => ({ authorization: `Bearer ${sandbox.apiKey}` });

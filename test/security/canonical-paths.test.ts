@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { request as httpRequest } from 'node:http';
 import { rawRequest } from '../helpers/dashboard.js';
 
@@ -9,12 +10,12 @@ import { rawRequest } from '../helpers/dashboard.js';
  * credential that must not get through, or checks that the encoded form meets the plain form's
  * checks (rate limits, usage, the request log, idempotency, the Host check).
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let otherKey: string; // the admin key of another account: `*` there, nothing here
 let otherAccountId: string;
 let defaultAccountId: string;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   const created = await api.post('/_sandbox/accounts', { name: 'attacker', plan: 'free' });
   expect(created.status).toBe(201);

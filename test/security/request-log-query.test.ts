@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { postForm, REDIRECT } from '../helpers/oauth.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * Issue #23: the request log stored query strings verbatim, so a key put in the URL
  * (`?api_key=crm_test_…`) was readable by anyone with `logs:read`, and in the dashboard. Secret
  * parameters are now redacted as body fields are (API.md §16); the harmless ones stay as sent.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 /** Sends a GET with the given query (authenticated by header, as every client does) and returns its log entry's query. */
 async function loggedQuery(path: string, query: string): Promise<string> {
