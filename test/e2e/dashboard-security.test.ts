@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { DASHBOARD, rawRequest, signIn } from '../helpers/dashboard.js';
 import { runCrm } from '../helpers/cli-process.js';
 import { checkResponse } from '../helpers/openapi-check.js';
 
 /** The dashboard's security rules (API.md §11), against a real sandbox process. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let cookie: string;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   cookie = await signIn(sandbox.baseUrl, sandbox.dashboardUrl);
 });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { writeLeadsCsv } from '../helpers/sync.js';
 
 /**
@@ -9,12 +10,12 @@ import { writeLeadsCsv } from '../helpers/sync.js';
  * named fields, every word a prefix, case and diacritics ignored; writes, deletes and bulk imports
  * are seen by the next search; no input is FTS syntax or a 500; searches page like any list.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 const tmp = tempDir('crm-lists-search-');
 afterAll(() => tmp.remove());
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });

@@ -4,13 +4,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { FIXTURES, dbValue, readCsv } from '../helpers/sync.js';
 
 /** `crm sync import --plan` (API.md §14): see what an import will change, then import it. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });

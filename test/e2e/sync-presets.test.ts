@@ -1,16 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { FIXTURES } from '../helpers/sync.js';
 
 /**
  * `crm sync import --from hubspot|salesforce|pipedrive` (API.md §14), on fixtures built from the
  * products' documented export columns and value sets (fixtures/sync/presets/).
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });

@@ -2,14 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { readCsv } from '../helpers/sync.js';
 
 /**
  * What a new user met in `crm sync` (issue 25): enum cells in any case, a headline that adds up,
  * a rerun that says it was replayed, --bom for Excel, and one line per wait instead of one per retry.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 const tmp = tempDir('crm-sync-edges-');
 const env = () => ({ CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
@@ -26,7 +27,7 @@ writeFileSync(
     '\n',
 );
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });

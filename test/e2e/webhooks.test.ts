@@ -2,13 +2,14 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
 import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { apiClient, startSandboxProcess, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { startApp, useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 const receivers: Receiver[] = [];
 
-useSandbox(['--no-seed', '--webhook-time-scale', '0.001'], (started, client) => {
+useApp({ webhookTimeScale: 0.001 }, (started, client) => {
   sandbox = started;
   api = client;
 });
@@ -233,7 +234,7 @@ describe('deliveries', () => {
 
   it('give up after 8 attempts; recover starts a new round', async () => {
     // A faster clock for this one: the whole 8-attempt schedule in about 3 s.
-    const fast = await startSandboxProcess(['--no-seed', '--webhook-time-scale', '0.00003']);
+    const fast = await startApp({ webhookTimeScale: 0.00003 });
     try {
       const fastApi = apiClient(fast);
       let down = true;

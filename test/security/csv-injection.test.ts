@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { apiClient, tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * CSV formula injection (OWASP "CSV Injection", issue #23): a record whose fields start with what a
@@ -12,9 +13,9 @@ import { apiClient, tempDir, useSandbox, type ApiClient, type RunningSandbox } f
  * start with a trigger; --raw gives the cells as they are; the import reads the escaped cells back
  * to exactly the stored values.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => ((sandbox = s), (api = a)));
+useApp({ rateLimit: '0' }, (s, a) => ((sandbox = s), (api = a)));
 const tmp = tempDir('crm-csv-injection-');
 afterAll(() => tmp.remove());
 

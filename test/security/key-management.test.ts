@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
 import { DASHBOARD, rawRequest } from '../helpers/dashboard.js';
 import { postForm, REDIRECT } from '../helpers/oauth.js';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * Issue #23, key management (API.md §16): a key manages only keys (and OAuth apps) whose scopes
@@ -10,9 +11,9 @@ import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../h
  * narrower or shorter-lived key against a real sandbox process, and checks that it is refused and
  * changed nothing.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 
 interface MadeKey { id: string; secret: string; scopes: string[]; expires_at: string | null }
 

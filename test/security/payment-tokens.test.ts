@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/dashboard.js';
-import { apiClient, startSandboxProcess, tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, startSandboxProcess, tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * Issue #23, high: accounts copied from the same seed template shared their invoices' payment
@@ -10,9 +11,9 @@ import { apiClient, startSandboxProcess, tempDir, useSandbox, type ApiClient, ty
  * account A's invoice. Every account's tokens must be its own (on creation, reset and restore) and
  * `/pay/{token}` must never resolve across accounts (API.md §16).
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let admin: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (admin = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (admin = a)));
 
 interface Account {
   id: string;

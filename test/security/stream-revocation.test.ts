@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { DASHBOARD, rawRequest, signIn, signInWithKey } from '../helpers/dashboard.js';
 import { openSseStream } from '../helpers/sse-stream.js';
 import { runCrm } from '../helpers/cli-process.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * The attack: keep a stream open with a credential, have the credential taken away, and go on
  * reading. A credential's open streams must end when it is revoked, expires or its session ends
  * (API.md §16), with nothing delivered after that — against a real sandbox process.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 type Stream = Awaited<ReturnType<typeof openSseStream>>;
 

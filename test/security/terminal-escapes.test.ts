@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCrm } from '../helpers/cli-process.js';
-import { useSandbox, type ApiClient } from '../helpers/sandbox.js';
+import { type ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
 /**
  * Issue #45, item 5: `crm keys list`, `crm webhooks list` and error details printed names,
@@ -90,7 +91,7 @@ describe('the CLI, against a server that sends control characters', () => {
 
 describe('the sandbox refuses control characters in names and descriptions', () => {
   let api: ApiClient;
-  useSandbox(['--no-seed'], (_sandbox, client) => (api = client));
+  useApp({}, (_sandbox, client) => (api = client));
 
   const refused = (response: { status: number; body: { code: string; errors?: { path: string; message: string }[] } }, path: string) => {
     expect(response.status).toBe(422);
