@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../helpers/sandbox.js';
 import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient } from '../helpers/factories.js';
 
 /**
  * GET /v1/deals/summary: each stage's count and value per currency, the column heads of a board.
@@ -72,7 +73,7 @@ describe('GET /v1/deals/summary', () => {
   });
 
   it('takes the list’s filters: client_id and q', async () => {
-    const client = (await api.post('/v1/clients', { name: `Summary Client ${unique('c')}` })).body;
+    const client = await aClient(api);
     const word = unique('zephyr').replace(/-/g, '');
     await bulkDeals([
       { title: `${word} one`, value: 10, currency: 'EUR', stage: 'proposal', client_id: client.id },

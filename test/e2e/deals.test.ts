@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient } from '../helpers/sandbox.js';
 import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient } from '../helpers/factories.js';
 
 let sandbox: RunningApp;
 let api: ApiClient;
@@ -17,7 +18,7 @@ useApp({ rateLimit: '0' }, (started, client) => {
   api = client;
 });
 beforeAll(async () => {
-  clientId = (await api.post('/v1/clients', { name: 'Deal Test GmbH', email: 'deals@example.com' })).body.id;
+  clientId = (await aClient(api)).id;
 });
 
 /** Reads the sandbox's own database, as another process would, without writing to it. */
@@ -211,7 +212,7 @@ describe('transitions that are refused with 409 invalid_transition', () => {
 
 describe('listing and deleting', () => {
   it('filters by stage and by client_id', async () => {
-    const other = (await api.post('/v1/clients', { name: 'Other Client Ltd' })).body.id as string;
+    const other = (await aClient(api)).id;
     const mine = [await createDeal('proposal', { client_id: other }), await createDeal('won', { client_id: other })];
     const all = (await api.get('/v1/deals?limit=1000')).body.data as { id: string; stage: string; client_id: string }[];
     const byClient = await api.get(`/v1/deals?client_id=${other}`);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient } from '../helpers/sandbox.js';
 import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient } from '../helpers/factories.js';
 
 let sandbox: RunningApp;
 let api: ApiClient;
@@ -206,7 +207,7 @@ describe('paying and voiding', () => {
 
 describe('listing, and no deleting', () => {
   it('filters by status and by client_id', async () => {
-    const other = (await api.post('/v1/clients', { name: 'Filter Client', email: 'f@filter.example' })).body;
+    const other = await aClient(api);
     const [draft, open, paid, voided] = [
       await createInvoice({ client_id: other.id, send: false }),
       await createInvoice({ client_id: other.id }),
