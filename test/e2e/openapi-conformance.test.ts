@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../helpers/openapi-check.js';
 import { startPrismProxy, violationsOf, type RunningPrism, type Violation } from '../helpers/prism.js';
-import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * Issue #26: the published document says exactly what the server does, by a tool we did not write.
@@ -18,15 +19,15 @@ import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sa
  * validator (helpers/openapi-check.ts, Ajv 2020).
  */
 type Json = Record<string, any>;
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let prism: RunningPrism;
 let doc: Json;
 const dir = tempDir('crm-conformance-');
 const called = new Set<string>();
 const reported: string[] = [];
 
+useApp({ seed: 1 }, (s) => (sandbox = s));
 beforeAll(async () => {
-  sandbox = await startSandboxProcess([]);
   doc = (await (await fetch(`${sandbox.baseUrl}/v1/openapi.json`)).json()) as Json;
   const file = join(dir.path, 'openapi.json');
   writeFileSync(file, JSON.stringify(doc));
@@ -35,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prism?.stop();
-  await sandbox?.stop();
   dir.remove();
 });
 
