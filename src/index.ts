@@ -47,6 +47,8 @@ export interface SandboxHandle {
   baseUrl: string;
   /** The admin key (all scopes); null only when reusing a database file whose key was made earlier. */
   apiKey: string | null;
+  /** A single-use sign-in link to the dashboard (15 minutes) for the admin key; null when there is no admin key. */
+  dashboardUrl: string | null;
   /** Deletes all data and seeds again; API keys stay valid. */
   reset(): Promise<void>;
   /** A new isolated account (seeded unless seed is null), ready in milliseconds: one per test worker. */
@@ -78,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
+    dashboardUrl: sandbox.dashboardUrl,
     reset: async () => {
       sandbox.reset();
     },

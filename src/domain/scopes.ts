@@ -16,7 +16,6 @@ export const SCOPES = [
   'usage:read',
   'logs:read',
 ] as const;
-type Scope = (typeof SCOPES)[number];
 
 /** `x:write` implies `x:read`; `*` grants everything (docs/reference/access.md#scopes). */
 export function hasScope(granted: readonly string[], needed: string): boolean {

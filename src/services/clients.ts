@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../errors.js';
-import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate, Contact } from '../schemas/client.js';
+import type { Address, Client, ClientCreate, ClientListQuery, ClientUpdate } from '../schemas/client.js';
 import { commonConditions } from '../store/list.js';
 import { clientJsonSql, deleteClientRow, findClient, insertClientRows, writeClient } from '../store/clients.js';
 import { insertContactRows } from '../store/contacts.js';

@@ -1,14 +1,12 @@
 import type { Lead } from '../schemas/lead.js';
 import type { Db } from './db.js';
 import { perDb, rowJsonSql } from './list-json.js';
-import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow, type Row } from './rows.js';
+import { deleteRow, getRow, insertRow, insertRows, rowCodec, updateRow } from './rows.js';
 
 const COLUMNS = { json: ['tags', 'custom_fields'] };
 const codec = rowCodec<Lead>(COLUMNS);
 
-const leadFromRow = (row: Row): Lead => codec.fromRow(row);
-
-/** A lead row as its JSON, made by SQLite (for the list: list-json.ts), as leadFromRow gives it. */
+/** A lead row as its JSON, made by SQLite (for the list: list-json.ts), as findLead gives it. */
 export const leadJsonSql = perDb((db: Db) => rowJsonSql(db, { table: 'leads', ...COLUMNS }));
 
 export function findLead(db: Db, id: string): Lead | undefined {

@@ -28,7 +28,14 @@ interface Deal {
   lost_reason?: string | null;
 }
 
-const STAGE_NAMES: Record<string, string> = { lead_in: 'Lead in', qualified: 'Qualified', proposal: 'Proposal', negotiation: 'Negotiation', won: 'Won', lost: 'Lost' };
+const STAGE_NAMES: Record<string, string> = {
+  lead_in: 'Lead in',
+  qualified: 'Qualified',
+  proposal: 'Proposal',
+  negotiation: 'Negotiation',
+  won: 'Won',
+  lost: 'Lost',
+};
 
 async function newDeal(title: string, stage: string, extra: Partial<Deal> = {}): Promise<Deal> {
   const res = await suite.api.post('/v1/deals', { title, value: 1000, currency: 'EUR', stage, ...extra });
@@ -47,7 +54,10 @@ async function board(): Promise<Page> {
 }
 
 const column = (page: Page, stage: string) => page.getByRole('region', { name: STAGE_NAMES[stage], exact: true });
-const card = (page: Page, stage: string, title: string) => column(page, stage).getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+const card = (page: Page, stage: string, title: string) =>
+  column(page, stage)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: title, exact: true }) });
 
 const focusedText = (page: Page) => page.evaluate<string>("document.activeElement?.textContent ?? ''");
 
@@ -82,7 +92,9 @@ describe('layout', () => {
         await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
         await page.locator('.board .deal-card').first().waitFor();
         // Wider than its box, or a button or heading on two lines (a word broken to fit).
-        const bad = await page.evaluate<string[]>(`[...document.querySelectorAll('.board button, .column-head h2, .column-count, .column-totals li, .deal-card, .deal-value')]
+        const bad = await page.evaluate<
+          string[]
+        >(`[...document.querySelectorAll('.board button, .column-head h2, .column-count, .column-totals li, .deal-card, .deal-value')]
           .filter((el) => {
             const style = getComputedStyle(el);
             const lines = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
@@ -121,7 +133,10 @@ describe('moving cards', () => {
     await expect.poll(async () => (await suite.api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('proposal');
     const events = await eventsOf(deal.id, 'deal.updated');
     expect(events.map((e) => e.data.object.stage)).toContain('proposal');
-    await page.getByRole('status').filter({ hasText: `Moved ${deal.title} to Proposal.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Moved ${deal.title} to Proposal.` })
+      .waitFor();
     expect(await card(page, 'qualified', deal.title).count()).toBe(0);
     await page.context().close();
   });
@@ -239,7 +254,10 @@ describe('moving cards', () => {
     expect(await shownCounts(page)).toEqual(await apiCounts({ lead_in: -1, qualified: 1 }));
     expect(await button.isDisabled()).toBe(true);
     expect(await moving.getAttribute('draggable')).toBe('false');
-    await page.getByRole('status').filter({ hasText: `Moving ${deal.title} to Qualified…` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Moving ${deal.title} to Qualified…` })
+      .waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]); // the busy card's text keeps its contrast
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, 'board-moving.png') });
@@ -248,7 +266,10 @@ describe('moving cards', () => {
     letThrough();
     await moving.getByRole('button', { name: 'Move to' }).waitFor();
     expect(await moving.getAttribute('draggable')).toBe('true');
-    await page.getByRole('status').filter({ hasText: `Moved ${deal.title} to Qualified.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Moved ${deal.title} to Qualified.` })
+      .waitFor();
     expect((await suite.api.get(`/v1/deals/${deal.id}`)).body.stage).toBe('qualified');
     expect(await shownCounts(page)).toEqual(await apiCounts()); // the API's heads now, counted once
     await page.context().close();
@@ -278,7 +299,12 @@ describe('columns', () => {
       const expected = [...minor.keys()].sort().map((c) => formatMoney(minor.get(c)! / 10 ** minorDigits(c), c, 'en-US'));
       const col = column(page, stage);
       expect(await col.locator('.column-count').textContent(), stage).toBe(`${inStage.length} deals`);
-      const shown = inStage.length ? await col.getByRole('list', { name: `Value of ${STAGE_NAMES[stage]}` }).getByRole('listitem').allTextContents() : [];
+      const shown = inStage.length
+        ? await col
+            .getByRole('list', { name: `Value of ${STAGE_NAMES[stage]}` })
+            .getByRole('listitem')
+            .allTextContents()
+        : [];
       expect(shown, stage).toEqual(expected);
     }
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -314,7 +340,9 @@ describe('columns', () => {
     expect(await cards.locator('.deal-title').allTextContents()).toEqual(newest.slice(0, 15));
     // The clients' names: asked for by the ids on the cards, in one request, not as the list of every client.
     expect(askedClients).toHaveLength(1);
-    const firstPages = await Promise.all(Object.keys(STAGE_NAMES).map(async (stage) => (await suite.api.get(`/v1/deals?stage=${stage}&sort=updated_at&order=desc&limit=15`)).body.data as Deal[]));
+    const firstPages = await Promise.all(
+      Object.keys(STAGE_NAMES).map(async (stage) => (await suite.api.get(`/v1/deals?stage=${stage}&sort=updated_at&order=desc&limit=15`)).body.data as Deal[]),
+    );
     const withClient = firstPages.flat().filter((d) => d.client_id);
     expect(new Set(askedClients[0]!.split(','))).toEqual(new Set(withClient.map((d) => d.client_id)));
     const shown = withClient[0]!;

@@ -65,7 +65,9 @@ describe('command menu', () => {
     // The focus is in the search box at once: typing right after the shortcut lands there.
     await page.keyboard.type('quartz');
     expect(await input(page).inputValue()).toBe('quartz');
-    const option = menu(page).getByRole('group', { name: 'Clients' }).getByRole('option', { name: /Quartzite Looms Ltd/ });
+    const option = menu(page)
+      .getByRole('group', { name: 'Clients' })
+      .getByRole('option', { name: /Quartzite Looms Ltd/ });
     await option.waitFor();
     // No page is named like that: the client is the first result, and the one Enter opens.
     await expect.poll(() => activeOption(page)).toMatch(/^Quartzite Looms Ltd/);
@@ -83,7 +85,9 @@ describe('command menu', () => {
     const client = (await suite.api.post('/v1/clients', { name: 'Zuse Relay Works', email: 'konrad@zuse.example' })).body;
     await suite.api.post('/v1/leads', { first_name: 'Konrad', last_name: 'Zusetti', company: 'Relays GmbH' });
     const deal = (await suite.api.post('/v1/deals', { title: 'Zuse Z3 rebuild', value: 4200, currency: 'EUR', stage: 'proposal', client_id: client.id })).body;
-    const invoice = (await suite.api.post('/v1/invoices', { client_id: client.id, currency: 'EUR', line_items: [{ description: 'Relays', quantity: 2, unit_price: 10 }] })).body;
+    const invoice = (
+      await suite.api.post('/v1/invoices', { client_id: client.id, currency: 'EUR', line_items: [{ description: 'Relays', quantity: 2, unit_price: 10 }] })
+    ).body;
     const page = await suite.signedIn();
     await page.keyboard.press('Control+k');
     await menu(page).waitFor();
@@ -94,10 +98,17 @@ describe('command menu', () => {
       ['Deals', 'Zuse Z3 rebuild'],
       ['Invoices', invoice.number],
     ]) {
-      await menu(page).getByRole('group', { name: group }).getByRole('option', { name: new RegExp(`^${name}`) }).waitFor();
+      await menu(page)
+        .getByRole('group', { name: group })
+        .getByRole('option', { name: new RegExp(`^${name}`) })
+        .waitFor();
     }
     // A deal says what it is worth and where it stands, in words.
-    expect(await menu(page).getByRole('option', { name: /^Zuse Z3 rebuild/ }).textContent()).toContain('€4,200.00 · Proposal');
+    expect(
+      await menu(page)
+        .getByRole('option', { name: /^Zuse Z3 rebuild/ })
+        .textContent(),
+    ).toContain('€4,200.00 · Proposal');
     const order = await menu(page).getByRole('option').allTextContents();
     expect(await activeOption(page)).toBe(order[0]);
     await page.keyboard.press('ArrowDown');

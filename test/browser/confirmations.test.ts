@@ -63,7 +63,13 @@ describe('revoking API keys', () => {
     const [admin] = (await accountApi.get('/v1/api_keys')).body.data;
     const second = (await accountApi.post('/v1/api_keys', { name: 'second admin', scopes: ['*'] })).body;
     // An app it registered outlives it: the confirmation names the app.
-    const app = (await apiClient({ baseUrl: suite.sandbox.baseUrl, apiKey: second.secret }).post('/v1/oauth_apps', { name: 'Orphaned Integration', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['leads:read'] })).body;
+    const app = (
+      await apiClient({ baseUrl: suite.sandbox.baseUrl, apiKey: second.secret }).post('/v1/oauth_apps', {
+        name: 'Orphaned Integration',
+        redirect_uris: ['http://127.0.0.1:9/cb'],
+        scopes: ['leads:read'],
+      })
+    ).body;
     expect(app.registered_by).toBe(second.id);
     const page = await signedInWith(account.api_key);
 
@@ -95,7 +101,8 @@ describe('revoking API keys', () => {
 describe('the other destructive actions ask first', () => {
   it('webhooks: Delete and Rotate secret change nothing until confirmed', async () => {
     const hook = (await suite.api.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/confirm-hook', description: 'confirm me' })).body;
-    const rotations = async () => (await suite.api.get(`/v1/request_logs?method=POST&path_prefix=/v1/webhook_endpoints/${hook.id}/rotate_secret`)).body.data.length as number;
+    const rotations = async () =>
+      (await suite.api.get(`/v1/request_logs?method=POST&path_prefix=/v1/webhook_endpoints/${hook.id}/rotate_secret`)).body.data.length as number;
     const page = await suite.signedIn();
     await page.getByRole('link', { name: 'Webhooks' }).click();
     const row = page.getByRole('row').filter({ hasText: 'http://127.0.0.1:9/confirm-hook' });

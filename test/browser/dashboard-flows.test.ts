@@ -100,10 +100,16 @@ describe('webhooks', () => {
       await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/whsec_/);
       const row = page.getByRole('row').filter({ hasText: receiver.url });
       await row.getByRole('button', { name: 'Send test event' }).click();
-      await page.getByRole('status').filter({ hasText: /^Sent deal.created/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Sent deal.created/ })
+        .waitFor();
       await receiver.waitFor('the test event', () => receiver.received.some((r) => JSON.parse(r.body).data.object.id === deal.body.id));
       await row.getByRole('button', { name: 'Deliveries' }).click();
-      const attempts = page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'deal.created' });
+      const attempts = page
+        .getByRole('table', { name: /Delivery attempts/ })
+        .getByRole('row')
+        .filter({ hasText: 'deal.created' });
       await attempts.filter({ hasText: 'succeeded' }).first().waitFor();
       // Resend runs through the queue again: a second delivery arrives and shows as a new attempt.
       await attempts.first().getByRole('button', { name: 'Resend' }).click();
@@ -228,7 +234,11 @@ describe('deals board and sandbox', () => {
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals?view=board`);
     // With the mouse, through each card's Move to menu (test/browser/board.test.ts drags and uses the keyboard).
     const moveTo = async (title: string, stage: string, answer?: () => Promise<void>) => {
-      await page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title }) }).getByRole('button', { name: 'Move to' }).click();
+      await page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: title }) })
+        .getByRole('button', { name: 'Move to' })
+        .click();
       await page.getByRole('menu', { name: 'Move to' }).getByRole('menuitem', { name: stage }).click();
       await answer?.();
       await page.getByRole('region', { name: stage, exact: true }).getByText(title).waitFor();
@@ -241,7 +251,9 @@ describe('deals board and sandbox', () => {
       await dialog.getByRole('button', { name: 'Mark as lost' }).click();
     });
     expect((await suite.api.get(`/v1/deals/${won.body.id}`)).body.stage).toBe('won');
-    await expect.poll(async () => (await suite.api.get(`/v1/deals/${lost.body.id}`)).body).toMatchObject({ stage: 'lost', lost_reason: 'Went with a competitor' });
+    await expect
+      .poll(async () => (await suite.api.get(`/v1/deals/${lost.body.id}`)).body)
+      .toMatchObject({ stage: 'lost', lost_reason: 'Went with a competitor' });
     await page.context().close();
   });
 
@@ -257,7 +269,9 @@ describe('deals board and sandbox', () => {
     await page.getByLabel('Advance the clock by (7d, 36h, 90m)').fill('2d');
     await page.getByRole('button', { name: 'Advance clock' }).click();
     await page.getByText('48 h ahead of real time').waitFor();
-    expect(Date.parse((await page.getByTestId('clock-now').textContent())!.replace(' ', 'T')) - Date.parse(before.replace(' ', 'T'))).toBeGreaterThanOrEqual(2 * 86_400_000 - 60_000);
+    expect(Date.parse((await page.getByTestId('clock-now').textContent())!.replace(' ', 'T')) - Date.parse(before.replace(' ', 'T'))).toBeGreaterThanOrEqual(
+      2 * 86_400_000 - 60_000,
+    );
     await page.getByRole('button', { name: 'Restore from-browser' }).click();
     await page.getByRole('dialog', { name: 'Restore the snapshot from-browser?' }).getByRole('button', { name: 'Restore snapshot' }).click();
     await page.getByRole('status').filter({ hasText: 'Restored from-browser.' }).waitFor();
@@ -271,7 +285,11 @@ describe('deals board and sandbox', () => {
 
   it('shows the mailbox, arms a fault that the API then answers, and resets', async () => {
     const client = await suite.api.post('/v1/clients', { name: 'Mailbox Co', email: 'billing@mailbox.example' });
-    const invoice = await suite.api.post('/v1/invoices', { client_id: client.body.id, currency: 'EUR', line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }] });
+    const invoice = await suite.api.post('/v1/invoices', {
+      client_id: client.body.id,
+      currency: 'EUR',
+      line_items: [{ description: 'Work', quantity: 1, unit_price: 5 }],
+    });
     const page = await suite.signedIn();
     // The invoice's page shows the message the sandbox sent for it.
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.body.id}`);

@@ -72,7 +72,11 @@ describe('record lists', () => {
     await expect.poll(() => names(deals)).toEqual(['Quokka renewal']);
 
     // Invoices are found by their client's name.
-    const invoice = await suite.api.post('/v1/invoices', { client_id: client.id, currency: 'EUR', line_items: [{ description: 'Support', quantity: 1, unit_price: 1200 }] });
+    const invoice = await suite.api.post('/v1/invoices', {
+      client_id: client.id,
+      currency: 'EUR',
+      line_items: [{ description: 'Support', quantity: 1, unit_price: 1200 }],
+    });
     expect(invoice.status, invoice.text).toBe(201);
     await openList(page, 'invoices?q=zephyrine', 'Invoices, newest first');
     const found = (await suite.api.get('/v1/invoices?q=zephyrine&order=desc')).body.data.map((i: { number: string }) => i.number);

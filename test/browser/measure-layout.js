@@ -31,7 +31,6 @@ export function measure() {
   return [...new Set(problems)];
 }
 
-
 /**
  * For the test of the measure: a header squeezed until its word breaks, and the page's primary
  * button too narrow for its name. Through the DOM and the CSSOM: the dashboard's CSP refuses a

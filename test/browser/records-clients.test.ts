@@ -44,7 +44,11 @@ describe('creating and editing a client', () => {
     await page.getByLabel('Kind', { exact: true }).selectOption({ label: 'Person' });
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect((await suite.api.get(`/v1/clients/${client.id}`)).body).toMatchObject({ phone: '+44 20 7946 0000', kind: 'person', address: { city: 'London', country: 'GB' } });
+    expect((await suite.api.get(`/v1/clients/${client.id}`)).body).toMatchObject({
+      phone: '+44 20 7946 0000',
+      kind: 'person',
+      address: { city: 'London', country: 'GB' },
+    });
     await page.context().close();
   }, 90_000);
 });
@@ -94,8 +98,11 @@ describe("a client's contact persons", () => {
 describe("a client's related records", () => {
   it('lists its deals and invoices by name and amount, linking both ways', async () => {
     const client = (await suite.api.post('/v1/clients', { name: 'Lovelace Analytics', email: 'ap@lovelace.example' })).body;
-    const deal = (await suite.api.post('/v1/deals', { title: 'Engine retrofit', value: 2717000, currency: 'JPY', stage: 'lead_in', client_id: client.id })).body;
-    const invoice = (await suite.api.post('/v1/invoices', { client_id: client.id, currency: 'EUR', line_items: [{ description: 'Survey', quantity: 1, unit_price: 1250.5 }] })).body;
+    const deal = (await suite.api.post('/v1/deals', { title: 'Engine retrofit', value: 2717000, currency: 'JPY', stage: 'lead_in', client_id: client.id }))
+      .body;
+    const invoice = (
+      await suite.api.post('/v1/invoices', { client_id: client.id, currency: 'EUR', line_items: [{ description: 'Survey', quantity: 1, unit_price: 1250.5 }] })
+    ).body;
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/clients/${client.id}`);
     const deals = page.getByRole('region', { name: 'Deals' });

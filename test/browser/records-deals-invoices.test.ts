@@ -59,7 +59,7 @@ describe('deals', () => {
     await page.context().close();
   }, 90_000);
 
-  it("loses a deal from its page with a reason, and edits the reason later", async () => {
+  it('loses a deal from its page with a reason, and edits the reason later', async () => {
     const deal = (await suite.api.post('/v1/deals', { title: 'Colossus upgrade', value: 800, currency: 'GBP', stage: 'negotiation' })).body;
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals/${deal.id}`);
@@ -118,7 +118,10 @@ describe('invoices', () => {
       { description: 'Punch cards', quantity: 2, unit_price: 450, amount: 900 },
     ]);
     await page.locator('.page-header').getByText('Draft', { exact: true }).waitFor();
-    await page.getByRole('definition').filter({ hasText: /^€1,260.00$/ }).waitFor();
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^€1,260.00$/ })
+      .waitFor();
     await page.getByRole('cell', { name: 'Punch cards' }).waitFor();
 
     await page.getByRole('button', { name: 'Send' }).click();
@@ -146,7 +149,14 @@ describe('invoices', () => {
 
   it('shows an open invoice past its due date as overdue, in the list (by client name) and on its page', async () => {
     const client = (await suite.api.post('/v1/clients', { name: 'Late Payers GmbH', email: 'ap@late.example' })).body;
-    const invoice = (await suite.api.post('/v1/invoices', { client_id: client.id, currency: 'JPY', due_date: '2020-01-01', line_items: [{ description: 'Old work', quantity: 1, unit_price: 2717000 }] })).body;
+    const invoice = (
+      await suite.api.post('/v1/invoices', {
+        client_id: client.id,
+        currency: 'JPY',
+        due_date: '2020-01-01',
+        line_items: [{ description: 'Old work', quantity: 1, unit_price: 2717000 }],
+      })
+    ).body;
     expect(invoice.status).toBe('open');
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/invoices?client_id=${client.id}`);

@@ -29,7 +29,14 @@ describe('creating a lead', () => {
     const id = idFromUrl(page.url());
     expect(page.url()).toBe(`${suite.sandbox.baseUrl}/dashboard/leads/${id}`);
     const lead = (await suite.api.get(`/v1/leads/${id}`)).body;
-    expect(lead).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@engines.example', company: 'Analytical Engines', source: 'referral', status: 'new' });
+    expect(lead).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@engines.example',
+      company: 'Analytical Engines',
+      source: 'referral',
+      status: 'new',
+    });
     // The page is a readable form: labels and values, the source by its name, no JSON.
     await page.getByRole('definition').filter({ hasText: 'Referral' }).waitFor();
     expect(await page.locator('pre').count()).toBe(0);
@@ -48,7 +55,11 @@ describe('creating a lead', () => {
     await form.getByRole('button', { name: 'Create lead' }).dblclick();
     await page.getByRole('heading', { name: 'Twice', level: 1 }).waitFor();
     expect(await leadsByEmail('twice@clicks.example')).toHaveLength(1);
-    const log = (await suite.api.get('/v1/request_logs?method=POST&path_prefix=/v1/leads&limit=1000')).body.data as { path: string; status: number; idempotency_key: string | null }[];
+    const log = (await suite.api.get('/v1/request_logs?method=POST&path_prefix=/v1/leads&limit=1000')).body.data as {
+      path: string;
+      status: number;
+      idempotency_key: string | null;
+    }[];
     const creates = log.filter((r) => r.path === '/v1/leads');
     expect(creates.length).toBeGreaterThan(0);
     for (const r of creates) expect(r.idempotency_key).toMatch(/^dashboard-[0-9a-f]{32}$/);
@@ -138,7 +149,9 @@ describe('a lead page', () => {
   }, 90_000);
 
   it('converts the lead into a client and links the two', async () => {
-    const lead = (await suite.api.post('/v1/leads', { first_name: 'Charles', last_name: 'Babbage', company: 'Difference Engines Ltd', email: 'charles@difference.example' })).body;
+    const lead = (
+      await suite.api.post('/v1/leads', { first_name: 'Charles', last_name: 'Babbage', company: 'Difference Engines Ltd', email: 'charles@difference.example' })
+    ).body;
     const page = await suite.signedIn();
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/leads/${lead.id}`);
     await page.getByRole('button', { name: 'Convert' }).click();
@@ -157,7 +170,10 @@ describe('a lead page', () => {
     // The converted lead links to its client by name; Convert is gone.
     await page.getByRole('link', { name: 'Difference Engines Ltd' }).click();
     await page.getByRole('heading', { name: 'Difference Engines Ltd', level: 1 }).waitFor();
-    await page.getByRole('table', { name: 'Contact persons of Difference Engines Ltd' }).getByRole('cell', { name: /^Charles Babbage/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Contact persons of Difference Engines Ltd' })
+      .getByRole('cell', { name: /^Charles Babbage/ })
+      .waitFor();
     expect(page.url()).toBe(`${suite.sandbox.baseUrl}/dashboard/clients/${client.id}`);
     await page.goBack();
     await page.getByRole('heading', { name: 'Charles Babbage', level: 1 }).waitFor();

@@ -29,7 +29,7 @@ async function expectedClients(path: string): Promise<{ names: string[]; ids: st
   const ids = [...new Set(rows.flatMap((r) => (r.client_id ? [r.client_id] : [])))];
   const clients = (await suite.api.get(`/v1/clients?ids=${ids.join(',')}&limit=100`)).body.data as { id: string; name: string }[];
   const names = new Map(clients.map((c) => [c.id, c.name]));
-  return { names: rows.map((r) => (r.client_id ? names.get(r.client_id) ?? `Not found (${r.client_id})` : '—')), ids };
+  return { names: rows.map((r) => (r.client_id ? (names.get(r.client_id) ?? `Not found (${r.client_id})`) : '—')), ids };
 }
 
 describe('client names in lists', () => {
@@ -70,7 +70,9 @@ describe('client names in lists', () => {
 
     // The sandbox fails the next names request with a 500 (POST /_sandbox/faults): the names are unknown, not absent.
     const kept = (await suite.api.post('/v1/clients', { name: 'Kept Client Ltd' })).body;
-    expect((await suite.api.post('/v1/deals', { title: 'Deal of a kept client', value: 100, currency: 'EUR', stage: 'lead_in', client_id: kept.id })).status).toBe(201);
+    expect(
+      (await suite.api.post('/v1/deals', { title: 'Deal of a kept client', value: 100, currency: 'EUR', stage: 'lead_in', client_id: kept.id })).status,
+    ).toBe(201);
     const fault = await suite.api.post('/_sandbox/faults', { method: 'GET', path_prefix: '/v1/clients?ids=', status: 500, count: 1 });
     expect(fault.status).toBe(201);
     await page.goto(`${suite.sandbox.baseUrl}/dashboard/deals`); // a new page load: nothing remembered

@@ -14,7 +14,13 @@ useBrowser([], (s) => (suite = s));
 
 const idFromUrl = (url: string) => decodeURIComponent(new URL(url).pathname.split('/').at(-1)!);
 
-async function createFromList(page: Page, list: string, button: string, fill: (form: ReturnType<Page['getByRole']>) => Promise<void>, submit: string): Promise<string> {
+async function createFromList(
+  page: Page,
+  list: string,
+  button: string,
+  fill: (form: ReturnType<Page['getByRole']>) => Promise<void>,
+  submit: string,
+): Promise<string> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: list, exact: true }).click();
   await page.getByRole('button', { name: button }).click();
   const form = page.getByRole('dialog', { name: button });
@@ -33,7 +39,10 @@ async function addContact(page: Page, client: string, first: string, last: strin
   await dialog.getByLabel('Last name', { exact: true }).fill(last);
   await dialog.getByLabel('Email', { exact: true }).fill(email);
   await dialog.getByRole('button', { name: 'Add contact' }).click();
-  await page.getByRole('table', { name: `Contact persons of ${client}` }).getByRole('cell', { name: new RegExp(`^${first} ${last}`) }).waitFor();
+  await page
+    .getByRole('table', { name: `Contact persons of ${client}` })
+    .getByRole('cell', { name: new RegExp(`^${first} ${last}`) })
+    .waitFor();
 }
 
 describe('a realistic scenario, set up entirely in the browser', () => {
@@ -50,21 +59,33 @@ describe('a realistic scenario, set up entirely in the browser', () => {
     await page.bringToFront();
 
     // A client with two contact persons.
-    const clientId = await createFromList(page, 'Clients', 'New client', async (form) => {
-      await form.getByLabel('Name', { exact: true }).fill('Lovelace Analytics');
-      await form.getByLabel('Email', { exact: true }).fill('accounts@lovelace.example');
-    }, 'Create client');
+    const clientId = await createFromList(
+      page,
+      'Clients',
+      'New client',
+      async (form) => {
+        await form.getByLabel('Name', { exact: true }).fill('Lovelace Analytics');
+        await form.getByLabel('Email', { exact: true }).fill('accounts@lovelace.example');
+      },
+      'Create client',
+    );
     await page.getByRole('heading', { name: 'Lovelace Analytics', level: 1 }).waitFor();
     await addContact(page, 'Lovelace Analytics', 'Ada', 'King', 'ada@lovelace.example');
     await addContact(page, 'Lovelace Analytics', 'Charles', 'Babbage', 'charles@lovelace.example');
 
     // A lead, converted into a second client.
-    const leadId = await createFromList(page, 'Leads', 'New lead', async (form) => {
-      await form.getByLabel('First name', { exact: true }).fill('Grace');
-      await form.getByLabel('Last name', { exact: true }).fill('Hopper');
-      await form.getByLabel('Company', { exact: true }).fill('Hopper Compilers');
-      await form.getByLabel('Email', { exact: true }).fill('grace@compilers.example');
-    }, 'Create lead');
+    const leadId = await createFromList(
+      page,
+      'Leads',
+      'New lead',
+      async (form) => {
+        await form.getByLabel('First name', { exact: true }).fill('Grace');
+        await form.getByLabel('Last name', { exact: true }).fill('Hopper');
+        await form.getByLabel('Company', { exact: true }).fill('Hopper Compilers');
+        await form.getByLabel('Email', { exact: true }).fill('grace@compilers.example');
+      },
+      'Create lead',
+    );
     await page.getByRole('button', { name: 'Convert' }).click();
     await page.getByRole('dialog', { name: 'Convert Grace Hopper to a client' }).getByRole('button', { name: 'Convert to client' }).click();
     await page.getByRole('status').filter({ hasText: 'Converted' }).waitFor();
@@ -75,13 +96,19 @@ describe('a realistic scenario, set up entirely in the browser', () => {
     const dealIds: string[] = [];
     for (const [i, title] of titles.entries()) {
       dealIds.push(
-        await createFromList(page, 'Deals', 'New deal', async (form) => {
-          await form.getByLabel('Title', { exact: true }).fill(title);
-          await form.getByLabel('Value', { exact: true }).fill(String(1000 * (i + 1)));
-          await form.getByLabel('Currency', { exact: true }).selectOption('EUR');
-          await form.getByLabel('Stage', { exact: true }).selectOption({ label: 'Lead in' });
-          await form.getByLabel('Client', { exact: true }).selectOption({ label: clients[i]! });
-        }, 'Create deal'),
+        await createFromList(
+          page,
+          'Deals',
+          'New deal',
+          async (form) => {
+            await form.getByLabel('Title', { exact: true }).fill(title);
+            await form.getByLabel('Value', { exact: true }).fill(String(1000 * (i + 1)));
+            await form.getByLabel('Currency', { exact: true }).selectOption('EUR');
+            await form.getByLabel('Stage', { exact: true }).selectOption({ label: 'Lead in' });
+            await form.getByLabel('Client', { exact: true }).selectOption({ label: clients[i]! });
+          },
+          'Create deal',
+        ),
       );
       await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     }
@@ -90,7 +117,10 @@ describe('a realistic scenario, set up entirely in the browser', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deals', exact: true }).click();
     await page.getByRole('button', { name: 'Board' }).click();
     const column = (name: string) => page.getByRole('region', { name, exact: true });
-    const card = (stage: string, title: string) => column(stage).getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+    const card = (stage: string, title: string) =>
+      column(stage)
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: title, exact: true }) });
     // A moved card shows in its new column at once, but stays busy (not draggable) until the API
     // has the move: wait for that, as a user would, before the next drag (under load the first
     // move's answer could come after the second drag had started, which then did nothing).
@@ -109,14 +139,20 @@ describe('a realistic scenario, set up entirely in the browser', () => {
     await card('Won', 'Compiler licence').waitFor();
 
     // An invoice for the won deal's client, sent, then paid on its payment page.
-    const invoiceId = await createFromList(page, 'Invoices', 'New invoice', async (form) => {
-      await form.getByLabel('Client', { exact: true }).selectOption({ label: 'Hopper Compilers' });
-      await form.getByLabel('Deal', { exact: true }).selectOption({ label: 'Compiler licence' });
-      await form.getByLabel('Due date', { exact: true }).fill('2030-01-31');
-      await form.getByLabel('Line 1 description').fill('Compiler licence, one year');
-      await form.getByLabel('Line 1 quantity').fill('1');
-      await form.getByLabel('Line 1 unit price').fill('2000');
-    }, 'Create invoice');
+    const invoiceId = await createFromList(
+      page,
+      'Invoices',
+      'New invoice',
+      async (form) => {
+        await form.getByLabel('Client', { exact: true }).selectOption({ label: 'Hopper Compilers' });
+        await form.getByLabel('Deal', { exact: true }).selectOption({ label: 'Compiler licence' });
+        await form.getByLabel('Due date', { exact: true }).fill('2030-01-31');
+        await form.getByLabel('Line 1 description').fill('Compiler licence, one year');
+        await form.getByLabel('Line 1 quantity').fill('1');
+        await form.getByLabel('Line 1 unit price').fill('2000');
+      },
+      'Create invoice',
+    );
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('status').filter({ hasText: 'was sent to grace@compilers.example' }).waitFor();
     const link = (await suite.api.get(`/v1/invoices/${invoiceId}`)).body.payment_link as string;

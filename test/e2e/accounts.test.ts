@@ -2,18 +2,24 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../helpers/receiver.js';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { openSseStream } from '../helpers/sse-stream.js';
 
 /** Accounts, plans, test clocks and snapshots (docs/accounts.md), against a real sandbox process on a file. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let admin: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (admin = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (admin = a)));
 
 async function newAccount(body: Record<string, unknown> = {}) {
   const res = await admin.post('/_sandbox/accounts', { name: 'test account', ...body });
   expect(res.status, res.text).toBe(201);
-  return { ...res.body, api: apiClient({ baseUrl: sandbox.baseUrl, apiKey: res.body.api_key }) } as { id: string; plan: string; api_key: string; api: ApiClient };
+  return { ...res.body, api: apiClient({ baseUrl: sandbox.baseUrl, apiKey: res.body.api_key }) } as {
+    id: string;
+    plan: string;
+    api_key: string;
+    api: ApiClient;
+  };
 }
 
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);
@@ -67,7 +73,11 @@ describe('isolated accounts', () => {
     expect(mine.body).toMatchObject({ plan: 'pro', trial_ends_at: null, limits: { bulk_records: 1000, webhook_endpoints: null } });
     const free = await newAccount();
     const theirs = await free.api.get('/v1/account');
-    expect(theirs.body).toMatchObject({ id: free.id, plan: 'free', limits: { rate_limit: { limit: 100, window_seconds: 10 }, quota: { limit: 250000, window_seconds: 86400 }, webhook_endpoints: 2, bulk_records: 100 } });
+    expect(theirs.body).toMatchObject({
+      id: free.id,
+      plan: 'free',
+      limits: { rate_limit: { limit: 100, window_seconds: 10 }, quota: { limit: 250000, window_seconds: 86400 }, webhook_endpoints: 2, bulk_records: 100 },
+    });
     expect((await free.api.get('/v1/leads?limit=1')).headers.get('ratelimit-policy')).toBe('"burst";q=100;w=10, "daily";q=250000;w=86400');
   });
 
@@ -91,7 +101,11 @@ describe('isolated accounts', () => {
     const refused = await admin.delete(`/_sandbox/accounts/${me}`);
     expect(refused.status).toBe(409);
     const other = await newAccount();
-    for (const [method, path] of [['GET', '/_sandbox/accounts'], ['POST', '/_sandbox/reset'], ['GET', '/_sandbox/mailbox']] as const) {
+    for (const [method, path] of [
+      ['GET', '/_sandbox/accounts'],
+      ['POST', '/_sandbox/reset'],
+      ['GET', '/_sandbox/mailbox'],
+    ] as const) {
       const res = await other.api.request(method, path);
       expect(res.status, path).toBe(403);
       expect(res.body.detail).toContain('sandbox admin key');
@@ -146,11 +160,20 @@ describe('test clocks', () => {
     const account = await newAccount({ plan: 'pro', seed: null });
     const client = await account.api.post('/v1/clients', { name: 'Slow Payer', email: 'ap@slow.example' });
     const due = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    const invoice = await account.api.post('/v1/invoices', { client_id: client.body.id, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }], due_date: due, send: true });
+    const invoice = await account.api.post('/v1/invoices', {
+      client_id: client.body.id,
+      line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
+      due_date: due,
+      send: true,
+    });
     expect(invoice.body.overdue_at).toBeNull();
 
     // Credentials live in real time (docs/accounts.md#test-clocks lists what follows the clock): a key good for one more day stays good.
-    const shortKey = await account.api.post('/v1/api_keys', { name: 'one day', scopes: ['leads:read'], expires_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const shortKey = await account.api.post('/v1/api_keys', {
+      name: 'one day',
+      scopes: ['leads:read'],
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     const clock = await admin.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '5d' });
     const now = Date.parse(clock.body.now);
     expect((await account.api.get('/v1/leads?limit=1', { key: shortKey.body.secret })).status).toBe(200);
@@ -265,7 +288,10 @@ describe('snapshots', () => {
     }
     stop = true;
     await Promise.all(readers);
-    expect([...seen].every((n) => n === 0 || n === 300), [...seen].join(',')).toBe(true);
+    expect(
+      [...seen].every((n) => n === 0 || n === 300),
+      [...seen].join(','),
+    ).toBe(true);
     expect(seen.size).toBe(2);
   });
 });

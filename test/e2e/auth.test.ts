@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
 // No rate limit: these tests send bursts, and rate limiting has its own tests.
-useSandbox(['--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0', seed: 1 }, (s, a) => {
   sandbox = s;
   api = a;
 });

@@ -19,7 +19,13 @@ let env: BadInputEnv;
 useBadInputEnv((e) => (env = e));
 
 type Write = [Resource, 'POST' | 'PATCH'];
-const WRITES: Write[] = RESOURCES.flatMap((r) => [[r, 'POST'], [r, 'PATCH']] as Write[]);
+const WRITES: Write[] = RESOURCES.flatMap(
+  (r) =>
+    [
+      [r, 'POST'],
+      [r, 'PATCH'],
+    ] as Write[],
+);
 const target = ([resource, method]: Write) => (method === 'POST' ? `/v1/${resource}` : `/v1/${resource}/${idOf(env, resource)}`);
 
 /** Sends a raw write and checks that no record was added and the PATCH target did not change. */
@@ -100,7 +106,10 @@ describe('other media types on /v1 writes are 415 unsupported_media_type', () =>
   });
 
   it('application/json with a charset parameter is accepted (control)', async () => {
-    const res = await env.api.request('POST', '/v1/leads', { rawBody: '{"first_name":"Charset"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await env.api.request('POST', '/v1/leads', {
+      rawBody: '{"first_name":"Charset"}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(201);
     expect((await env.api.delete(`/v1/leads/${res.body.id}`)).status).toBe(200);
   });
@@ -159,7 +168,11 @@ describe('prototype-pollution keys are refused or harmless', () => {
     ['__proto__ inside custom_fields', 'leads', '{"first_name":"P","custom_fields":{"__proto__":{"polluted":true}}}'],
     ['__proto__ as a string value key', 'clients', '{"name":"P","custom_fields":{"__proto__":"x"}}'],
     ['constructor.prototype', 'deals', '{"title":"P","value":1,"currency":"EUR","stage":"lead_in","constructor":{"prototype":{"polluted":true}}}'],
-    ['__proto__ in an invoice line item', 'invoices', '{"client_id":"cli_x","line_items":[{"description":"d","quantity":1,"unit_price":1,"__proto__":{"polluted":true}}]}'],
+    [
+      '__proto__ in an invoice line item',
+      'invoices',
+      '{"client_id":"cli_x","line_items":[{"description":"d","quantity":1,"unit_price":1,"__proto__":{"polluted":true}}]}',
+    ],
   ];
   it.each(REFUSED)('%s (POST %s) is 400 malformed_json', async (_name, resource, body) => {
     const res = await rawWrite([resource, 'POST'], body, JSON_TYPE);

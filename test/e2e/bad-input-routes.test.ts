@@ -106,7 +106,10 @@ describe('a method the path does not have is 405 method_not_allowed with Allow',
     const before = await snapshot(env, resource, idOf(env, resource));
     const res = await env.api.request(method, path, ['PUT', 'POST', 'PATCH'].includes(method) ? { body: { title: 'x' } } : {});
     expectProblem(res, 405, 'method_not_allowed');
-    const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    const allow = (res.headers.get('allow') ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
     expect(allow.sort()).toEqual([...allowed].sort());
     expect(await snapshot(env, resource, idOf(env, resource))).toEqual(before);
   });

@@ -107,7 +107,24 @@ describe('unicode and quote-laden strings round-trip exactly', () => {
 });
 
 describe('hostile strings in queries are values, not SQL or FTS syntax', () => {
-  const QUERIES = ["'; DROP TABLE leads; --", "' OR '1'='1", '"', '""', '*', 'NEAR(a b)', 'a OR', 'AND', '^', '\u0000', 'a\u0000b', '\\', '%', '_', '👩🏽‍💻', "Robert'); DROP TABLE clients;--"];
+  const QUERIES = [
+    "'; DROP TABLE leads; --",
+    "' OR '1'='1",
+    '"',
+    '""',
+    '*',
+    'NEAR(a b)',
+    'a OR',
+    'AND',
+    '^',
+    '\u0000',
+    'a\u0000b',
+    '\\',
+    '%',
+    '_',
+    '👩🏽‍💻',
+    "Robert'); DROP TABLE clients;--",
+  ];
 
   it.each(QUERIES)('client search q=%j answers 200 and the tables survive', async (text) => {
     const before = await counts(env);

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  counts,
-  expectFieldError,
-  idOf,
-  snapshot,
-  validCreate,
-  type BadInputEnv,
-  type Resource,
-  useBadInputEnv,
-} from './bad-input-shared.js';
+import { counts, expectFieldError, idOf, snapshot, validCreate, type BadInputEnv, type Resource, useBadInputEnv } from './bad-input-shared.js';
 
 /**
  * Well-formed JSON whose content is wrong: 422 validation_failed naming the field, on POST and
@@ -86,12 +77,24 @@ const SHARED: Case[] = [
   [
     'invoices',
     'the second line item over-precise',
-    { currency: 'EUR', line_items: [{ description: 'a', quantity: 1, unit_price: 1 }, { description: 'b', quantity: 1, unit_price: 0.005 }] },
+    {
+      currency: 'EUR',
+      line_items: [
+        { description: 'a', quantity: 1, unit_price: 1 },
+        { description: 'b', quantity: 1, unit_price: 0.005 },
+      ],
+    },
     'line_items.1.unit_price',
     'too_many_decimals',
   ],
   ['invoices', 'no line items', { line_items: [] }, 'line_items', 'too_small'],
-  ['invoices', '101 line items', { line_items: Array.from({ length: 101 }, () => ({ description: 'x', quantity: 1, unit_price: 1 })) }, 'line_items', 'too_big'],
+  [
+    'invoices',
+    '101 line items',
+    { line_items: Array.from({ length: 101 }, () => ({ description: 'x', quantity: 1, unit_price: 1 })) },
+    'line_items',
+    'too_big',
+  ],
   // Bad email addresses.
   ...(['not-an-email', 'a@', '@example.com', 'a b@example.com', 'ada@example..com'] as const).flatMap((e): Case[] => [
     ['leads', `email '${e}'`, { email: e }, 'email', 'invalid_format'],
@@ -209,7 +212,11 @@ describe('the controls: the valid bodies and the limits themselves pass', () => 
       custom_fields: manyKeys(50),
     });
     expect(lead.status, lead.text).toBe(201);
-    for (const [value, currency] of [[19.99, 'EUR'], [1500, 'JPY'], [1.234, 'KWD']] as const) {
+    for (const [value, currency] of [
+      [19.99, 'EUR'],
+      [1500, 'JPY'],
+      [1.234, 'KWD'],
+    ] as const) {
       const deal = await env.api.post('/v1/deals', { title: 'Digits', value, currency, stage: 'lead_in' });
       expect(deal.status, deal.text).toBe(201);
       expect(deal.body.value).toBe(value);

@@ -66,7 +66,11 @@ describe('the single binary, run from a folder outside the repository', () => {
   });
 
   it('starts the sandbox: migrations and the SQLite addon come from inside the binary', async () => {
-    const child = spawn(binary, ['sandbox', 'start', '--port', '0', '--json', '--db', './sandbox.db'], { cwd: dir.path, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(binary, ['sandbox', 'start', '--port', '0', '--json', '--db', './sandbox.db'], {
+      cwd: dir.path,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -91,7 +95,10 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(deals.status, stderr).toBe(200);
     expect(((await deals.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0); // seeded
     // The dashboard's built files are SEA assets too (the binary has no dist/ beside it).
-    for (const [file, type] of [['app.js', 'text/javascript'], ['app.css', 'text/css']]) {
+    for (const [file, type] of [
+      ['app.js', 'text/javascript'],
+      ['app.css', 'text/css'],
+    ]) {
       const asset = await fetch(`${sandbox.baseUrl}/dashboard/assets/${file}`);
       expect(asset.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
       expect(await asset.text()).not.toContain('not built');
@@ -108,7 +115,7 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(readdirSync(join(env.TMPDIR!, cache[0]!))).toEqual(['better_sqlite3.node']);
   });
 
-  it("starts from the code cache its build made, and keeps its own when V8 refuses that one", () => {
+  it('starts from the code cache its build made, and keeps its own when V8 refuses that one', () => {
     // The sandbox above started and answered /v1/deals, and `version` ran: had V8 refused the
     // embedded cache, each would have written one of its own here (at its first API answer, at exit).
     expect(run(['version', '--json']).code).toBe(0);
@@ -161,7 +168,9 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(code, `${stdout}\n${stderr}`).toBe(0);
 
     for (const row of rows) {
-      const found = await fetch(`${sandbox.baseUrl}/v1/leads?external_id=${encodeURIComponent(row['External ID']!)}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+      const found = await fetch(`${sandbox.baseUrl}/v1/leads?external_id=${encodeURIComponent(row['External ID']!)}`, {
+        headers: { authorization: `Bearer ${sandbox.apiKey}` },
+      });
       const { data } = (await found.json()) as { data: { first_name: string | null; company: string | null }[] };
       expect(data, row['External ID']).toHaveLength(1);
       // An empty cell is no value (null) in the API.

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { dbValue } from '../helpers/sync.js';
 
 /** `dry_run` on the bulk endpoints (docs/sync.md#plan---plan-and-bulk-dry_run): same answer as the real call, nothing written. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });
 
-type Bulk = { results: { index: number; status: string; id?: string; changes?: Record<string, { from: unknown; to: unknown }>; error?: { code: string } }[]; summary: Record<string, number> };
+type Bulk = {
+  results: { index: number; status: string; id?: string; changes?: Record<string, { from: unknown; to: unknown }>; error?: { code: string } }[];
+  summary: Record<string, number>;
+};
 const count = (sql: string) => dbValue(sandbox.db, sql);
 
 async function bulk(resource: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Bulk> {
@@ -22,7 +26,13 @@ async function bulk(resource: string, body: Record<string, unknown>, headers: Re
 
 describe('POST /v1/leads/bulk with dry_run', () => {
   it('plans creates, updates with their changes, unchanged and failures, writing nothing; the real call agrees', async () => {
-    await bulk('leads', { mode: 'upsert', records: [{ external_id: 'd-1', first_name: 'Ada', email: 'ada.d@example.com' }, { external_id: 'd-2', first_name: 'Bob' }] });
+    await bulk('leads', {
+      mode: 'upsert',
+      records: [
+        { external_id: 'd-1', first_name: 'Ada', email: 'ada.d@example.com' },
+        { external_id: 'd-2', first_name: 'Bob' },
+      ],
+    });
     const records = [
       { external_id: 'd-1', first_name: 'Ada', last_name: 'Lovelace', email: 'ada.d@example.com' },
       { external_id: 'd-2', first_name: 'Bob' },

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { dbValue } from '../helpers/sync.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -19,7 +20,10 @@ const allEvents = () => dbValue(sandbox.db, 'SELECT count(*) FROM events');
 async function bulk(resource: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   const res = await api.post(`/v1/${resource}/bulk`, body, { headers });
   expect(res.status, res.text).toBe(200);
-  return res.body as { results: { index: number; status: string; id?: string; error?: { code: string; message: string; path?: string } }[]; summary: Record<string, number> };
+  return res.body as {
+    results: { index: number; status: string; id?: string; error?: { code: string; message: string; path?: string } }[];
+    summary: Record<string, number>;
+  };
 }
 
 // First in the file: the route's first 20 bodies are parsed by the documented schema, interpreted;
@@ -94,7 +98,7 @@ describe('POST /v1/leads/bulk', () => {
     expect(res.results[5]!.error).toMatchObject({ code: 'validation_failed', path: 'first_name' });
     for (const r of res.results.filter((r) => r.status === 'failed')) expect(r.id).toBeUndefined();
     expect(dbValue(sandbox.db, "SELECT count(*) FROM leads WHERE external_id LIKE 'mix-%'")).toBe(2);
-    expect(dbValue(sandbox.db, "SELECT count(*) FROM events WHERE data LIKE '%\"mix-5\"%'")).toBe(0);
+    expect(dbValue(sandbox.db, 'SELECT count(*) FROM events WHERE data LIKE \'%"mix-5"%\'')).toBe(0);
   });
 
   it('matches on email case-insensitively, and fails a record whose email two leads share (conflict)', async () => {
@@ -107,7 +111,11 @@ describe('POST /v1/leads/bulk', () => {
 
     await api.post('/v1/leads', { first_name: 'One', email: 'twice@example.com' });
     await api.post('/v1/leads', { first_name: 'Two', email: 'TWICE@example.com' });
-    const ambiguous = await bulk('leads', { mode: 'upsert', match_on: 'email', records: [{ email: 'twice@example.com', title: 'x' }, { first_name: 'No email' }] });
+    const ambiguous = await bulk('leads', {
+      mode: 'upsert',
+      match_on: 'email',
+      records: [{ email: 'twice@example.com', title: 'x' }, { first_name: 'No email' }],
+    });
     expect(ambiguous.results[0]).toMatchObject({ status: 'failed', error: { code: 'conflict' } });
     expect(ambiguous.results[1]!.status).toBe('created'); // nothing to match on: a new lead
     expect(dbValue(sandbox.db, "SELECT count(*) FROM leads WHERE title = 'x'")).toBe(0);
@@ -130,7 +138,14 @@ describe('POST /v1/leads/bulk', () => {
   });
 
   it('matching on email, a later record whose email differs only in case updates the lead an earlier one created', async () => {
-    const res = await bulk('leads', { mode: 'upsert', match_on: 'email', records: [{ first_name: 'Early', email: 'same.person@example.com' }, { first_name: 'Late', email: 'Same.Person@Example.com' }] });
+    const res = await bulk('leads', {
+      mode: 'upsert',
+      match_on: 'email',
+      records: [
+        { first_name: 'Early', email: 'same.person@example.com' },
+        { first_name: 'Late', email: 'Same.Person@Example.com' },
+      ],
+    });
     expect(res.results.map((r) => r.status)).toEqual(['created', 'updated']);
     expect(res.results[1]!.id).toBe(res.results[0]!.id);
     expect(dbValue(sandbox.db, "SELECT count(*) FROM leads WHERE email LIKE 'same.person@example.com'")).toBe(1);
@@ -149,7 +164,13 @@ describe('POST /v1/leads/bulk', () => {
 
   it('upserts by id when a record carries one (as an export does); an unknown id fails with not_found', async () => {
     const lead = (await api.post('/v1/leads', { first_name: 'No external id' })).body;
-    const res = await bulk('leads', { mode: 'upsert', records: [{ id: lead.id, first_name: 'Renamed' }, { id: 'lead_01J0000000000000000000000Z', first_name: 'Ghost' }] });
+    const res = await bulk('leads', {
+      mode: 'upsert',
+      records: [
+        { id: lead.id, first_name: 'Renamed' },
+        { id: 'lead_01J0000000000000000000000Z', first_name: 'Ghost' },
+      ],
+    });
     expect(res.results[0]).toMatchObject({ status: 'updated', id: lead.id });
     expect(res.results[1]).toMatchObject({ status: 'failed', error: { code: 'not_found' } });
     expect((await api.get(`/v1/leads/${lead.id}`)).body.first_name).toBe('Renamed');
@@ -172,7 +193,13 @@ describe('POST /v1/leads/bulk', () => {
   it('writes a batch of new leads together, each with its event and webhook delivery, as single creates would', async () => {
     const endpoint = (await api.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled_events: ['lead.created'] })).body;
     // 250: two full multi-row INSERTs of 100 and a remainder; one record breaks a rule in the middle.
-    const records = Array.from({ length: 250 }, (_, i) => ({ external_id: `new-${i}`, first_name: `N${i}`, email: `n${i}@example.com`, tags: ['t'], custom_fields: { i } }));
+    const records = Array.from({ length: 250 }, (_, i) => ({
+      external_id: `new-${i}`,
+      first_name: `N${i}`,
+      email: `n${i}@example.com`,
+      tags: ['t'],
+      custom_fields: { i },
+    }));
     records[120] = { ...records[120]!, status: 'converted' } as (typeof records)[number];
     const res = await bulk('leads', { mode: 'upsert', records });
     expect(res.summary).toEqual({ created: 249, updated: 0, unchanged: 0, failed: 1 });
@@ -184,7 +211,8 @@ describe('POST /v1/leads/bulk', () => {
       const data = JSON.parse(dbValue<string>(sandbox.db, "SELECT data FROM events WHERE object_id = ? AND type = 'lead.created'", id));
       expect(data).toEqual((await api.get(`/v1/leads/${id}`)).body);
     }
-    const sql = "SELECT count(DISTINCT e.object_id) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.endpoint_id = ? AND e.object_id IN (SELECT id FROM leads WHERE external_id LIKE 'new-%')";
+    const sql =
+      "SELECT count(DISTINCT e.object_id) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.endpoint_id = ? AND e.object_id IN (SELECT id FROM leads WHERE external_id LIKE 'new-%')";
     expect(dbValue(sandbox.db, sql, endpoint.id)).toBe(249);
     expect((await api.delete(`/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
   });
@@ -199,7 +227,13 @@ describe('POST /v1/leads/bulk', () => {
 
 describe('Idempotency-Key on a bulk call', () => {
   it('replays the whole batch: same body, no new records, no new events', async () => {
-    const body = { mode: 'upsert', records: [{ external_id: 'idem-1', first_name: 'Once' }, { external_id: 'idem-2', first_name: 'Twice' }] };
+    const body = {
+      mode: 'upsert',
+      records: [
+        { external_id: 'idem-1', first_name: 'Once' },
+        { external_id: 'idem-2', first_name: 'Twice' },
+      ],
+    };
     const headers = { 'idempotency-key': `bulk-${process.pid}-${Date.now()}` };
     const first = await api.post('/v1/leads/bulk', body, { headers });
     expect(first.status).toBe(200);
@@ -218,7 +252,11 @@ describe('Idempotency-Key on a bulk call', () => {
 });
 
 describe('POST /v1/clients/bulk', () => {
-  const acme = { external_id: 'cb-1', name: 'Acme', contacts: [{ first_name: 'Jana', last_name: 'Schmidt', email: 'jana@acme.example', role: 'CEO', is_primary: true }] };
+  const acme = {
+    external_id: 'cb-1',
+    name: 'Acme',
+    contacts: [{ first_name: 'Jana', last_name: 'Schmidt', email: 'jana@acme.example', role: 'CEO', is_primary: true }],
+  };
 
   it('creates clients with their contacts, and merges contacts into existing clients', async () => {
     const created = await bulk('clients', { mode: 'upsert', records: [acme] });
@@ -254,9 +292,20 @@ describe('POST /v1/clients/bulk', () => {
       external_id: `cnew-${i}`,
       name: `Batchclient Q${i}Z`, // Q1Z: a search for it is not a prefix of Q10Z
       address: { city: 'Graz', country: 'AT' },
-      contacts: (i % 10 ? [{ first_name: `Pia${i}`, email: `pia${i}@c.example`, is_primary: true }, { first_name: `Udo${i}`, last_name: 'Batchcontact' }] : []) as Contact[],
+      contacts: (i % 10
+        ? [
+            { first_name: `Pia${i}`, email: `pia${i}@c.example`, is_primary: true },
+            { first_name: `Udo${i}`, last_name: 'Batchcontact' },
+          ]
+        : []) as Contact[],
     }));
-    records[115] = { ...records[115]!, contacts: [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }] };
+    records[115] = {
+      ...records[115]!,
+      contacts: [
+        { first_name: 'A', is_primary: true },
+        { first_name: 'B', is_primary: true },
+      ],
+    };
     const res = await bulk('clients', { mode: 'upsert', records });
     expect(res.summary).toEqual({ created: 229, updated: 0, unchanged: 0, failed: 1 });
     expect(res.results[115]).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
@@ -270,7 +319,9 @@ describe('POST /v1/clients/bulk', () => {
       const search = await api.get(`/v1/clients?q=${encodeURIComponent(client.name)}`);
       expect(search.body.data.map((c: { id: string }) => c.id)).toEqual([id]);
     }
-    expect((await api.get(`/v1/clients/${ids[1]}`)).body.contacts.map((c: { first_name: string; is_primary: boolean }) => [c.first_name, c.is_primary])).toEqual([
+    expect(
+      (await api.get(`/v1/clients/${ids[1]}`)).body.contacts.map((c: { first_name: string; is_primary: boolean }) => [c.first_name, c.is_primary]),
+    ).toEqual([
       ['Pia1', true],
       ['Udo1', false],
     ]);
@@ -279,12 +330,21 @@ describe('POST /v1/clients/bulk', () => {
   });
 
   it('merges contacts in order: a new primary demotes the stored one, an unchanged contact writes nothing', async () => {
-    const created = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts: [{ first_name: 'Jana', email: 'jana@merge.example', role: 'CEO', is_primary: true }] }] });
+    const created = await bulk('clients', {
+      mode: 'upsert',
+      records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts: [{ first_name: 'Jana', email: 'jana@merge.example', role: 'CEO', is_primary: true }] }],
+    });
     const id = created.results[0]!.id!;
-    const unchanged = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts: [{ email: 'jana@merge.example', role: 'CEO' }] }] });
+    const unchanged = await bulk('clients', {
+      mode: 'upsert',
+      records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts: [{ email: 'jana@merge.example', role: 'CEO' }] }],
+    });
     expect(unchanged.results[0]).toMatchObject({ status: 'unchanged', id });
     expect(events(id, 'client.updated')).toBe(0);
-    const contacts = [{ first_name: 'Otto', email: 'otto@merge.example', is_primary: true }, { email: 'jana@merge.example', role: 'CEO' }];
+    const contacts = [
+      { first_name: 'Otto', email: 'otto@merge.example', is_primary: true },
+      { email: 'jana@merge.example', role: 'CEO' },
+    ];
     const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-merge', name: 'Merge Oy', contacts }] });
     expect(res.results[0]).toMatchObject({ status: 'updated', id });
     const after = (await api.get(`/v1/clients/${id}`)).body;
@@ -296,18 +356,37 @@ describe('POST /v1/clients/bulk', () => {
   });
 
   it('fails a client whose contacts name two primaries, and one without a name', async () => {
-    const two = [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }];
-    const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-1', name: 'Acme', contacts: two }, { external_id: 'cb-2', name: '' }, { external_id: 'cb-3', name: 'Fine' }] });
+    const two = [
+      { first_name: 'A', is_primary: true },
+      { first_name: 'B', is_primary: true },
+    ];
+    const res = await bulk('clients', {
+      mode: 'upsert',
+      records: [
+        { external_id: 'cb-1', name: 'Acme', contacts: two },
+        { external_id: 'cb-2', name: '' },
+        { external_id: 'cb-3', name: 'Fine' },
+      ],
+    });
     expect(res.results.map((r) => r.status)).toEqual(['failed', 'failed', 'created']);
     expect(res.results[0]!.error!.code).toBe('validation_failed');
     expect(res.results[1]!.error!.path).toBe('name');
   });
   it('undoes all of a record that fails after writing part of itself, and still writes the others', async () => {
     // cb-1 exists: the rename is written before the contacts are refused (two primaries).
-    const two = [{ first_name: 'A', is_primary: true }, { first_name: 'B', is_primary: true }];
+    const two = [
+      { first_name: 'A', is_primary: true },
+      { first_name: 'B', is_primary: true },
+    ];
     const id = dbValue<string>(sandbox.db, "SELECT id FROM clients WHERE external_id = 'cb-1'");
     const updatesBefore = events(id, 'client.updated');
-    const res = await bulk('clients', { mode: 'upsert', records: [{ external_id: 'cb-1', name: 'Renamed', contacts: two }, { external_id: 'cb-9', name: 'Other' }] });
+    const res = await bulk('clients', {
+      mode: 'upsert',
+      records: [
+        { external_id: 'cb-1', name: 'Renamed', contacts: two },
+        { external_id: 'cb-9', name: 'Other' },
+      ],
+    });
     expect(res.results.map((r) => r.status)).toEqual(['failed', 'created']);
     expect((await api.get(`/v1/clients/${id}`)).body.name).toBe('Acme');
     expect(events(id, 'client.updated')).toBe(updatesBefore);
@@ -328,7 +407,13 @@ describe('POST /v1/deals/bulk', () => {
     });
     expect(res.results.map((r) => r.status)).toEqual(['created', 'created', 'failed']);
     expect(events(res.results[1]!.id!, 'deal.won')).toBe(1);
-    const moved = await bulk('deals', { mode: 'upsert', records: [{ external_id: 'db-1', title: 'Pilot', value: 1200.5, currency: 'EUR', stage: 'proposal' }, { external_id: 'db-2', title: 'Closed', value: 10, currency: 'USD', stage: 'lost' }] });
+    const moved = await bulk('deals', {
+      mode: 'upsert',
+      records: [
+        { external_id: 'db-1', title: 'Pilot', value: 1200.5, currency: 'EUR', stage: 'proposal' },
+        { external_id: 'db-2', title: 'Closed', value: 10, currency: 'USD', stage: 'lost' },
+      ],
+    });
     expect(moved.results[0]!.status).toBe('updated');
     expect(moved.results[1]).toMatchObject({ status: 'failed', error: { code: 'invalid_transition' } }); // won -> lost only through reopen
   });

@@ -16,7 +16,11 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 let pkg: string;
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [join(pkg, 'bin', 'crm.js'), ...args], { cwd: pkg, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(pkg, 'bin', 'crm.js'), ...args], {
+    cwd: pkg,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -57,7 +61,10 @@ describe('the bundled CLI', () => {
     // What the process loaded, written as it exits by a script Node runs first (--require).
     const out = join(pkg, 'loaded.json');
     const preload = join(pkg, 'record-loaded.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require('node:module')._cache) })));`);
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require('node:module')._cache) })));`,
+    );
     const help = run(['--help'], { NODE_OPTIONS: `--require "${preload}"` });
     expect(await help.done).toBe(0);
     expect(help.out()).toContain('sandbox');
@@ -169,7 +176,10 @@ describe('the bundled CLI', () => {
   it("keeps a start's cache provisional until a start answers an API request, /healthz and a 404 not counted", async () => {
     const caches = join(pkg, 'provisional-code-cache');
     const db = join(pkg, 'provisional-data', 'crm.db');
-    const names = () => readdirSync(caches).filter((name) => name.includes('-sandbox-start.')).sort();
+    const names = () =>
+      readdirSync(caches)
+        .filter((name) => name.includes('-sandbox-start.'))
+        .sort();
     let firstKey = ''; // the admin key, printed by the start that makes the database
     const start = async (path: string | null) => {
       const sandbox = run(['sandbox', 'start', '--port', '0', '--json', '--db', db], { CRM_CODE_CACHE_DIR: caches });
@@ -180,7 +190,8 @@ describe('the bundled CLI', () => {
         });
         const { base_url: base, api_key: key } = JSON.parse(line) as { base_url: string; api_key: string | null };
         if (key) firstKey = key;
-        if (path) expect((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${firstKey}` } })).status).toBe(path.includes('no-such') ? 404 : 200);
+        if (path)
+          expect((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${firstKey}` } })).status).toBe(path.includes('no-such') ? 404 : 200);
       } finally {
         sandbox.child.kill('SIGTERM');
         expect(await sandbox.done).toBe(0);

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
 let api: ApiClient;
 
 // No rate limit: these tests send bursts, and rate limiting has its own tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
-  sandbox = s;
+useApp({ rateLimit: '0' }, (_s, a) => {
   api = a;
 });
 
@@ -219,14 +218,38 @@ describe('full-text search', () => {
     expect(await foundIds('Nimbuscorp')).toEqual([]);
 
     const renamed = [{ ...records[1], name: 'Thornbury Foods' }];
-    const again = await api.post('/v1/clients/bulk', { mode: 'upsert', match_on: 'external_id', records: renamed }, { headers: { 'idempotency-key': `${headers['idempotency-key']}-2` } });
+    const again = await api.post(
+      '/v1/clients/bulk',
+      { mode: 'upsert', match_on: 'external_id', records: renamed },
+      { headers: { 'idempotency-key': `${headers['idempotency-key']}-2` } },
+    );
     expect(again.body.results[0]).toMatchObject({ status: 'updated', id: b });
     expect(await foundIds('Brambleworth')).toEqual([]);
     expect(await foundIds('Thornbury')).toEqual([b]);
   });
 
   it('does not fail on quotes, parentheses, operators or unicode in the query', async () => {
-    const odd = ['"Zephyrion', '(Zephyrion)', 'Zephyrion"', "O'Brien", 'NEAR(a b)', 'name:zephyrion', 'a AND OR NOT', '*', '"', '()', '^', '-', '😀', '北京', 'Ø', 'a\\b', '%', '{}[]', 'x OR'];
+    const odd = [
+      '"Zephyrion',
+      '(Zephyrion)',
+      'Zephyrion"',
+      "O'Brien",
+      'NEAR(a b)',
+      'name:zephyrion',
+      'a AND OR NOT',
+      '*',
+      '"',
+      '()',
+      '^',
+      '-',
+      '😀',
+      '北京',
+      'Ø',
+      'a\\b',
+      '%',
+      '{}[]',
+      'x OR',
+    ];
     for (const q of odd) await found(q);
     expect(await foundIds('(Zephyrion)')).toEqual([zephyr.id]);
     expect(await foundIds('"Zephyrion"')).toEqual([zephyr.id]);

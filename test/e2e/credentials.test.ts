@@ -34,7 +34,13 @@ describe('crm sandbox start', () => {
     // One entry per database, with the pid that serves it (docs/sandbox.md, "Several sandboxes in one folder").
     expect(saved).toMatchObject({ version: 2, default_db: join(project.path, '.crm', 'sandbox.db') });
     expect(saved.sandboxes).toEqual([
-      { db: join(project.path, '.crm', 'sandbox.db'), base_url: sandbox.baseUrl, api_key: sandbox.apiKey, pid: sandbox.process.pid, started_at: expect.any(String) },
+      {
+        db: join(project.path, '.crm', 'sandbox.db'),
+        base_url: sandbox.baseUrl,
+        api_key: sandbox.apiKey,
+        pid: sandbox.process.pid,
+        started_at: expect.any(String),
+      },
     ]);
   });
 
@@ -67,7 +73,11 @@ describe('crm sandbox start', () => {
   });
 
   it('elsewhere, the same commands fail with exit 2 and say how to log in', async () => {
-    for (const args of [['trigger', 'deal.won'], ['keys', 'list'], ['sync', 'export', 'leads']]) {
+    for (const args of [
+      ['trigger', 'deal.won'],
+      ['keys', 'list'],
+      ['sync', 'export', 'leads'],
+    ]) {
       const res = await runCrm(args, env, { cwd: elsewhere.path });
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr).toContain('crm login --base-url URL --api-key KEY');

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /** The request log (docs/dashboard.md#the-request-log): GET /v1/request_logs and /{id}, against a real sandbox process. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 const entry = async (requestId: string | null) => {
   const res = await api.get(`/v1/request_logs/${requestId}`);
@@ -63,7 +64,11 @@ describe('the request log', () => {
     const key = await api.post('/v1/api_keys', { name: 'redact me', scopes: ['leads:read'] });
     const hook = await api.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', description: `pasted ${key.body.secret}` });
     const app = await api.post('/v1/oauth_apps', { name: 'redact', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['leads:read'] });
-    for (const [res, secret] of [[key, key.body.secret], [hook, hook.body.secret], [app, app.body.client_secret]] as const) {
+    for (const [res, secret] of [
+      [key, key.body.secret],
+      [hook, hook.body.secret],
+      [app, app.body.client_secret],
+    ] as const) {
       const logged = await entry(res.headers.get('x-request-id'));
       const text = JSON.stringify(logged);
       expect(text).not.toContain(secret);
@@ -81,7 +86,8 @@ describe('the request log', () => {
     await api.get('/v1/deals/deal_missing');
     const reader = await api.post('/v1/api_keys', { name: 'reader', scopes: ['leads:read'] });
     await api.get('/v1/leads', { key: reader.body.secret });
-    const q = async (query: string) => (await api.get(`/v1/request_logs?limit=1000&${query}`)).body.data as { status: number; method: string; path: string; key_id: string }[];
+    const q = async (query: string) =>
+      (await api.get(`/v1/request_logs?limit=1000&${query}`)).body.data as { status: number; method: string; path: string; key_id: string }[];
     const notFound = await q('status=404');
     expect(notFound.length).toBeGreaterThan(0);
     expect(notFound.every((r) => r.status === 404)).toBe(true);

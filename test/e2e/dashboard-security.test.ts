@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { DASHBOARD, rawRequest, signIn } from '../helpers/dashboard.js';
 import { runCrm } from '../helpers/cli-process.js';
 import { checkResponse } from '../helpers/openapi-check.js';
 
 /** The dashboard's security rules (docs/dashboard.md#security-model), against a real sandbox process. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let cookie: string;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   cookie = await signIn(sandbox.baseUrl, sandbox.dashboardUrl);
 });
@@ -88,7 +89,9 @@ describe('sign-in', () => {
     const body = JSON.stringify({ login_token: login.body.token });
     const first = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, body);
     expect(first.status).toBe(200);
-    expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^crm_session_${port()}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200$`));
+    expect(String(first.headers['set-cookie'])).toMatch(
+      new RegExp(`^crm_session_${port()}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200$`),
+    );
     const second = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, body);
     expect(second.status).toBe(401);
     expect(JSON.parse(second.body).detail).toMatch(/already used or has expired/);
@@ -96,7 +99,13 @@ describe('sign-in', () => {
 
   it('signing in with a pasted key gives a session with only that key’s scopes', async () => {
     const reader = await api.post('/v1/api_keys', { name: 'reader', scopes: ['leads:read'] });
-    const res = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, JSON.stringify({ api_key: reader.body.secret }));
+    const res = await rawRequest(
+      sandbox.baseUrl,
+      'POST',
+      '/dashboard/session',
+      { ...DASHBOARD, origin: sandbox.baseUrl },
+      JSON.stringify({ api_key: reader.body.secret }),
+    );
     expect(res.status).toBe(200);
     const readerCookie = String(res.headers['set-cookie']).split(';')[0]!;
     expect((await rawRequest(sandbox.baseUrl, 'GET', '/v1/leads', { ...DASHBOARD, cookie: readerCookie })).status).toBe(200);
@@ -170,7 +179,13 @@ describe('the session cookie on /v1', () => {
 
   it('a session ends when its key is revoked', async () => {
     const key = await api.post('/v1/api_keys', { name: 'short-lived', scopes: ['*'] });
-    const res = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, JSON.stringify({ api_key: key.body.secret }));
+    const res = await rawRequest(
+      sandbox.baseUrl,
+      'POST',
+      '/dashboard/session',
+      { ...DASHBOARD, origin: sandbox.baseUrl },
+      JSON.stringify({ api_key: key.body.secret }),
+    );
     const own = String(res.headers['set-cookie']).split(';')[0]!;
     await api.delete(`/v1/api_keys/${key.body.id}`);
     expect((await rawRequest(sandbox.baseUrl, 'GET', '/v1/leads', { ...DASHBOARD, cookie: own })).status).toBe(401);

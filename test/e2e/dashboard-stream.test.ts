@@ -1,16 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD, rawRequest, signIn } from '../helpers/dashboard.js';
 import { openSseStream } from '../helpers/sse-stream.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * GET /dashboard/stream: the dashboard's one live connection (events and the usage report), its
  * scopes, its resume after Last-Event-ID, and who may open it — against a real sandbox process.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let cookie: string;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   cookie = await signIn(sandbox.baseUrl, sandbox.dashboardUrl);
 });
@@ -64,7 +65,13 @@ describe('GET /dashboard/stream', () => {
 
   it('sends a key only what its scopes allow', async () => {
     const key = await api.post('/v1/api_keys', { name: 'usage only', scopes: ['usage:read'] });
-    const session = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, JSON.stringify({ api_key: key.body.secret }));
+    const session = await rawRequest(
+      sandbox.baseUrl,
+      'POST',
+      '/dashboard/session',
+      { ...DASHBOARD, origin: sandbox.baseUrl },
+      JSON.stringify({ api_key: key.body.secret }),
+    );
     expect(session.status).toBe(200);
     const stream = await openStream({ ...DASHBOARD, cookie: String(session.headers['set-cookie']).split(';')[0]! });
     try {

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient } from '../helpers/factories.js';
 
 /**
  * GET /v1/deals/summary: each stage's count and value per currency, the column heads of a board.
  * Every figure is checked against what the list returns for the same filters, on a real sandbox.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--rate-limit', '0'], (s, a) => ((sandbox = s), (api = a)));
+useApp({ rateLimit: '0', seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 
 const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 interface Summary {
@@ -63,7 +65,10 @@ describe('GET /v1/deals/summary', () => {
         byCurrency.set(d.currency, [count + 1, cents + Math.round(d.value * 100)]);
       }
       const expected = [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, [count, cents]]) => [currency, count, cents]);
-      expect(totals.map((t) => [t.currency, t.count, Math.round(Number(t.value) * 100)]), stage).toEqual(expected);
+      expect(
+        totals.map((t) => [t.currency, t.count, Math.round(Number(t.value) * 100)]),
+        stage,
+      ).toEqual(expected);
       listed += deals.length;
     }
     expect(listed).toBeGreaterThan(0);
@@ -71,7 +76,7 @@ describe('GET /v1/deals/summary', () => {
   });
 
   it('takes the list’s filters: client_id and q', async () => {
-    const client = (await api.post('/v1/clients', { name: `Summary Client ${unique('c')}` })).body;
+    const client = await aClient(api);
     const word = unique('zephyr').replace(/-/g, '');
     await bulkDeals([
       { title: `${word} one`, value: 10, currency: 'EUR', stage: 'proposal', client_id: client.id },
@@ -117,7 +122,11 @@ describe('GET /v1/deals/summary', () => {
     const mine = await summary('');
     expect(mine.count).toBeGreaterThan(0);
     expect((await other.post('/v1/deals', { title: 'theirs', value: 7, currency: 'EUR', stage: 'won' })).status).toBe(201);
-    expect((await summary('', other)).stages.find((x) => x.stage === 'won')).toEqual({ stage: 'won', count: 1, totals: [{ currency: 'EUR', count: 1, value: 7 }] });
+    expect((await summary('', other)).stages.find((x) => x.stage === 'won')).toEqual({
+      stage: 'won',
+      count: 1,
+      totals: [{ currency: 'EUR', count: 1, value: 7 }],
+    });
     expect(await summary('')).toEqual(mine); // their deal did not reach this account
   });
 

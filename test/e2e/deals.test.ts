@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient } from '../helpers/factories.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let clientId: string;
 
@@ -11,12 +13,12 @@ const PROBABILITY = { lead_in: 0.1, qualified: 0.25, proposal: 0.5, negotiation:
 type Stage = keyof typeof PROBABILITY;
 
 // Many quick calls: the burst limit (100/1s by default) is not what this file tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });
 beforeAll(async () => {
-  clientId = (await api.post('/v1/clients', { name: 'Deal Test GmbH', email: 'deals@example.com' })).body.id;
+  clientId = (await aClient(api)).id;
 });
 
 /** Reads the sandbox's own database, as another process would, without writing to it. */
@@ -214,7 +216,7 @@ describe('transitions that are refused with 409 invalid_transition', () => {
 
 describe('listing and deleting', () => {
   it('filters by stage and by client_id', async () => {
-    const other = (await api.post('/v1/clients', { name: 'Other Client Ltd' })).body.id as string;
+    const other = (await aClient(api)).id;
     const mine = [await createDeal('proposal', { client_id: other }), await createDeal('won', { client_id: other })];
     const all = (await api.get('/v1/deals?limit=1000')).body.data as { id: string; stage: string; client_id: string }[];
     const byClient = await api.get(`/v1/deals?client_id=${other}`);

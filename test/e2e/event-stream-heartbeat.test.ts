@@ -1,11 +1,11 @@
 import { request } from 'undici';
 import { expect, it } from 'vitest';
-import { type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 // docs/reference/events.md#reading-events: the event stream sends a comment heartbeat every 15 s, which `crm listen` uses to tell
 // a dead connection from a quiet one. A file of its own: it waits for the real interval.
-let sandbox: RunningSandbox;
-useSandbox(['--no-seed'], (s) => {
+let sandbox: RunningApp;
+useApp({}, (s) => {
   sandbox = s;
 });
 
@@ -21,7 +21,13 @@ it('an idle event stream gets a `: heartbeat` comment after 15 s, and nothing be
   try {
     for await (const chunk of response.body) {
       chunks.push({ at: Date.now() - opened, text: String(chunk) });
-      if (chunks.map((c) => c.text).join('').includes(': heartbeat')) break;
+      if (
+        chunks
+          .map((c) => c.text)
+          .join('')
+          .includes(': heartbeat')
+      )
+        break;
     }
   } finally {
     controller.abort();

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CLOCK_EVENT_TYPES, TRIGGERABLE_EVENT_TYPES } from '../../src/domain/event-types.js';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox(['--no-seed'], (s, a) => {
+useApp({}, (s, a) => {
   sandbox = s;
   api = a;
 });

@@ -2,12 +2,13 @@ import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { openSseStream } from '../helpers/sse-stream.js';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import { apiClient, startSandboxProcess, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox(['--no-seed'], (s, a) => {
+useApp({}, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -18,7 +19,9 @@ async function allEvents(query = ''): Promise<Ev[]> {
   const out: Ev[] = [];
   let cursor: string | null = null;
   do {
-    const res: { status: number; text: string; body: { data: Ev[]; next_cursor: string | null } } = await api.get(`/v1/events?limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; text: string; body: { data: Ev[]; next_cursor: string | null } } = await api.get(
+      `/v1/events?limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     expect(res.status, res.text).toBe(200);
     out.push(...res.body.data);
     cursor = res.body.next_cursor;
@@ -96,7 +99,9 @@ describe('GET /v1/events', () => {
     const paged: Ev[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { data: Ev[]; next_cursor: string | null } } = await api.get(`/v1/events?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: { body: { data: Ev[]; next_cursor: string | null } } = await api.get(
+        `/v1/events?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.body.data.length).toBeGreaterThan(0);
       paged.push(...res.body.data);
       cursor = res.body.next_cursor;
@@ -272,6 +277,6 @@ describe("a record's history: object_id and order", () => {
     const crossed = await api.get(`/v1/events?object_id=${other.id}&order=desc&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`);
     expect(crossed.status).toBe(400);
     expect((await api.get('/v1/events?order=sideways')).status).toBe(400);
-    expect((await allEvents('&object_id=lead_doesnotexist'))).toEqual([]);
+    expect(await allEvents('&object_id=lead_doesnotexist')).toEqual([]);
   });
 });

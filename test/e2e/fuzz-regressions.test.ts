@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient, anInvoice } from '../helpers/factories.js';
 
 /** Failures the OpenAPI fuzzer (scripts/fuzz) found, shrunk to their smallest request, kept as tests. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => {
+useApp({}, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -23,8 +25,8 @@ let clientId: string;
 let invoiceId: string;
 let dealId: string;
 beforeAll(async () => {
-  clientId = (await api.post('/v1/clients', { name: 'Fuzz Ltd', email: 'fuzz@example.com' })).body.id;
-  invoiceId = (await api.post('/v1/invoices', { client_id: clientId, line_items: [{ description: 'x', quantity: 1, unit_price: 10 }], send: false })).body.id;
+  clientId = (await aClient(api)).id;
+  invoiceId = (await anInvoice(api, { client_id: clientId, send: false })).id;
   dealId = (await api.post('/v1/deals', { title: 'Fuzz deal', value: 1, currency: 'EUR', stage: 'qualified' })).body.id;
 });
 

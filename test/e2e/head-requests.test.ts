@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type RunningSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { apiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * HEAD on the wire (RFC 9110 §9.3.2): the GET route's status and header fields, no content. The
@@ -8,16 +9,12 @@ import { apiClient, startSandboxProcess, type RunningSandbox } from '../helpers/
  * so these check what a client sees, byte for byte, from a raw socket: fetch would hide a body that
  * was sent after all.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ReturnType<typeof apiClient>;
 
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--no-seed']);
-  api = apiClient(sandbox);
   await api.post('/v1/leads', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
-});
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 interface RawResponse {

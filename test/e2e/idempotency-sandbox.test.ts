@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
 /**
  * The sandbox controls (docs/reference/limits.md#idempotency): the sandbox controls (/_sandbox/*) honour Idempotency-Key as /v1 does, in a
  * namespace of their own; and a body is one request whatever the order of its members.
  */
 let api: ApiClient;
-useSandbox(['--no-seed'], (_s, a) => (api = a));
+useApp({}, (_s, a) => (api = a));
 
 let n = 0;
 const freshKey = () => `sandbox-${process.pid}-${Date.now()}-${n++}`;

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { apiClient, startSandboxProcess, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import { apiClient, startSandboxProcess, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox(['--no-seed'], (s, a) => {
+useApp({}, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -14,7 +15,10 @@ useSandbox(['--no-seed'], (s, a) => {
 function countRows(sql: string, ...params: unknown[]): number {
   const db = new Database(sandbox.db, { readonly: true });
   try {
-    return db.prepare(sql).pluck().get(...params) as number;
+    return db
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number;
   } finally {
     db.close();
   }
@@ -55,10 +59,7 @@ describe('Idempotency-Key', () => {
   it('refuses the same key with another body, path or method (422 idempotency_key_reused)', async () => {
     const key = freshKey();
     expect((await api.post('/v1/leads', { first_name: 'A' }, withKey(key))).status).toBe(201);
-    for (const res of [
-      await api.post('/v1/leads', { first_name: 'B' }, withKey(key)),
-      await api.post('/v1/clients', { name: 'A' }, withKey(key)),
-    ]) {
+    for (const res of [await api.post('/v1/leads', { first_name: 'B' }, withKey(key)), await api.post('/v1/clients', { name: 'A' }, withKey(key))]) {
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('idempotency_key_reused');
     }

@@ -78,7 +78,11 @@ describe('Ctrl+C', () => {
 
     const resumed = await runCrm([...args, '--resume', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const emails = readFileSync(out, 'utf8').trim().split('\n').slice(1).map((line) => line.split(',').find((cell) => cell.includes('@')));
+    const emails = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',').find((cell) => cell.includes('@')));
     expect(new Set(emails).size).toBe(ROWS);
     expect(emails).toHaveLength(ROWS);
   });

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
+import { aClient } from '../helpers/factories.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let client: { id: string; email: string };
 
@@ -11,7 +13,7 @@ const ITEMS = [
 ];
 
 // Many quick calls: the burst limit (100/1s by default) is not what this file tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });
@@ -74,7 +76,8 @@ describe('creating invoices', () => {
   });
 
   it("goes to the primary contact's email when the client has none (a company converted from a lead)", async () => {
-    const lead = (await api.post('/v1/leads', { first_name: 'Grace', last_name: 'Hopper', company: 'Hopper Compilers', email: 'grace@compilers.example' })).body;
+    const lead = (await api.post('/v1/leads', { first_name: 'Grace', last_name: 'Hopper', company: 'Hopper Compilers', email: 'grace@compilers.example' }))
+      .body;
     const converted = (await api.post(`/v1/leads/${lead.id}/convert`, {})).body;
     const client = converted.client;
     expect(client.email).toBeNull();
@@ -205,7 +208,7 @@ describe('paying and voiding', () => {
 
 describe('listing, and no deleting', () => {
   it('filters by status and by client_id', async () => {
-    const other = (await api.post('/v1/clients', { name: 'Filter Client', email: 'f@filter.example' })).body;
+    const other = await aClient(api);
     const [draft, open, paid, voided] = [
       await createInvoice({ client_id: other.id, send: false }),
       await createInvoice({ client_id: other.id }),

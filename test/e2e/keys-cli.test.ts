@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CRM_BIN, type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import { CRM_BIN, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /** `crm keys create|list|revoke`, `crm usage` and `crm sandbox reset` as a user runs them (docs/reference/access.md#api-keys, README.md#the-main-commands). */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 
-useSandbox([], (s, a) => {
+useApp({ seed: 1 }, (s, a) => {
   sandbox = s;
   api = a;
 });

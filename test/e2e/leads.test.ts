@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
 let api: ApiClient;
 
 // No rate limit: these tests send bursts, and rate limiting has its own tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
-  sandbox = s;
+useApp({ rateLimit: '0' }, (_s, a) => {
   api = a;
 });
 
@@ -172,7 +171,15 @@ describe('list filters and sort', () => {
 });
 
 describe('conversion', () => {
-  const full = { first_name: 'Linus', last_name: 'Berg', email: 'linus@bergtech.example', phone: '+46 8 123', company: 'Bergtech AB', title: 'CTO', tags: ['nordic'] };
+  const full = {
+    first_name: 'Linus',
+    last_name: 'Berg',
+    email: 'linus@bergtech.example',
+    phone: '+46 8 123',
+    company: 'Bergtech AB',
+    title: 'CTO',
+    tags: ['nordic'],
+  };
 
   it('converts a company lead into a company client with the lead as primary contact', async () => {
     const lead = await createLead(full);
@@ -182,7 +189,14 @@ describe('conversion', () => {
     expect(deal).toBeNull();
     expect(client).toMatchObject({ name: 'Bergtech AB', kind: 'company', email: null, phone: null, tags: ['nordic'] });
     expect(client.contacts).toHaveLength(1);
-    expect(client.contacts[0]).toMatchObject({ client_id: client.id, first_name: 'Linus', last_name: 'Berg', email: full.email, role: 'CTO', is_primary: true });
+    expect(client.contacts[0]).toMatchObject({
+      client_id: client.id,
+      first_name: 'Linus',
+      last_name: 'Berg',
+      email: full.email,
+      role: 'CTO',
+      is_primary: true,
+    });
     expect(res.body.lead).toMatchObject({ id: lead.id, status: 'converted', converted_client_id: client.id });
     expect((await api.get(`/v1/clients/${client.id}`)).body).toEqual(client);
     expect((await api.get(`/v1/leads/${lead.id}`)).body).toEqual(res.body.lead);

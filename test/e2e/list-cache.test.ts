@@ -72,7 +72,9 @@ describe('a list asked again', () => {
     const other = await sandbox.createAccount({ name: 'cache neighbour', seed: null });
     await list('/v1/deals?limit=5');
     expect((await list('/v1/deals?limit=5', other.apiKey)).data).toEqual([]);
-    const mine = (await call('POST', '/v1/deals', { title: 'Only in the neighbour', value: 1, currency: 'EUR', stage: 'lead_in' }, other.apiKey)).json as { id: string };
+    const mine = (await call('POST', '/v1/deals', { title: 'Only in the neighbour', value: 1, currency: 'EUR', stage: 'lead_in' }, other.apiKey)).json as {
+      id: string;
+    };
     expect((await list('/v1/deals?limit=5', other.apiKey)).data.map((d) => d.id)).toEqual([mine.id]);
     expect((await list('/v1/deals?limit=1000')).data.some((d) => d.id === mine.id)).toBe(false);
   });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
 /**
  * `?ids=` on the lists of records (leads, clients, deals, invoices): the records with those ids, in
  * the list's order, unknown ids left out; up to 100; with the other filters and paging as usual.
  */
 let api: ApiClient;
-useSandbox(['--rate-limit', '0'], (_s, a) => (api = a));
+useApp({ rateLimit: '0', seed: 1 }, (_s, a) => (api = a));
 
 const LISTS = ['/v1/leads', '/v1/clients', '/v1/deals', '/v1/invoices'];
 const idsOf = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);

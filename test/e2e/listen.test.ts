@@ -179,7 +179,10 @@ describe('crm events resend|replay --forward-to', () => {
     const state = `${dir.path}/forward.json`;
     const since = new Date(Date.now() - 1000).toISOString();
     const ids = await leads(2, 'Replayed');
-    const events = (await api.get(`/v1/events?type=lead.created&created_after=${encodeURIComponent(since)}`)).body.data as { id: string; data: { object: { id: string } } }[];
+    const events = (await api.get(`/v1/events?type=lead.created&created_after=${encodeURIComponent(since)}`)).body.data as {
+      id: string;
+      data: { object: { id: string } };
+    }[];
     const mine = events.filter((e) => ids.includes(e.data.object.id)).map((e) => e.id);
     expect(mine).toHaveLength(2);
     const common = ['--base-url', sandbox.baseUrl, '--api-key', sandbox.apiKey, '--state', state, '--forward-to', r.url];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
 /**
  * `sort` and `order` on the lists of leads, clients, deals and invoices (docs/reference/basics.md#lists-and-pagination): oldest
@@ -8,7 +9,7 @@ import { type ApiClient, useSandbox } from '../helpers/sandbox.js';
  * while records are added and changed; everything else 400.
  */
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (_s, a) => {
+useApp({ rateLimit: '0' }, (_s, a) => {
   api = a;
 });
 
@@ -116,9 +117,17 @@ describe('sortable columns', () => {
     ];
     const rows: Row[] = [];
     for (const spec of specs) rows.push(await create('leads', { ...spec, tags: ['cols'] }));
-    const name = (r: Row) => [r.first_name, r.last_name].filter((v) => v !== null).join(' ').toLowerCase() || undefined;
+    const name = (r: Row) =>
+      [r.first_name, r.last_name]
+        .filter((v) => v !== null)
+        .join(' ')
+        .toLowerCase() || undefined;
     const lower = (field: string) => (r: Row) => (r[field] === null ? undefined : String(r[field]).toLowerCase());
-    for (const [sort, key] of [['name', name], ['company', lower('company')], ['email', lower('email')]] as const) {
+    for (const [sort, key] of [
+      ['name', name],
+      ['company', lower('company')],
+      ['email', lower('email')],
+    ] as const) {
       for (const order of ['asc', 'desc'] as const) {
         const walked = await walk('leads', `tag=cols&sort=${sort}&order=${order}`, 2);
         expect(idsOf(walked), `${sort} ${order}`).toEqual(expected(rows, key, order));
@@ -147,7 +156,11 @@ describe('sortable columns', () => {
     const value = (r: Row) => r.value as number;
     const title = (r: Row) => String(r.title).toLowerCase();
     const close = (r: Row) => r.expected_close_date ?? undefined;
-    for (const [sort, key] of [['value', value], ['title', title], ['expected_close_date', close]] as const) {
+    for (const [sort, key] of [
+      ['value', value],
+      ['title', title],
+      ['expected_close_date', close],
+    ] as const) {
       for (const order of ['asc', 'desc'] as const) {
         expect(idsOf(await walk('deals', `tag=deal-cols&sort=${sort}&order=${order}`, 2)), `${sort} ${order}`).toEqual(expected(rows, key, order));
       }
@@ -168,7 +181,10 @@ describe('sortable columns', () => {
       rows.push(await create('invoices', { client_id: client.id, send: false, ...spec, line_items: [{ description: 'x', quantity: 2, unit_price }] }));
     }
     const query = `client_id=${client.id}`;
-    for (const [sort, key] of [['total', (r: Row) => r.total as number], ['due_date', (r: Row) => r.due_date ?? undefined]] as const) {
+    for (const [sort, key] of [
+      ['total', (r: Row) => r.total as number],
+      ['due_date', (r: Row) => r.due_date ?? undefined],
+    ] as const) {
       for (const order of ['asc', 'desc'] as const) {
         expect(idsOf(await walk('invoices', `${query}&sort=${sort}&order=${order}`, 1)), `${sort} ${order}`).toEqual(expected(rows, key, order));
       }
@@ -187,13 +203,14 @@ describe('sortable columns', () => {
 describe('paging a sort while records are added and changed', () => {
   it('every record that was there at the start comes once, in order; none comes twice', async () => {
     const start: Row[] = [];
-    for (let i = 0; i < 24; i++) start.push(await create('leads', { first_name: `Name${String(i * 7 % 24).padStart(2, '0')}`, tags: ['busy'] }));
+    for (let i = 0; i < 24; i++) start.push(await create('leads', { first_name: `Name${String((i * 7) % 24).padStart(2, '0')}`, tags: ['busy'] }));
     const added: Row[] = [];
     let n = 0;
     for (const order of ['asc', 'desc'] as const) {
       const rows = await walk('leads', `tag=busy&sort=name&order=${order}`, 5, async () => {
         // Names before, among and after the walk's position: some land behind it, some ahead.
-        for (const name of [`Name${String(n % 24).padStart(2, '0')}b`, `Aaa${n}`, `Zzz${n}`]) added.push(await create('leads', { first_name: name, tags: ['busy'] }));
+        for (const name of [`Name${String(n % 24).padStart(2, '0')}b`, `Aaa${n}`, `Zzz${n}`])
+          added.push(await create('leads', { first_name: name, tags: ['busy'] }));
         n++;
       });
       const ids = idsOf(rows);
@@ -209,7 +226,8 @@ describe('paging a sort while records are added and changed', () => {
 
   it('a deal whose value changes while paging is seen where its new value puts it, or not at all; the others once each', async () => {
     const deals: Row[] = [];
-    for (let i = 1; i <= 12; i++) deals.push(await create('deals', { title: `Moving ${i}`, value: i * 100, currency: 'EUR', stage: 'lead_in', tags: ['moving'] }));
+    for (let i = 1; i <= 12; i++)
+      deals.push(await create('deals', { title: `Moving ${i}`, value: i * 100, currency: 'EUR', stage: 'lead_in', tags: ['moving'] }));
     let moved = false;
     const rows = await walk('deals', 'tag=moving&sort=value', 4, async () => {
       if (moved) return;
@@ -244,7 +262,12 @@ describe('cursors are bound to the sort and the order', () => {
     }
     expectInvalidCursor(await api.get(`/v1/clients?limit=2&tag=bound-order&sort=name&cursor=${await first('sort=name')}`));
     // The same sort and order continue, whether the default order is spelt out or not.
-    for (const [from, to] of [['sort=name', 'sort=name'], ['', 'order=asc'], ['order=asc', ''], ['sort=company&order=desc', 'order=desc&sort=company']]) {
+    for (const [from, to] of [
+      ['sort=name', 'sort=name'],
+      ['', 'order=asc'],
+      ['order=asc', ''],
+      ['sort=company&order=desc', 'order=desc&sort=company'],
+    ]) {
       const res = await api.get(`/v1/leads?limit=2&tag=bound-order&${to}&cursor=${await first(from!)}`);
       expect(res.status, `${from} → ${to}: ${res.text}`).toBe(200);
     }

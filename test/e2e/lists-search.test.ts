@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { writeLeadsCsv } from '../helpers/sync.js';
 
 /**
@@ -9,12 +10,12 @@ import { writeLeadsCsv } from '../helpers/sync.js';
  * named fields, every word a prefix, case and diacritics ignored; writes, deletes and bulk imports
  * are seen by the next search; no input is FTS syntax or a 500; searches page like any list.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 const tmp = tempDir('crm-lists-search-');
 afterAll(() => tmp.remove());
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -107,7 +108,10 @@ describe('bulk-written records are searchable', () => {
   it('crm sync import: every imported lead is found by its email and its name', async () => {
     const file = join(tmp.path, 'leads.csv');
     await writeLeadsCsv(file, 900, { externalIds: true, prefix: 'imported' });
-    const run = await runCrm(['sync', 'import', 'leads', file, '--results', join(tmp.path, 'results'), '--json'], { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
+    const run = await runCrm(['sync', 'import', 'leads', file, '--results', join(tmp.path, 'results'), '--json'], {
+      CRM_BASE_URL: sandbox.baseUrl,
+      CRM_API_KEY: sandbox.apiKey,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).summary.created).toBe(900);
     const all = await search('leads', 'imported');
@@ -188,7 +192,12 @@ describe('invoices', () => {
 
 describe('clients', () => {
   it('are found by name, email, website and contact persons, and follow contact changes', async () => {
-    const client = await create('clients', { name: 'Pamina Pictures', email: 'hi@pamina.test', website: 'https://paminapix.test', contacts: [{ first_name: 'Leporello', email: 'lep@don.test' }] });
+    const client = await create('clients', {
+      name: 'Pamina Pictures',
+      email: 'hi@pamina.test',
+      website: 'https://paminapix.test',
+      contacts: [{ first_name: 'Leporello', email: 'lep@don.test' }],
+    });
     for (const q of ['pamina', 'hi@pamina.test', 'paminapix', 'leporello', 'lep@don.test']) expect(await search('clients', q), q).toEqual([client.id]);
     const contacts = (await api.get(`/v1/clients/${client.id}/contacts`)).body.data;
     expect((await api.patch(`/v1/clients/${client.id}/contacts/${contacts[0].id}`, { first_name: 'Zerlina' })).status).toBe(200);
@@ -201,11 +210,82 @@ describe('clients', () => {
 
 describe('what people type is words, never FTS syntax, and never a 500', () => {
   const HOSTILE = [
-    '"', '""', '"""', "'", '*', '**', 'a*', '*a', '-', '--', '-a', 'a-', '+', '^', '^a', ':', 'body:x', 'body : x', 'rowid:1',
-    'NEAR(a b)', 'NEAR(a b, 1)', 'a NEAR b', 'a OR b', 'a AND b', 'NOT a', 'AND', 'OR', 'NOT', '(', ')', '(a', 'a)', '{a b}', '{', '[x]',
-    '\\', '\u0000', 'a\u0000b', '%', '_', '.', ',', ';', '@', '#', '$', '&', '|', '~', '`', '?', '!', '<>', '= 1',
-    "'; DROP TABLE leads; --", "' OR '1'='1", 'Zoë 👩🏽‍💻', 'مرحبا', '\u200b', '\ufeff', 'e\u0301', '\ud7ff', 'ǅ',
-    'x'.repeat(200), 'a '.repeat(100), '"a" "b"', 'a"b', "it's", 'o\'brien', 'foo/bar', 'foo\\bar', 'C++', 'c#', 'a.b@c.d', '1e10', '-1',
+    '"',
+    '""',
+    '"""',
+    "'",
+    '*',
+    '**',
+    'a*',
+    '*a',
+    '-',
+    '--',
+    '-a',
+    'a-',
+    '+',
+    '^',
+    '^a',
+    ':',
+    'body:x',
+    'body : x',
+    'rowid:1',
+    'NEAR(a b)',
+    'NEAR(a b, 1)',
+    'a NEAR b',
+    'a OR b',
+    'a AND b',
+    'NOT a',
+    'AND',
+    'OR',
+    'NOT',
+    '(',
+    ')',
+    '(a',
+    'a)',
+    '{a b}',
+    '{',
+    '[x]',
+    '\\',
+    '\u0000',
+    'a\u0000b',
+    '%',
+    '_',
+    '.',
+    ',',
+    ';',
+    '@',
+    '#',
+    '$',
+    '&',
+    '|',
+    '~',
+    '`',
+    '?',
+    '!',
+    '<>',
+    '= 1',
+    "'; DROP TABLE leads; --",
+    "' OR '1'='1",
+    'Zoë 👩🏽‍💻',
+    'مرحبا',
+    '\u200b',
+    '\ufeff',
+    'e\u0301',
+    '\ud7ff',
+    'ǅ',
+    'x'.repeat(200),
+    'a '.repeat(100),
+    '"a" "b"',
+    'a"b',
+    "it's",
+    "o'brien",
+    'foo/bar',
+    'foo\\bar',
+    'C++',
+    'c#',
+    'a.b@c.d',
+    '1e10',
+    '-1',
   ];
 
   it.each(['leads', 'clients', 'deals', 'invoices'] as const)('GET /v1/%s?q=… answers 200 for every one of them', async (resource) => {
@@ -234,7 +314,9 @@ describe('search results page like any list', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: any; text: string } = await api.get(`/v1/leads?limit=${limit}&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: { status: number; body: any; text: string } = await api.get(
+        `/v1/leads?limit=${limit}&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.body.data.length).toBeGreaterThan(0);
       seen.push(...ids(res));
@@ -256,10 +338,12 @@ describe('search results page like any list', () => {
     expect(await walk('q=fewmatch', 3)).toEqual(few);
     expect(await walk('q=fewmatch&order=desc', 3)).toEqual([...few].reverse());
     expect(await walk('q=manymatch&sort=updated_at&order=desc', 250)).toEqual([...created].reverse());
-    expect(await walk('q=manymatch%20fewmatch&sort=name', 2)).toEqual(few.slice().sort((a, b) => {
-      const name = (id: string) => `Many${created.indexOf(id)} Fewmatch`.toLowerCase();
-      return name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0;
-    }));
+    expect(await walk('q=manymatch%20fewmatch&sort=name', 2)).toEqual(
+      few.slice().sort((a, b) => {
+        const name = (id: string) => `Many${created.indexOf(id)} Fewmatch`.toLowerCase();
+        return name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0;
+      }),
+    );
   });
 
   it('a cursor is bound to its words: another q, or none, is 400 invalid_cursor', async () => {

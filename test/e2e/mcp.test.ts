@@ -36,10 +36,39 @@ type ToolResult = { isError?: boolean; structuredContent?: any; content: { type:
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
 
 const EXPECTED_TOOLS = [
-  'search_clients', 'get_client', 'create_client', 'update_client', 'delete_client', 'add_contact_person', 'update_contact_person',
-  'remove_contact_person', 'list_leads', 'get_lead', 'create_lead', 'update_lead', 'delete_lead', 'convert_lead', 'list_pipeline_stages',
-  'summarize_pipeline', 'list_deals', 'get_deal', 'create_deal', 'update_deal', 'move_deal_stage', 'win_deal', 'lose_deal', 'reopen_deal', 'delete_deal',
-  'list_invoices', 'get_invoice', 'create_invoice', 'send_invoice', 'pay_invoice', 'void_invoice', 'list_events', 'get_event',
+  'search_clients',
+  'get_client',
+  'create_client',
+  'update_client',
+  'delete_client',
+  'add_contact_person',
+  'update_contact_person',
+  'remove_contact_person',
+  'list_leads',
+  'get_lead',
+  'create_lead',
+  'update_lead',
+  'delete_lead',
+  'convert_lead',
+  'list_pipeline_stages',
+  'summarize_pipeline',
+  'list_deals',
+  'get_deal',
+  'create_deal',
+  'update_deal',
+  'move_deal_stage',
+  'win_deal',
+  'lose_deal',
+  'reopen_deal',
+  'delete_deal',
+  'list_invoices',
+  'get_invoice',
+  'create_invoice',
+  'send_invoice',
+  'pay_invoice',
+  'void_invoice',
+  'list_events',
+  'get_event',
 ];
 
 describe.each([
@@ -70,7 +99,11 @@ describe.each([
   });
 
   it('manages a client, a lead, a deal and an invoice, and the REST API sees every effect', async () => {
-    const created = await call(client, 'create_client', { name: 'Mcp Works GmbH', email: 'billing@mcpworks.example', contacts: [{ first_name: 'Ida', is_primary: true }] });
+    const created = await call(client, 'create_client', {
+      name: 'Mcp Works GmbH',
+      email: 'billing@mcpworks.example',
+      contacts: [{ first_name: 'Ida', is_primary: true }],
+    });
     expect(created.isError, created.content[0]?.text).toBeFalsy();
     const clientId = created.structuredContent.id as string;
     expect((await api.get(`/v1/clients/${clientId}`)).body.contacts[0].first_name).toBe('Ida');
@@ -84,14 +117,16 @@ describe.each([
     expect(converted.structuredContent.lead.status).toBe('converted');
     expect((await api.get(`/v1/leads/${lead.id}`)).body.status).toBe('converted');
 
-    const deal = (await call(client, 'create_deal', { title: 'Mcp deal', value: 99.5, currency: 'EUR', stage: 'lead_in', client_id: clientId })).structuredContent;
+    const deal = (await call(client, 'create_deal', { title: 'Mcp deal', value: 99.5, currency: 'EUR', stage: 'lead_in', client_id: clientId }))
+      .structuredContent;
     expect((await call(client, 'move_deal_stage', { id: deal.id, stage: 'negotiation' })).structuredContent.stage).toBe('negotiation');
     expect((await call(client, 'win_deal', { id: deal.id })).structuredContent.stage).toBe('won');
     expect((await api.get(`/v1/deals/${deal.id}`)).body.won_at).not.toBeNull();
     expect((await call(client, 'reopen_deal', { id: deal.id, stage: 'proposal' })).structuredContent.stage).toBe('proposal');
     expect((await call(client, 'lose_deal', { id: deal.id, reason: 'Budget' })).structuredContent.lost_reason).toBe('Budget');
 
-    const invoice = (await call(client, 'create_invoice', { client_id: clientId, line_items: [{ description: 'Work', quantity: 2, unit_price: 10 }] })).structuredContent;
+    const invoice = (await call(client, 'create_invoice', { client_id: clientId, line_items: [{ description: 'Work', quantity: 2, unit_price: 10 }] }))
+      .structuredContent;
     expect(invoice).toMatchObject({ status: 'open', total: 20 });
     expect((await call(client, 'pay_invoice', { id: invoice.id })).structuredContent.status).toBe('paid');
     expect((await api.get(`/v1/invoices/${invoice.id}`)).body.status).toBe('paid');

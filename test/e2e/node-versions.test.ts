@@ -32,7 +32,9 @@ describe('Node 20', () => {
       const run = await runCrm(args, {}, { node: node20 });
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(/^crm needs Node\.js 22\.19 or newer \(Node 24 LTS recommended\); this is v20\.\d+\.\d+\. Install a current Node and run it again\.\n$/);
+      expect(run.stderr).toMatch(
+        /^crm needs Node\.js 22\.19 or newer \(Node 24 LTS recommended\); this is v20\.\d+\.\d+\. Install a current Node and run it again\.\n$/,
+      );
     }
   });
 });

@@ -54,7 +54,10 @@ describe('refusals', () => {
     const [payload, mac] = sealed.split('.');
     const forged = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     forged.redirect_uri = OTHER_REDIRECT;
-    const res = await postForm(`${t.sandbox.baseUrl}/oauth/authorize`, { request: `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`, decision: 'approve' });
+    const res = await postForm(`${t.sandbox.baseUrl}/oauth/authorize`, {
+      request: `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`,
+      decision: 'approve',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     // The same form, untouched, is accepted: the forgery is what was refused.
@@ -83,7 +86,9 @@ describe('refusals', () => {
     return { params: oauth.validateAuthResponse(t.as, t.client, await t.consent(url), state), verifier };
   }
   const exchange = (params: URLSearchParams, verifier: string, redirectUri = REDIRECT, c = t.client, secret = t.app.client_secret) =>
-    oauth.authorizationCodeGrantRequest(t.as, c, oauth.ClientSecretBasic(secret), params, redirectUri, verifier, insecure).then((r) => oauth.processAuthorizationCodeResponse(t.as, c, r));
+    oauth
+      .authorizationCodeGrantRequest(t.as, c, oauth.ClientSecretBasic(secret), params, redirectUri, verifier, insecure)
+      .then((r) => oauth.processAuthorizationCodeResponse(t.as, c, r));
 
   it('a wrong code_verifier is invalid_grant', async () => {
     const { params } = await approvedCode();
@@ -108,8 +113,11 @@ describe('refusals', () => {
   });
 
   it('client_credentials gives the app its scopes without a refresh token; a wrong secret is 401 invalid_client', async () => {
-    const ok = await oauth.processClientCredentialsResponse(t.as, t.client,
-      await oauth.clientCredentialsGrantRequest(t.as, t.client, oauth.ClientSecretBasic(t.app.client_secret), {}, insecure));
+    const ok = await oauth.processClientCredentialsResponse(
+      t.as,
+      t.client,
+      await oauth.clientCredentialsGrantRequest(t.as, t.client, oauth.ClientSecretBasic(t.app.client_secret), {}, insecure),
+    );
     expect(ok.scope).toBe('leads:read');
     expect(ok.refresh_token).toBeUndefined();
     expect((await t.asBearer(ok.access_token).get('/v1/leads')).status).toBe(200);
@@ -126,10 +134,18 @@ describe('refusals', () => {
 
   it('the token endpoint wants a form, once per parameter, and a known grant type', async () => {
     const auth = { authorization: `Basic ${Buffer.from(`${t.app.client_id}:${t.app.client_secret}`).toString('base64')}` };
-    const json = await fetch(t.as.token_endpoint!, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{"grant_type":"client_credentials"}' });
+    const json = await fetch(t.as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: '{"grant_type":"client_credentials"}',
+    });
     expect(json.status).toBe(400);
     expect(await json.json()).toMatchObject({ error: 'invalid_request' });
-    const twice = await fetch(t.as.token_endpoint!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth }, body: 'grant_type=client_credentials&grant_type=client_credentials' });
+    const twice = await fetch(t.as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth },
+      body: 'grant_type=client_credentials&grant_type=client_credentials',
+    });
     expect(await twice.json()).toMatchObject({ error: 'invalid_request' });
     const implicit = await postForm(t.as.token_endpoint!, { grant_type: 'password' }, auth);
     expect(implicit.status).toBe(400);
@@ -137,7 +153,10 @@ describe('refusals', () => {
   });
 
   it('/v1 still refuses form bodies with 415', async () => {
-    const res = await t.api.request('POST', '/v1/leads', { rawBody: 'email=a%40example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.api.request('POST', '/v1/leads', {
+      rawBody: 'email=a%40example.com',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.code).toBe('unsupported_media_type');
   });

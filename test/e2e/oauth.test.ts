@@ -136,7 +136,15 @@ describe('authorization code flow with PKCE', () => {
     expect(callback.searchParams.get('state')).toBe(state);
     const params = oauth.validateAuthResponse(t.as, t.client, callback, state);
 
-    const response = await oauth.authorizationCodeGrantRequest(t.as, t.client, oauth.ClientSecretBasic(t.app.client_secret), params, REDIRECT, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      t.as,
+      t.client,
+      oauth.ClientSecretBasic(t.app.client_secret),
+      params,
+      REDIRECT,
+      verifier,
+      insecure,
+    );
     expect(response.headers.get('cache-control')).toBe('no-store');
     const tokens = await oauth.processAuthorizationCodeResponse(t.as, t.client, response);
     expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'leads:read' });
@@ -171,14 +179,23 @@ describe('authorization code flow with PKCE', () => {
     const wideClient = { client_id: wide.client_id };
     const { url, verifier, state } = await t.authorizationUrl({ scope: 'leads:write' }, wide.client_id);
     const params = oauth.validateAuthResponse(t.as, wideClient, await t.consent(url), state);
-    const tokens = await oauth.processAuthorizationCodeResponse(t.as, wideClient,
-      await oauth.authorizationCodeGrantRequest(t.as, wideClient, oauth.ClientSecretPost(wide.client_secret), params, REDIRECT, verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      t.as,
+      wideClient,
+      await oauth.authorizationCodeGrantRequest(t.as, wideClient, oauth.ClientSecretPost(wide.client_secret), params, REDIRECT, verifier, insecure),
+    );
     const auth = oauth.ClientSecretPost(wide.client_secret);
-    const narrowed = await oauth.processRefreshTokenResponse(t.as, wideClient,
-      await oauth.refreshTokenGrantRequest(t.as, wideClient, auth, tokens.refresh_token!, { additionalParameters: { scope: 'leads:read' }, ...insecure }));
+    const narrowed = await oauth.processRefreshTokenResponse(
+      t.as,
+      wideClient,
+      await oauth.refreshTokenGrantRequest(t.as, wideClient, auth, tokens.refresh_token!, { additionalParameters: { scope: 'leads:read' }, ...insecure }),
+    );
     expect(narrowed.scope).toBe('leads:read');
     expect((await t.asBearer(narrowed.access_token).post('/v1/leads', { email: 'b@example.com' })).status).toBe(403);
-    const widen = oauth.refreshTokenGrantRequest(t.as, wideClient, auth, narrowed.refresh_token!, { additionalParameters: { scope: 'leads:write' }, ...insecure });
+    const widen = oauth.refreshTokenGrantRequest(t.as, wideClient, auth, narrowed.refresh_token!, {
+      additionalParameters: { scope: 'leads:write' },
+      ...insecure,
+    });
     expect(await oauthError(widen.then((r) => oauth.processRefreshTokenResponse(t.as, wideClient, r)))).toEqual({ error: 'invalid_scope', status: 400 });
   });
 
@@ -210,4 +227,3 @@ describe('revocation (RFC 7009)', () => {
     expect((await oauth.revocationRequest(t.as, t.client, auth, 'crm_at_unknown', insecure)).status).toBe(200);
   });
 });
-

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../helpers/openapi-check.js';
 import { startPrismProxy, violationsOf, type RunningPrism, type Violation } from '../helpers/prism.js';
-import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * docs/api.md#the-openapi-document: the published document says exactly what the server does, by a tool we did not write.
@@ -18,15 +19,15 @@ import { startSandboxProcess, tempDir, type RunningSandbox } from '../helpers/sa
  * validator (helpers/openapi-check.ts, Ajv 2020).
  */
 type Json = Record<string, any>;
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let prism: RunningPrism;
 let doc: Json;
 const dir = tempDir('crm-conformance-');
 const called = new Set<string>();
 const reported: string[] = [];
 
+useApp({ seed: 1 }, (s) => (sandbox = s));
 beforeAll(async () => {
-  sandbox = await startSandboxProcess([]);
   doc = (await (await fetch(`${sandbox.baseUrl}/v1/openapi.json`)).json()) as Json;
   const file = join(dir.path, 'openapi.json');
   writeFileSync(file, JSON.stringify(doc));
@@ -35,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prism?.stop();
-  await sandbox?.stop();
   dir.remove();
 });
 
@@ -122,7 +122,7 @@ async function direct(method: string, path: string, status: number, call: Call =
 
 const LINE = { description: 'Seat', quantity: 2, unit_price: 40 };
 
-describe('the document and the server, through Prism\'s validation proxy', () => {
+describe("the document and the server, through Prism's validation proxy", () => {
   it('every operation answers a valid request as documented', async () => {
     await valid('GET', '/healthz', 200, { key: null });
     await valid('GET', '/v1/openapi.json', 200, { key: null });
@@ -165,10 +165,22 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
     await valid('DELETE', `/v1/deals/${deal.id}`, 200);
 
     // Bulk: a batch with one invalid record is a valid request; that record fails alone.
-    const bulk = await valid('POST', '/v1/leads/bulk', 200, { body: { mode: 'create', records: [{ first_name: 'Fine', email: 'fine@conformance.example' }, { first_name: 'Bad', email: 'not an email' }] } });
+    const bulk = await valid('POST', '/v1/leads/bulk', 200, {
+      body: {
+        mode: 'create',
+        records: [
+          { first_name: 'Fine', email: 'fine@conformance.example' },
+          { first_name: 'Bad', email: 'not an email' },
+        ],
+      },
+    });
     expect(bulk.body.results.map((r: { status: string }) => r.status)).toEqual(['created', 'failed']);
-    await valid('POST', '/v1/clients/bulk', 200, { body: { mode: 'upsert', match_on: 'email', records: [{ name: 'Bulk Co', email: 'bulk@conformance.example' }, 42] } });
-    await valid('POST', '/v1/deals/bulk', 200, { body: { mode: 'create', dry_run: true, records: [{ title: 'Planned', value: 1, currency: 'EUR', stage: 'lead_in' }] } });
+    await valid('POST', '/v1/clients/bulk', 200, {
+      body: { mode: 'upsert', match_on: 'email', records: [{ name: 'Bulk Co', email: 'bulk@conformance.example' }, 42] },
+    });
+    await valid('POST', '/v1/deals/bulk', 200, {
+      body: { mode: 'create', dry_run: true, records: [{ title: 'Planned', value: 1, currency: 'EUR', stage: 'lead_in' }] },
+    });
 
     // Invoices: a draft (send omitted is a sent invoice; false keeps it a draft), sent, paid; another voided.
     const draft = (await valid('POST', '/v1/invoices', 201, { body: { client_id: client.id, line_items: [LINE], send: false } })).body;
@@ -205,15 +217,30 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
     await valid('GET', `/v1/request_logs/${logs.data[0].id}`, 200);
 
     // OAuth: an app, its consent page, a client_credentials token, its revocation
-    const app = (await valid('POST', '/v1/oauth_apps', 201, { body: { name: 'Conformance app', redirect_uris: ['http://127.0.0.1:9/callback'], scopes: ['leads:read'] } })).body;
+    const app = (
+      await valid('POST', '/v1/oauth_apps', 201, { body: { name: 'Conformance app', redirect_uris: ['http://127.0.0.1:9/callback'], scopes: ['leads:read'] } })
+    ).body;
     await valid('GET', '/v1/oauth_apps', 200);
     const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
-    const consent = await valid('GET', `/oauth/authorize?response_type=code&client_id=${app.client_id}&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/callback')}&code_challenge=${challenge}&code_challenge_method=S256&state=s1`, 200, { key: null });
+    const consent = await valid(
+      'GET',
+      `/oauth/authorize?response_type=code&client_id=${app.client_id}&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/callback')}&code_challenge=${challenge}&code_challenge_method=S256&state=s1`,
+      200,
+      { key: null },
+    );
     const sealed = /name="request" value="([^"]+)"/.exec(consent.text)?.[1];
     expect(sealed).toBeDefined();
-    const approved = await direct('POST', '/oauth/authorize', 302, { raw: { type: 'application/x-www-form-urlencoded', text: new URLSearchParams({ request: sealed!, decision: 'approve' }).toString() }, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const approved = await direct('POST', '/oauth/authorize', 302, {
+      raw: { type: 'application/x-www-form-urlencoded', text: new URLSearchParams({ request: sealed!, decision: 'approve' }).toString() },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(approved.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=/);
-    const tokens = (await valid('POST', '/oauth/token', 200, { key: null, form: { grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret } })).body;
+    const tokens = (
+      await valid('POST', '/oauth/token', 200, {
+        key: null,
+        form: { grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret },
+      })
+    ).body;
     await valid('POST', '/oauth/revoke', 200, { key: null, form: { token: tokens.access_token, client_id: app.client_id, client_secret: app.client_secret } });
     await valid('DELETE', `/v1/oauth_apps/${app.id}`, 200);
 
@@ -258,7 +285,13 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
   });
 
   it('refuses what the document calls invalid, and the refusal is documented', async () => {
-    await invalid('POST', '/v1/deals', 415, { raw: { type: 'application/x-www-form-urlencoded', text: 'title=x' } }, /content type|media type|application\/json/i);
+    await invalid(
+      'POST',
+      '/v1/deals',
+      415,
+      { raw: { type: 'application/x-www-form-urlencoded', text: 'title=x' } },
+      /content type|media type|application\/json/i,
+    );
     await invalid('POST', '/v1/leads', 422, { body: { first_name: 'Typed', email: 42 } }, /email/);
     await invalid('POST', '/v1/invoices', 422, { body: { client_id: 'cli_x' } }, /line_items/);
     await invalid('GET', '/v1/leads?limit=abc', 400, {}, /limit/);
@@ -271,16 +304,24 @@ describe('the document and the server, through Prism\'s validation proxy', () =>
     // A query parameter the document does not list: Prism lets it pass, the server says 400 on every
     // operation whose 400 says so (and the streams say it before they open).
     const listing = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
-      Object.entries<Json>(item).filter(([, op]) => /does not list/.test(op.responses['400']?.description ?? '')).map(([method]) => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')] as const),
+      Object.entries<Json>(item)
+        .filter(([, op]) => /does not list/.test(op.responses['400']?.description ?? ''))
+        .map(([method]) => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')] as const),
     );
     expect(listing.length).toBeGreaterThan(10);
     for (const [method, path] of listing) {
       const unknown = await send(prism.url, method, `${path}?colour=blue`, { body: method === 'GET' ? undefined : {} });
       expect([unknown.status, unknown.body.code], `${method} ${path}?colour=blue`).toEqual([400, 'invalid_request']);
-      expect(unknown.violations.filter((v) => v.location[0] !== 'request'), `${method} ${path}`).toEqual([]);
+      expect(
+        unknown.violations.filter((v) => v.location[0] !== 'request'),
+        `${method} ${path}`,
+      ).toEqual([]);
     }
     // Over 10 MB is over Prism's own limit: straight to the sandbox.
-    await direct('POST', '/v1/leads', 413, { raw: { type: 'application/json', text: JSON.stringify({ first_name: 'x'.repeat(10.5 * 1024 * 1024) }) }, headers: { 'content-type': 'application/json' } });
+    await direct('POST', '/v1/leads', 413, {
+      raw: { type: 'application/json', text: JSON.stringify({ first_name: 'x'.repeat(10.5 * 1024 * 1024) }) },
+      headers: { 'content-type': 'application/json' },
+    });
   });
 
   afterAll(() => {

@@ -40,7 +40,19 @@ describe('the CLI package', () => {
     // The worker threads' scripts too: without them the sandbox checkpoints and the export renders on
     // the main thread, slower and silently (src/store/checkpoint-thread.ts, src/sync/export/render-thread.ts).
     const workers = ['dist/store/checkpoint-worker.js', 'dist/sync/export/render-worker.js'];
-    for (const needed of ['bin/crm.js', 'bin/package.json', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/web/app.js', 'dist/web/docs/swagger-ui-bundle.js', ...workers, 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
+    for (const needed of [
+      'bin/crm.js',
+      'bin/package.json',
+      'dist/cli/main.js',
+      'dist/index.d.ts',
+      'dist/web/app.js',
+      'dist/web/docs/swagger-ui-bundle.js',
+      ...workers,
+      'package.json',
+      'README.md',
+      'CHANGELOG.md',
+      'LICENSE',
+    ]) {
       expect(paths, needed).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('dist/store/migrations/') && p.endsWith('.sql'))).toBe(true);
@@ -64,20 +76,27 @@ describe('the CLI package', () => {
     const swagger = await fetch(`${sandbox.baseUrl}/docs/assets/swagger-ui-bundle.js`);
     expect(swagger.status).toBe(200);
     expect((await swagger.text()).length).toBeGreaterThan(100_000);
-    const clients = (await (await fetch(`${sandbox.baseUrl}/v1/clients?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as { data: unknown[] };
+    const clients = (await (await fetch(`${sandbox.baseUrl}/v1/clients?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as {
+      data: unknown[];
+    };
     expect(clients.data.length).toBe(5); // the seed image was found and loaded
   });
 
-  it('imports a CSV with `crm sync import` from the user\'s folder', async () => {
-    writeFileSync(join(work, 'leads.csv'), 'External ID,First Name,Email,Status\npkg-1,Ada,ada.pkg@example.com,new\npkg-2,Grace,grace.pkg@example.com,contacted\n');
+  it("imports a CSV with `crm sync import` from the user's folder", async () => {
+    writeFileSync(
+      join(work, 'leads.csv'),
+      'External ID,First Name,Email,Status\npkg-1,Ada,ada.pkg@example.com,new\npkg-2,Grace,grace.pkg@example.com,contacted\n',
+    );
     const env = { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey };
     const imported = await run(crm, ['sync', 'import', 'leads', 'leads.csv', '--json'], { cwd: work, env });
     expect(JSON.parse(imported.stdout)).toMatchObject({ rows: 2, summary: { created: 2, failed: 0 } });
-    const found = (await (await fetch(`${sandbox.baseUrl}/v1/leads?email=grace.pkg%40example.com`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as { data: { status: string }[] };
+    const found = (await (
+      await fetch(`${sandbox.baseUrl}/v1/leads?email=grace.pkg%40example.com`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })
+    ).json()) as { data: { status: string }[] };
     expect(found.data.map((l) => l.status)).toEqual(['contacted']);
   });
 
-  it('generates an SDK\'s files with `crm sdk generate` (the generator and the OpenAPI document ship too)', async () => {
+  it("generates an SDK's files with `crm sdk generate` (the generator and the OpenAPI document ship too)", async () => {
     const generated = await run(crm, ['sdk', 'generate', '--lang', 'python', '--out', 'my-sdk', '--json'], { cwd: work });
     expect(JSON.parse(generated.stdout).written).toEqual(expect.arrayContaining(['crm/_models.py', 'crm/_resources.py']));
     expect(readFileSync(join(work, 'my-sdk', 'crm', '_resources.py'), 'utf8')).toContain('class LeadsResource');
@@ -96,7 +115,10 @@ describe('the CLI package', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('create_lead');
-      const made = (await client.callTool({ name: 'create_lead', arguments: { first_name: 'Mcp', email: 'mcp.pkg@example.com' } })) as { isError?: boolean; structuredContent?: { id?: string } };
+      const made = (await client.callTool({ name: 'create_lead', arguments: { first_name: 'Mcp', email: 'mcp.pkg@example.com' } })) as {
+        isError?: boolean;
+        structuredContent?: { id?: string };
+      };
       expect(made.isError ?? false).toBe(false);
       expect(made.structuredContent?.id).toMatch(/^lead_/);
     } finally {

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
 let api: ApiClient;
 
 // No rate limit: these tests send bursts, and rate limiting has its own tests.
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
-  sandbox = s;
+useApp({ rateLimit: '0' }, (_s, a) => {
   api = a;
 });
 
@@ -190,7 +189,17 @@ describe('cursor binding and integrity', () => {
   });
 
   it('refuses garbage cursors', async () => {
-    const garbage = ['garbage', '', '.', 'a.b', 'a.b.c', `${cursor}x`, cursor.split('.')[0]!, Buffer.from('{"a":["lead_0"],"f":"x"}').toString('base64url'), '%00'];
+    const garbage = [
+      'garbage',
+      '',
+      '.',
+      'a.b',
+      'a.b.c',
+      `${cursor}x`,
+      cursor.split('.')[0]!,
+      Buffer.from('{"a":["lead_0"],"f":"x"}').toString('base64url'),
+      '%00',
+    ];
     for (const bad of garbage) {
       expectInvalidCursor(await api.get(`/v1/leads?limit=${LIMIT}&tag=bound&cursor=${encodeURIComponent(bad)}`));
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // The built package entry, as `import { startSandbox } from 'crm-sandbox'` resolves it.
 import { startSandbox } from '../../dist/index.js';
+import { signIn } from '../helpers/dashboard.js';
 
 const get = async (base: string, key: string, path: string) =>
   (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<any>;
@@ -13,6 +14,8 @@ describe('startSandbox() for test runners', () => {
       expect(a.baseUrl).not.toBe(b.baseUrl);
       expect(a.apiKey).toMatch(/^crm_test_/);
       expect(b.apiKey).not.toBe(a.apiKey);
+      // The sign-in link `crm sandbox start` prints, for a browser test of an in-process sandbox.
+      expect(await signIn(a.baseUrl, a.dashboardUrl!)).toMatch(/^crm_session_\d+=/);
 
       const created = await fetch(`${a.baseUrl}/v1/leads`, {
         method: 'POST',

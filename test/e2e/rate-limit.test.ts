@@ -1,31 +1,33 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, clearOfWindowEnd, startSandboxProcess, type ApiClient, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, clearOfWindowEnd, startSandboxProcess, type ApiClient, type ApiResponse } from '../helpers/sandbox.js';
+import { useSandboxes, type RunningApp } from '../helpers/app.js';
 
 /**
  * docs/reference/limits.md#rate-limits-and-quotas against real sandbox processes: the RateLimit fields, 429 with Retry-After, per-key
  * budgets, the daily quota, and limits turned off. Windows are real (2 s); the tests wait only
  * as long as the headers say.
  */
-let limited: RunningSandbox; // --rate-limit 5/2s --quota 1000/1d
-let quota: RunningSandbox; // --rate-limit 0 --quota 4/1d
-let unlimited: RunningSandbox; // --rate-limit 0 --quota 0
+let limited: RunningApp; // --rate-limit 5/2s --quota 1000/1d
+let quota: RunningApp; // --rate-limit 0 --quota 4/1d
+let unlimited: RunningApp; // --rate-limit 0 --quota 0
 let api: ApiClient;
 let secondKey: string;
 
+useSandboxes(
+  3,
+  [
+    { rateLimit: '5/2s', quota: '1000/1d', seed: 1 },
+    { rateLimit: '0', quota: '4/1d', seed: 1 },
+    { rateLimit: '0', quota: '0', seed: 1 },
+  ],
+  (apps) => ([limited, quota, unlimited] = apps as [RunningApp, RunningApp, RunningApp]),
+);
 beforeAll(async () => {
-  [limited, quota, unlimited] = await Promise.all([
-    startSandboxProcess(['--rate-limit', '5/2s', '--quota', '1000/1d']),
-    startSandboxProcess(['--rate-limit', '0', '--quota', '4/1d']),
-    startSandboxProcess(['--rate-limit', '0', '--quota', '0']),
-  ]);
   api = apiClient(limited);
   const created = await api.post('/v1/api_keys', { name: 'second', scopes: ['leads:read'] });
   expect(created.status).toBe(201);
   secondKey = created.body.secret;
-});
-afterAll(async () => {
-  await Promise.all([limited?.stop(), quota?.stop(), unlimited?.stop()]);
 });
 
 const POLICY = '"burst";q=5;w=2, "daily";q=1000;w=86400';
@@ -71,11 +73,7 @@ describe('rate limit headers', () => {
   it('are on every authenticated /v1 response, for the policy nearest exhaustion', async () => {
     // Five requests with the key creation in beforeAll: within one window's budget.
     const lead = await api.get('/v1/leads?limit=1');
-    const responses = [
-      lead,
-      await api.get('/v1/leads/lead_0000000000000000000000000'),
-      await api.post('/v1/leads', { no_such_field: true }),
-    ];
+    const responses = [lead, await api.get('/v1/leads/lead_0000000000000000000000000'), await api.post('/v1/leads', { no_such_field: true })];
     expect(responses.map((r) => r.status)).toEqual([200, 404, 422]);
     // The usage stream is hijacked from Fastify; it must carry the fields as well.
     const controller = new AbortController();

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD, rawRequest, signIn, signInWithKey } from '../helpers/dashboard.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * Which requests the dashboard made (docs/dashboard.md#the-request-log): its session's requests run under the signed-in
  * key, so without a mark they were logged and counted as that key's, like an app's. Against a real
  * sandbox process: requests with the dashboard's cookie, and with keys.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 async function dashboardCookie(): Promise<string> {
   const link = await api.post('/_sandbox/dashboard_logins');

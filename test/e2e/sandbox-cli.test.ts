@@ -28,9 +28,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 /** Starts `crm sandbox start` without the helper, keeping everything it prints, until `ready` matches stdout. */
@@ -48,7 +46,12 @@ async function spawnStart(args: string[], ready: RegExp) {
   return { child, out, exited };
 }
 
-const wellFormedKey = () => `crm_test_${randomBytes(24).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(32, 'x').slice(0, 32)}`;
+const wellFormedKey = () =>
+  `crm_test_${randomBytes(24)
+    .toString('base64')
+    .replace(/[^0-9A-Za-z]/g, '')
+    .padEnd(32, 'x')
+    .slice(0, 32)}`;
 const dbFile = () => join(tempDir().path, 'sandbox.db');
 const all = async (sandbox: RunningSandbox, resource: string) => (await apiClient(sandbox).get(`/v1/${resource}?limit=1000`)).body;
 
@@ -267,7 +270,10 @@ describe('usage and errors', () => {
 
   it.each([
     [['--help'], ['sandbox', 'openapi']],
-    [['sandbox', 'start', '--help'], ['--port', '--db', '--no-seed', '--fixtures', '--api-key']],
+    [
+      ['sandbox', 'start', '--help'],
+      ['--port', '--db', '--no-seed', '--fixtures', '--api-key'],
+    ],
   ])('crm %j exits 0 and shows the usage', async (args, mentions) => {
     const res = await runCli(args);
     expect(res.code).toBe(0);

@@ -69,7 +69,9 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
     const pack = await npmPack(join(SDKS, 'typescript'), temp.path); // prepack builds dist/ with tsc
     tarball = pack.tarball;
     const paths = pack.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/generated/resources.js', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/generated/resources.js', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']),
+    );
     expect(paths.filter((p) => !/^(dist\/.*\.(js|d\.ts)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(p))).toEqual([]);
     for (const kind of ['cjs', 'esm'] as const) {
       const dir = (projects[kind] = project(`ts-${kind}`));
@@ -91,7 +93,10 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
     const node22 = execFileSync('bash', [join(ROOT, '.ci', 'node.sh'), '22'], { encoding: 'utf8' }).trim();
     const engines = (JSON.parse(readFileSync(join(SDKS, 'typescript', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     expect(engines).toBe('>=22.12');
-    await expectQuickStart(() => run(node22, ['hello.js'], { cwd: projects.cjs, env: sandboxEnv() }), new RegExp(`^crm-sdk-typescript/${escaped(manifest.version)} \\(node v22\\.`));
+    await expectQuickStart(
+      () => run(node22, ['hello.js'], { cwd: projects.cjs, env: sandboxEnv() }),
+      new RegExp(`^crm-sdk-typescript/${escaped(manifest.version)} \\(node v22\\.`),
+    );
   }, 120_000);
 
   it('runs the ES module quick start (top-level await)', async () => {
@@ -101,13 +106,20 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
 
   it("runs the dashboard Overview's SDK snippet as copied (an ES module)", async () => {
     const post = (path: string, body: object) =>
-      fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string }>);
+      fetch(`${sandbox.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ id: string }>);
     const client = await post('/v1/clients', { name: 'Snippet Ltd', email: 'snippet@example.com' });
-    for (const title of ['Snippet pilot', 'Snippet renewal']) await post('/v1/deals', { title, value: 100, currency: 'EUR', stage: 'lead_in', client_id: client.id });
+    for (const title of ['Snippet pilot', 'Snippet renewal'])
+      await post('/v1/deals', { title, value: 100, currency: 'EUR', stage: 'lead_in', client_id: client.id });
     writeFileSync(join(projects.esm, 'deals.mjs'), sdkSnippet(proxy.url));
     const from = proxy.seen.length;
     const { stdout } = await run(process.execPath, ['deals.mjs'], { cwd: projects.esm, env: sandboxEnv() });
-    const listed = (await (await fetch(`${sandbox.baseUrl}/v1/deals?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as { data: { id: string; title: string }[] };
+    const listed = (await (await fetch(`${sandbox.baseUrl}/v1/deals?limit=5`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } })).json()) as {
+      data: { id: string; title: string }[];
+    };
     expect(listed.data.length).toBeGreaterThan(0);
     expect(stdout.trim().split('\n')).toEqual(listed.data.map((d) => `${d.id} ${d.title}`));
     expect(proxy.seen.slice(from).map((r) => r.headers['user-agent'])).toEqual([expect.stringMatching(agent)]);
@@ -116,7 +128,15 @@ describe('the TypeScript SDK, packed and installed with npm', () => {
   it.each(['cjs', 'esm'] as const)('type-checks the TypeScript quick start with tsc --strict, nodenext, in a %s project', async (kind) => {
     const dir = projects[kind];
     writeFileSync(join(dir, 'hello.ts'), readmeBlock(readme('typescript'), 'hello.ts'));
-    const compilerOptions = { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] };
+    const compilerOptions = {
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      noEmit: true,
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules', '@types')],
+    };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['hello.ts'] }));
     await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--listFiles'], { cwd: dir }).then(({ stdout }) => {
       // The types came from the installed package's .d.ts, not from the checkout's sources.
@@ -135,8 +155,14 @@ describe('the Python SDK, installed with pip into a fresh venv', () => {
     // < 70.1): the first Python that has both, its site-packages visible in the venv.
     python = '';
     for (const candidate of ['python3', '/usr/bin/python3']) {
-      const ok = await run(candidate, ['-c', 'import ensurepip, setuptools, wheel'], { cwd: temp.path }).then(() => true, () => false);
-      if (ok) { python = candidate; break; }
+      const ok = await run(candidate, ['-c', 'import ensurepip, setuptools, wheel'], { cwd: temp.path }).then(
+        () => true,
+        () => false,
+      );
+      if (ok) {
+        python = candidate;
+        break;
+      }
     }
     if (!python) throw new Error('No python3 with venv, setuptools and wheel: apt-get install python3-venv python3-setuptools python3-wheel (.ci/run does).');
     // A copy of the folder: pip builds in place and leaves build/ and *.egg-info/ behind.
@@ -150,7 +176,10 @@ describe('the Python SDK, installed with pip into a fresh venv', () => {
     await run(join(bin, 'pip'), ['install', '--no-build-isolation', '--no-index', '--no-deps', source], { cwd: temp.path });
     const dir = project('py-project'); // not the SDK's folder: `import crm` must find the installed package
     writeFileSync(join(dir, 'hello.py'), readmeBlock(readme('python'), 'hello.py'));
-    await expectQuickStart(() => run(join(bin, 'python'), ['hello.py'], { cwd: dir, env: sandboxEnv() }), new RegExp(`^crm-sdk-python/${escaped(version)} \\(python 3\\.`));
+    await expectQuickStart(
+      () => run(join(bin, 'python'), ['hello.py'], { cwd: dir, env: sandboxEnv() }),
+      new RegExp(`^crm-sdk-python/${escaped(version)} \\(python 3\\.`),
+    );
     const where = await run(join(bin, 'python'), ['-c', 'import crm, os; print(os.path.dirname(crm.__file__))'], { cwd: dir });
     expect(where.stdout.trim()).toBe(join(temp.path, 'venv', 'lib', `python3.${/python3\.(\d+)/.exec(where.stdout)?.[1]}`, 'site-packages', 'crm'));
   }, 60_000);
@@ -183,7 +212,10 @@ describe('the PHP SDK, installed with Composer from a path repository', () => {
     const env = { COMPOSER_HOME: join(temp.path, 'composer-home'), COMPOSER_ALLOW_SUPERUSER: '1', COMPOSER_DISABLE_NETWORK: '1', COMPOSER_NO_INTERACTION: '1' };
     await run('composer', ['install', '--no-progress'], { cwd: dir, env });
     writeFileSync(join(dir, 'hello.php'), readmeBlock(readme('php'), 'hello.php'));
-    await expectQuickStart(() => run('php', ['hello.php'], { cwd: dir, env: sandboxEnv() }), new RegExp(`^crm-sdk-php/${escaped(manifest.version)} \\(php 8\\.`));
+    await expectQuickStart(
+      () => run('php', ['hello.php'], { cwd: dir, env: sandboxEnv() }),
+      new RegExp(`^crm-sdk-php/${escaped(manifest.version)} \\(php 8\\.`),
+    );
   }, 60_000);
 });
 
@@ -203,6 +235,9 @@ describe('the Go SDK, used from a fresh module through replace, with GOPROXY=off
     await run('go', ['mod', 'edit', `-require=${module}@v${version}`, `-replace=${module}=${join(SDKS, 'go')}`], { cwd: dir, env });
     writeFileSync(join(dir, 'hello.go'), readmeBlock(readme('go'), 'hello.go'));
     await run('go', ['mod', 'tidy'], { cwd: dir, env });
-    await expectQuickStart(() => run('go', ['run', '.'], { cwd: dir, env: { ...env, ...sandboxEnv() } }), new RegExp(`^crm-sdk-go/${escaped(version)} \\(go1\\.`));
+    await expectQuickStart(
+      () => run('go', ['run', '.'], { cwd: dir, env: { ...env, ...sandboxEnv() } }),
+      new RegExp(`^crm-sdk-go/${escaped(version)} \\(go1\\.`),
+    );
   }, 120_000);
 });

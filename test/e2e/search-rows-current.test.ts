@@ -48,7 +48,11 @@ describe('single writes leave every search row current', () => {
     const client = await write('post', '/v1/clients', { name: 'Osmin Orchards', contacts: [{ first_name: 'Blonde', email: 'blonde@osmin.test' }] });
     const lead = await write('post', '/v1/leads', { first_name: 'Konstanze', company: 'Seraglio Supplies' });
     const deal = await write('post', '/v1/deals', { title: 'Belmonte bid', value: 10, currency: 'EUR', stage: 'lead_in', client_id: client.id });
-    const invoice = await write('post', '/v1/invoices', { client_id: client.id, send: false, line_items: [{ description: 'Pasha', quantity: 1, unit_price: 5 }] });
+    const invoice = await write('post', '/v1/invoices', {
+      client_id: client.id,
+      send: false,
+      line_items: [{ description: 'Pasha', quantity: 1, unit_price: 5 }],
+    });
     expect(await search('clients', 'blonde')).toEqual([client.id]);
     expect(await search('leads', 'seraglio')).toEqual([lead.id]);
     expect(await search('deals', 'belmonte osmin')).toEqual([deal.id]);
@@ -86,11 +90,24 @@ describe('single writes leave every search row current', () => {
 describe('bulk writes leave every search row current', () => {
   it('POST /v1/leads, /v1/clients and /v1/deals bulk: created, then updated', async () => {
     const records = (n: number, make: (i: number) => object) => Array.from({ length: n }, (_, i) => make(i));
-    const leads = await write('post', '/v1/leads/bulk', { mode: 'upsert', records: records(200, (i) => ({ external_id: `sl-${i}`, first_name: `Papagena${i}` })) });
-    const clients = await write('post', '/v1/clients/bulk', { mode: 'upsert', records: records(50, (i) => ({ external_id: `sc-${i}`, name: `Monostat${i} AG`, contacts: [{ first_name: `Sprecher${i}` }] })) });
+    const leads = await write('post', '/v1/leads/bulk', {
+      mode: 'upsert',
+      records: records(200, (i) => ({ external_id: `sl-${i}`, first_name: `Papagena${i}` })),
+    });
+    const clients = await write('post', '/v1/clients/bulk', {
+      mode: 'upsert',
+      records: records(50, (i) => ({ external_id: `sc-${i}`, name: `Monostat${i} AG`, contacts: [{ first_name: `Sprecher${i}` }] })),
+    });
     const deals = await write('post', '/v1/deals/bulk', {
       mode: 'upsert',
-      records: records(50, (i) => ({ external_id: `sd-${i}`, title: `Tamino${i} tender`, value: 1, currency: 'EUR', stage: 'lead_in', client_id: clients.results[i].id })),
+      records: records(50, (i) => ({
+        external_id: `sd-${i}`,
+        title: `Tamino${i} tender`,
+        value: 1,
+        currency: 'EUR',
+        stage: 'lead_in',
+        client_id: clients.results[i].id,
+      })),
     });
     expect(await search('leads', 'papagena199')).toEqual([leads.results[199].id]);
     expect(await search('clients', 'sprecher7')).toEqual([clients.results[7].id]);
@@ -98,7 +115,10 @@ describe('bulk writes leave every search row current', () => {
 
     await write('post', '/v1/leads/bulk', { mode: 'upsert', records: [{ external_id: 'sl-199', first_name: 'Papageno' }] });
     await write('post', '/v1/clients/bulk', { mode: 'upsert', records: [{ external_id: 'sc-7', name: 'Queen Ltd', contacts: [{ first_name: 'Sprecher7' }] }] });
-    await write('post', '/v1/deals/bulk', { mode: 'upsert', records: [{ external_id: 'sd-49', title: 'Pamina tender', value: 1, currency: 'EUR', stage: 'lead_in' }] });
+    await write('post', '/v1/deals/bulk', {
+      mode: 'upsert',
+      records: [{ external_id: 'sd-49', title: 'Pamina tender', value: 1, currency: 'EUR', stage: 'lead_in' }],
+    });
     expect(await search('leads', 'papagena199')).toEqual([]);
     expect(await search('leads', 'papageno')).toEqual([leads.results[199].id]);
     expect(await search('clients', 'monostat7')).toEqual([]);
@@ -113,7 +133,10 @@ describe('the first search after a large import', () => {
     const rows = 20_000;
     const file = join(tmp.path, 'leads.csv');
     await writeLeadsCsv(file, rows, { externalIds: true, prefix: 'bigimport' });
-    const run = await runCrm(['sync', 'import', 'leads', file, '--results', join(tmp.path, 'results'), '--json'], { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
+    const run = await runCrm(['sync', 'import', 'leads', file, '--results', join(tmp.path, 'results'), '--json'], {
+      CRM_BASE_URL: sandbox.baseUrl,
+      CRM_API_KEY: sandbox.apiKey,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).summary.created).toBe(rows);
     // Before any search: nothing for the first one to do but read (it rewrote all 20,000 rows, holding every request).
@@ -125,6 +148,8 @@ describe('the first search after a large import', () => {
     expect(found).toEqual([id]);
     for (const res of healthz) expect(res.status).toBe(200);
     expect(await search('leads', 'bigimport')).toHaveLength(1000); // the page's limit: every lead matches
-    expect((await api.get('/v1/leads?limit=1&q=First12345%20Last12345')).body.data.map((l: { external_id: string }) => l.external_id)).toEqual(['bigimport-12345']);
+    expect((await api.get('/v1/leads?limit=1&q=First12345%20Last12345')).body.data.map((l: { external_id: string }) => l.external_id)).toEqual([
+      'bigimport-12345',
+    ]);
   });
 });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, type RunningSandbox, useSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
 let api: ApiClient;
 
-useSandbox([], (s, a) => {
-  sandbox = s;
+useApp({ seed: 1 }, (_s, a) => {
   api = a;
 });
 

@@ -45,11 +45,17 @@ describe('a copy killed and resumed', () => {
   it('SIGKILL among the leads, Ctrl+C and SIGKILL among the invoices, then --resume: each record exactly once, the counts exact, the pause lifted', async () => {
     const results = join(tmp.path, 'killed');
     const journal = join(results, 'journal.jsonl');
-    const lines = (match: string) => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes(match)).length : 0);
+    const lines = (match: string) =>
+      existsSync(journal)
+        ? readFileSync(journal, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes(match)).length
+        : 0;
     // Small batches: the leads take some 40 requests, a second at the slow target's pace.
     const killWhen = async (extra: string[], ready: () => boolean) => {
       const run = spawnCrm(args(slow, results, '--batch-size', '5', ...extra), env(slow));
-      for (const deadline = Date.now() + 60_000; !ready() && run.child.exitCode === null && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+      for (const deadline = Date.now() + 60_000; !ready() && run.child.exitCode === null && Date.now() < deadline; )
+        await new Promise((r) => setTimeout(r, 10));
       expect(run.child.exitCode).toBeNull(); // still copying: killed in the middle
       await run.stop('SIGKILL');
     };
@@ -58,7 +64,8 @@ describe('a copy killed and resumed', () => {
     expect(countsIn(slow.db).invoices).toBe(0);
     // Ctrl+C among the invoices: those in flight finish, the run says it stopped (exit 1), the journal has them.
     const interrupted = spawnCrm(args(slow, results, '--batch-size', '5', '--resume'), env(slow));
-    for (const deadline = Date.now() + 60_000; lines('"invoice":') < 10 && interrupted.child.exitCode === null && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    for (const deadline = Date.now() + 60_000; lines('"invoice":') < 10 && interrupted.child.exitCode === null && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 10));
     expect(await interrupted.stop('SIGINT')).toBe(1);
     expect(JSON.parse(interrupted.lines.at(-1)!)).toMatchObject({ stopped: 'interrupted (Ctrl+C)' });
     await killWhen(['--resume'], () => lines('"invoice":') >= 40);
@@ -77,7 +84,10 @@ describe('a copy killed and resumed', () => {
       invoices: { created: counts.invoices, updated: 0, unchanged: 0, failed: 0 },
     });
     // succeeded.csv lists each invoice once, as created.
-    const succeeded = readFileSync(join(results, 'invoices', 'succeeded.csv'), 'utf8').trim().split('\n').slice(1);
+    const succeeded = readFileSync(join(results, 'invoices', 'succeeded.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1);
     expect(succeeded.length).toBe(counts.invoices);
     expect(new Set(succeeded.map((l) => l.split(',')[0])).size).toBe(counts.invoices);
     const states = (db: string, key: string) => dbRows<{ k: string; status: string }>(db, `SELECT ${key} AS k, status FROM invoices ORDER BY 1`);
@@ -91,7 +101,12 @@ describe('subsets closed over their references', () => {
   it('--sample 10%: the same share every time, and every record a sampled one points at', async () => {
     const { code, stdout, stderr } = await runCrm(args(subset, join(tmp.path, 'sample'), '--sample', '10%'), env(subset));
     expect(code, stderr).toBe(0);
-    const sampled = (table: string) => new Set(dbRows<{ id: string }>(source.db, `SELECT id FROM ${table}`).map((r) => r.id).filter((id) => inSample(id, 0.1)));
+    const sampled = (table: string) =>
+      new Set(
+        dbRows<{ id: string }>(source.db, `SELECT id FROM ${table}`)
+          .map((r) => r.id)
+          .filter((id) => inSample(id, 0.1)),
+      );
     const copied = (table: string) => new Set(dbRows<{ external_id: string }>(subset.db, `SELECT external_id FROM ${table}`).map((r) => r.external_id));
     expect(copied('leads')).toEqual(sampled('leads'));
     for (const table of ['clients', 'deals', 'invoices']) for (const id of sampled(table)) expect(copied(table).has(id)).toBe(true);
@@ -102,8 +117,13 @@ describe('subsets closed over their references', () => {
     for (const d of dbRows<{ external_id: string; client_id: string | null }>(subset.db, 'SELECT external_id, client_id FROM deals')) {
       expect(external('clients', d.client_id)).toBe(dbValue(source.db, 'SELECT client_id FROM deals WHERE id = ?', d.external_id));
     }
-    for (const i of dbRows<{ external_id: string; client_id: string; deal_id: string | null }>(subset.db, 'SELECT external_id, client_id, deal_id FROM invoices')) {
-      expect([external('clients', i.client_id), external('deals', i.deal_id)]).toEqual(dbRows(source.db, 'SELECT client_id, deal_id FROM invoices WHERE id = ?', i.external_id).map((r) => Object.values(r))[0]);
+    for (const i of dbRows<{ external_id: string; client_id: string; deal_id: string | null }>(
+      subset.db,
+      'SELECT external_id, client_id, deal_id FROM invoices',
+    )) {
+      expect([external('clients', i.client_id), external('deals', i.deal_id)]).toEqual(
+        dbRows(source.db, 'SELECT client_id, deal_id FROM invoices WHERE id = ?', i.external_id).map((r) => Object.values(r))[0],
+      );
     }
     for (const l of dbRows<{ external_id: string; converted_client_id: string | null }>(subset.db, 'SELECT external_id, converted_client_id FROM leads')) {
       expect(external('clients', l.converted_client_id)).toBe(dbValue(source.db, 'SELECT converted_client_id FROM leads WHERE id = ?', l.external_id));
@@ -114,7 +134,9 @@ describe('subsets closed over their references', () => {
   it('--sample with --since last: only what changed, and what it points at that the target lacks', async () => {
     const results = join(tmp.path, 'sample'); // the folder of the --sample copy above: its state.json
     const inTarget = new Set(dbRows<{ external_id: string }>(subset.db, 'SELECT external_id FROM clients').map((r) => r.external_id));
-    const outside = dbRows<{ id: string }>(source.db, 'SELECT id FROM clients ORDER BY id').map((r) => r.id).find((id) => !inTarget.has(id))!;
+    const outside = dbRows<{ id: string }>(source.db, 'SELECT id FROM clients ORDER BY id')
+      .map((r) => r.id)
+      .find((id) => !inTarget.has(id))!;
     let deal: string | undefined;
     for (let i = 0; i < 200 && !deal; i++) {
       const made = await apiClient(source).post('/v1/deals', { title: `Sampled ${i}`, value: 10, currency: 'EUR', stage: 'qualified', client_id: outside });
@@ -155,7 +177,9 @@ async function notASandbox(to: RunningSandbox): Promise<{ url: string; sandboxCa
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(['authorization', 'content-type', 'idempotency-key'].flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])));
+    const headers = Object.fromEntries(
+      ['authorization', 'content-type', 'idempotency-key'].flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])),
+    );
     const answer = await fetch(`${to.baseUrl}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
   });
@@ -169,7 +193,26 @@ describe('which end is a sandbox, and what follows from it', () => {
     const prod = await notASandbox(source);
     try {
       const results = join(tmp.path, 'from-prod');
-      const run = await runCrm(['sync', 'copy', '--from', prod.url, '--to', subset.baseUrl, '--resources', 'leads', '--where', 'leads:status=qualified', '--mask-key-file', key, '--results', results, '--json'], env(subset));
+      const run = await runCrm(
+        [
+          'sync',
+          'copy',
+          '--from',
+          prod.url,
+          '--to',
+          subset.baseUrl,
+          '--resources',
+          'leads',
+          '--where',
+          'leads:status=qualified',
+          '--mask-key-file',
+          key,
+          '--results',
+          results,
+          '--json',
+        ],
+        env(subset),
+      );
       expect(run.code, run.stdout).toBe(0);
       expect(report(run.stdout).masked).toBe(true);
       const emails = new Set(dbRows<{ email: string }>(source.db, "SELECT email FROM leads WHERE status = 'qualified'").map((r) => r.email));
@@ -185,7 +228,30 @@ describe('which end is a sandbox, and what follows from it', () => {
     const fresh = await startSandboxProcess(['--no-seed']);
     const prod = await notASandbox(fresh);
     try {
-      const run = await runCrm(['sync', 'copy', '--from', source.baseUrl, '--to', prod.url, '--to-api-key', fresh.apiKey, '--resources', 'invoices', '--sample', '30%', '--mask', 'default', '--mask-key-file', key, '--results', join(tmp.path, 'to-prod'), '--json'], { CRM_FROM_API_KEY: source.apiKey });
+      const run = await runCrm(
+        [
+          'sync',
+          'copy',
+          '--from',
+          source.baseUrl,
+          '--to',
+          prod.url,
+          '--to-api-key',
+          fresh.apiKey,
+          '--resources',
+          'invoices',
+          '--sample',
+          '30%',
+          '--mask',
+          'default',
+          '--mask-key-file',
+          key,
+          '--results',
+          join(tmp.path, 'to-prod'),
+          '--json',
+        ],
+        { CRM_FROM_API_KEY: source.apiKey },
+      );
       expect(run.code).toBe(1);
       const invoices = report(run.stdout).resources.invoices;
       const sampled = dbRows<{ id: string; status: string }>(source.db, 'SELECT id, status FROM invoices').filter((i) => inSample(i.id, 0.3));
@@ -234,7 +300,10 @@ describe('bad input: exit 2, a message that says what to do, nothing written', (
   });
 
   it('--to with no key anywhere says how to give one', async () => {
-    const { code, stderr } = await runCrm(['sync', 'copy', '--from', source.baseUrl, '--to', 'http://127.0.0.1:9'], { CRM_FROM_API_KEY: source.apiKey, XDG_CONFIG_HOME: tmp.path });
+    const { code, stderr } = await runCrm(['sync', 'copy', '--from', source.baseUrl, '--to', 'http://127.0.0.1:9'], {
+      CRM_FROM_API_KEY: source.apiKey,
+      XDG_CONFIG_HOME: tmp.path,
+    });
     expect(code).toBe(2);
     expect(stderr).toMatch(/--to-api-key/);
   });

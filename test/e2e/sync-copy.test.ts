@@ -44,7 +44,8 @@ async function copy(to: RunningSandbox, extra: string[] = [], key = key1, result
   return { ...run, report: JSON.parse(line) };
 }
 
-const byExternal = <T extends Record<string, unknown>>(db: string, sql: string) => new Map(dbRows<T & { external_id: string }>(db, sql).map((r) => [r.external_id, r]));
+const byExternal = <T extends Record<string, unknown>>(db: string, sql: string) =>
+  new Map(dbRows<T & { external_id: string }>(db, sql).map((r) => [r.external_id, r]));
 const total = (s: { created: number; updated: number; unchanged: number; failed: number }) => s.created + s.updated + s.unchanged + s.failed;
 
 describe('crm sync copy', () => {
@@ -72,27 +73,49 @@ describe('crm sync copy', () => {
     const tClients = new Map(dbRows<{ id: string; external_id: string }>(target.db, 'SELECT id, external_id FROM clients').map((c) => [c.id, c.external_id]));
     expect(new Set(tClients.values())).toEqual(new Set(srcClients.keys()));
     // Contact persons per client, deal stages and clients, lead statuses and conversions, invoice states, clients and deals.
-    const contactsPer = (db: string, key: string) => new Map(dbRows<{ k: string; n: number }>(db, `SELECT ${key} AS k, COUNT(*) AS n FROM contacts JOIN clients ON clients.id = contacts.client_id GROUP BY 1`).map((r) => [r.k, r.n]));
+    const contactsPer = (db: string, key: string) =>
+      new Map(
+        dbRows<{ k: string; n: number }>(db, `SELECT ${key} AS k, COUNT(*) AS n FROM contacts JOIN clients ON clients.id = contacts.client_id GROUP BY 1`).map(
+          (r) => [r.k, r.n],
+        ),
+      );
     expect(contactsPer(target.db, 'clients.external_id')).toEqual(contactsPer(source.db, 'clients.id'));
     const sDeals = byExternal<{ stage: string; client_id: string | null }>(source.db, 'SELECT id AS external_id, stage, client_id FROM deals');
     for (const d of dbRows<{ external_id: string; stage: string; client_id: string | null }>(target.db, 'SELECT external_id, stage, client_id FROM deals')) {
       expect(d.stage).toBe(sDeals.get(d.external_id)!.stage);
       expect(d.client_id ? tClients.get(d.client_id) : null).toBe(sDeals.get(d.external_id)!.client_id);
     }
-    const sLeads = byExternal<{ status: string; converted_client_id: string | null }>(source.db, 'SELECT id AS external_id, status, converted_client_id FROM leads');
-    const tLeads = dbRows<{ external_id: string; status: string; converted_client_id: string | null }>(target.db, 'SELECT external_id, status, converted_client_id FROM leads');
+    const sLeads = byExternal<{ status: string; converted_client_id: string | null }>(
+      source.db,
+      'SELECT id AS external_id, status, converted_client_id FROM leads',
+    );
+    const tLeads = dbRows<{ external_id: string; status: string; converted_client_id: string | null }>(
+      target.db,
+      'SELECT external_id, status, converted_client_id FROM leads',
+    );
     expect(tLeads.filter((l) => l.status === 'converted').length).toBe(counts.leads / 10);
     for (const l of tLeads) {
       expect(l.status).toBe(sLeads.get(l.external_id)!.status);
       expect(l.converted_client_id ? tClients.get(l.converted_client_id) : null).toBe(sLeads.get(l.external_id)!.converted_client_id);
     }
     const tDeals = new Map(dbRows<{ id: string; external_id: string }>(target.db, 'SELECT id, external_id FROM deals').map((d) => [d.id, d.external_id]));
-    const sInvoices = byExternal<{ status: string; client_id: string; deal_id: string | null; total_minor: number }>(source.db, 'SELECT id AS external_id, status, client_id, deal_id, total_minor FROM invoices');
-    const tInvoices = dbRows<{ external_id: string; status: string; client_id: string; deal_id: string | null; total_minor: number }>(target.db, 'SELECT external_id, status, client_id, deal_id, total_minor FROM invoices');
+    const sInvoices = byExternal<{ status: string; client_id: string; deal_id: string | null; total_minor: number }>(
+      source.db,
+      'SELECT id AS external_id, status, client_id, deal_id, total_minor FROM invoices',
+    );
+    const tInvoices = dbRows<{ external_id: string; status: string; client_id: string; deal_id: string | null; total_minor: number }>(
+      target.db,
+      'SELECT external_id, status, client_id, deal_id, total_minor FROM invoices',
+    );
     expect(new Set(tInvoices.map((i) => i.status))).toEqual(new Set(['draft', 'open', 'paid', 'void']));
     for (const i of tInvoices) {
       const s = sInvoices.get(i.external_id)!;
-      expect([i.status, tClients.get(i.client_id), i.deal_id ? tDeals.get(i.deal_id) : null, i.total_minor]).toEqual([s.status, s.client_id, s.deal_id, s.total_minor]);
+      expect([i.status, tClients.get(i.client_id), i.deal_id ? tDeals.get(i.deal_id) : null, i.total_minor]).toEqual([
+        s.status,
+        s.client_id,
+        s.deal_id,
+        s.total_minor,
+      ]);
     }
     // Events recorded, none delivered; the pause lifted after the copy.
     expect(dbValue(target.db, 'SELECT COUNT(*) FROM events')).toBeGreaterThan(counts.leads);
@@ -116,27 +139,44 @@ describe('crm sync copy', () => {
     const phones = new Set(texts.flatMap((t) => t.match(/\+\d[\d ]{8,}\d/g) ?? []));
     expect([...values.phones].filter((p) => phones.has(p))).toEqual([]);
     const everything = texts.join('\n');
-    for (const trace of ['zrodlo-firma', 'Świętojańska', 'Gdyni', 'Bydgoszcz', 'Regensburg', 'firma-1', 'Kierownik', 'Prezes', 'Wdrożenie', 'Umowa', 'Wybrali']) expect(everything).not.toContain(trace);
+    for (const trace of ['zrodlo-firma', 'Świętojańska', 'Gdyni', 'Bydgoszcz', 'Regensburg', 'firma-1', 'Kierownik', 'Prezes', 'Wdrożenie', 'Umowa', 'Wybrali'])
+      expect(everything).not.toContain(trace);
     // The fakes are real-looking and keep the locale: a Polish last name is replaced by a Polish one.
     const polish = new Set(NAMES.pl.last.flatMap((l) => [l, l.replace(/ski$/, 'ska').replace(/cki$/, 'cka')]));
-    const sourcePolish = dbRows<{ id: string }>(source.db, "SELECT id FROM leads WHERE last_name IN ('Grzegorzewski', 'Szczepańska', 'Przybyłowicz', 'Wawrzyniak', 'Zawadzka')").map((r) => r.id);
+    const sourcePolish = dbRows<{ id: string }>(
+      source.db,
+      "SELECT id FROM leads WHERE last_name IN ('Grzegorzewski', 'Szczepańska', 'Przybyłowicz', 'Wawrzyniak', 'Zawadzka')",
+    ).map((r) => r.id);
     const targetLast = byExternal<{ last_name: string; email: string }>(target.db, 'SELECT external_id, last_name, email FROM leads');
     expect(sourcePolish.length).toBeGreaterThan(50);
     for (const id of sourcePolish) expect(polish.has(targetLast.get(id)!.last_name)).toBe(true);
     // One person, one fake: a lead converted into a new client (a person) has that client's email, masked alike.
-    const madeByConversion = dbValue(source.db, 'SELECT COUNT(*) FROM leads JOIN clients ON clients.id = leads.converted_client_id WHERE clients.email = leads.email');
+    const madeByConversion = dbValue(
+      source.db,
+      'SELECT COUNT(*) FROM leads JOIN clients ON clients.id = leads.converted_client_id WHERE clients.email = leads.email',
+    );
     expect(madeByConversion).toBeGreaterThanOrEqual(countsIn(source.db).leads / 20 - 1);
-    expect(dbValue(target.db, 'SELECT COUNT(*) FROM leads JOIN clients ON clients.id = leads.converted_client_id WHERE clients.email = leads.email')).toBe(madeByConversion);
+    expect(dbValue(target.db, 'SELECT COUNT(*) FROM leads JOIN clients ON clients.id = leads.converted_client_id WHERE clients.email = leads.email')).toBe(
+      madeByConversion,
+    );
   });
 
   it('a rerun writes nothing: every record unchanged, no event', async () => {
     const events = dbValue(target.db, 'SELECT COUNT(*) FROM events');
-    const latest = dbValue<string>(target.db, 'SELECT MAX(updated_at) FROM (SELECT updated_at FROM leads UNION ALL SELECT updated_at FROM clients UNION ALL SELECT updated_at FROM deals UNION ALL SELECT updated_at FROM invoices UNION ALL SELECT updated_at FROM contacts)');
+    const latest = dbValue<string>(
+      target.db,
+      'SELECT MAX(updated_at) FROM (SELECT updated_at FROM leads UNION ALL SELECT updated_at FROM clients UNION ALL SELECT updated_at FROM deals UNION ALL SELECT updated_at FROM invoices UNION ALL SELECT updated_at FROM contacts)',
+    );
     const { code, report } = await copy(target, ['--mask', 'default']);
     expect(code).toBe(0);
     expect(report.summary).toMatchObject({ created: 0, updated: 0, failed: 0, unchanged: total(report.summary) });
     expect(dbValue(target.db, 'SELECT COUNT(*) FROM events')).toBe(events);
-    expect(dbValue<string>(target.db, 'SELECT MAX(updated_at) FROM (SELECT updated_at FROM leads UNION ALL SELECT updated_at FROM clients UNION ALL SELECT updated_at FROM deals UNION ALL SELECT updated_at FROM invoices UNION ALL SELECT updated_at FROM contacts)')).toBe(latest);
+    expect(
+      dbValue<string>(
+        target.db,
+        'SELECT MAX(updated_at) FROM (SELECT updated_at FROM leads UNION ALL SELECT updated_at FROM clients UNION ALL SELECT updated_at FROM deals UNION ALL SELECT updated_at FROM invoices UNION ALL SELECT updated_at FROM contacts)',
+      ),
+    ).toBe(latest);
   });
 
   it('--since last copies only what changed, and --prune deletes what the source deleted', async () => {
@@ -146,7 +186,12 @@ describe('crm sync copy', () => {
     const clients = dbRows<{ id: string }>(source.db, 'SELECT id FROM clients ORDER BY id LIMIT 2').map((r) => r.id);
     for (const id of clients) expect((await src.patch(`/v1/clients/${id}`, { website: 'https://nowa-strona.pl' })).status).toBe(200);
     // A contact person the source deleted goes in the target too (bulk never deletes one).
-    const withTwo = dbValue<string>(source.db, 'SELECT client_id FROM contacts WHERE client_id NOT IN (?, ?) GROUP BY client_id HAVING COUNT(*) > 1 ORDER BY client_id LIMIT 1', clients[0], clients[1]);
+    const withTwo = dbValue<string>(
+      source.db,
+      'SELECT client_id FROM contacts WHERE client_id NOT IN (?, ?) GROUP BY client_id HAVING COUNT(*) > 1 ORDER BY client_id LIMIT 1',
+      clients[0],
+      clients[1],
+    );
     const dropped = dbValue<string>(source.db, 'SELECT id FROM contacts WHERE client_id = ? AND is_primary = 0 LIMIT 1', withTwo);
     expect((await src.delete(`/v1/clients/${withTwo}/contacts/${dropped}`)).status).toBe(200);
     expect((await src.post('/v1/deals', { title: 'Nowa umowa', value: 5, currency: 'EUR', stage: 'won', client_id: clients[0] })).status).toBe(201);
@@ -159,7 +204,8 @@ describe('crm sync copy', () => {
     expect((await src.delete(`/v1/leads/${leads[3]}`)).status).toBe(200);
     const { code, report } = await copy(target, ['--mask', 'default', '--since', 'last', '--prune']);
     expect(code).toBe(0);
-    const why = () => `${JSON.stringify(report)}\n${['clients', 'leads', 'deals'].map((r) => readFileSync(join(tmp.path, `to-${target.baseUrl.split(':').pop()}`, r, 'failed.csv'), 'utf8')).join('')}`;
+    const why = () =>
+      `${JSON.stringify(report)}\n${['clients', 'leads', 'deals'].map((r) => readFileSync(join(tmp.path, `to-${target.baseUrl.split(':').pop()}`, r, 'failed.csv'), 'utf8')).join('')}`;
     expect(report.resources.leads, why()).toMatchObject({ created: 0, updated: 3, failed: 0, deleted_in_source: 1, pruned: 1 });
     expect(report.resources.clients, why()).toMatchObject({ created: 0, updated: 3, failed: 0 });
     expect(report.resources.deals, why()).toMatchObject({ created: 1, updated: 2, failed: 0 });
@@ -183,7 +229,10 @@ describe('crm sync copy', () => {
 
   it('the same key gives the same fakes in another target; another key other ones', async () => {
     const masked = (db: string) =>
-      dbRows<Record<string, string>>(db, "SELECT external_id, first_name || '|' || last_name || '|' || email || '|' || coalesce(phone, '') || '|' || coalesce(company, '') || '|' || coalesce(notes, '') AS v FROM leads UNION ALL SELECT external_id, name || '|' || coalesce(email, '') || '|' || coalesce(website, '') || '|' || coalesce(address, '') FROM clients UNION ALL SELECT external_id, title FROM deals ORDER BY 1");
+      dbRows<Record<string, string>>(
+        db,
+        "SELECT external_id, first_name || '|' || last_name || '|' || email || '|' || coalesce(phone, '') || '|' || coalesce(company, '') || '|' || coalesce(notes, '') AS v FROM leads UNION ALL SELECT external_id, name || '|' || coalesce(email, '') || '|' || coalesce(website, '') || '|' || coalesce(address, '') FROM clients UNION ALL SELECT external_id, title FROM deals ORDER BY 1",
+      );
     await copy(twin, ['--mask', 'default'], key2, join(tmp.path, 'twin-key2'));
     const other = new Map(masked(twin.db).map((r) => [r.external_id, r.v]));
     const mine = masked(target.db);

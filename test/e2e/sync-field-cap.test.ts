@@ -40,7 +40,9 @@ describe('crm sync import: a field longer than --max-field-size', () => {
       'Stopped early: Field 3 ("notes") of the row on line 1202 is longer than 1,048,576 characters, the most a field may have. ' +
         'If it is meant to be that long, raise the cap with --max-field-size (now 1M; e.g. --max-field-size 4M).',
     );
-    expect(run.stdout).toContain('Nothing after that row was read; the 200 row(s) after the last full batch were not sent (unprocessed.csv). With a higher --max-field-size, rerun the same command with --resume to go on.');
+    expect(run.stdout).toContain(
+      'Nothing after that row was read; the 200 row(s) after the last full batch were not sent (unprocessed.csv). With a higher --max-field-size, rerun the same command with --resume to go on.',
+    );
     expect(leads()).toBe(1000);
     expect(readCsv(join(results, 'succeeded.csv'))).toHaveLength(1000);
     const unprocessed = readCsv(join(results, 'unprocessed.csv'));
@@ -62,7 +64,13 @@ describe('crm sync import: a field longer than --max-field-size', () => {
   it('run again as it was, it replays the batches it sent (nothing written twice, even with --mode create) and stops at the same row', async () => {
     const run = await crmImport('--json');
     expect(run.code, run.stderr).toBe(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({ summary: { created: 1000, failed: 0 }, rows: 1200, unprocessed: 200, replayed: { batches: 2, rows: 1000 }, stopped: expect.stringMatching(/^Field 3 \("notes"\) of the row on line 1202 /) });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      summary: { created: 1000, failed: 0 },
+      rows: 1200,
+      unprocessed: 200,
+      replayed: { batches: 2, rows: 1000 },
+      stopped: expect.stringMatching(/^Field 3 \("notes"\) of the row on line 1202 /),
+    });
     expect(leads()).toBe(1000);
   });
 
@@ -72,7 +80,9 @@ describe('crm sync import: a field longer than --max-field-size', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ summary: { created: 1203, failed: 1 }, rows: 1204 });
     expect(JSON.parse(run.stdout).stopped).toBeUndefined();
     expect([leads(), distinctLeads()]).toEqual([1203, 1203]);
-    expect(readCsv(join(results, 'failed.csv')).map((r) => [r.line, r.external_id, r.error_code, r.error_message])).toEqual([['1202', 'cap-big', 'validation_failed', expect.stringMatching(/^notes: /)]]);
+    expect(readCsv(join(results, 'failed.csv')).map((r) => [r.line, r.external_id, r.error_code, r.error_message])).toEqual([
+      ['1202', 'cap-big', 'validation_failed', expect.stringMatching(/^notes: /)],
+    ]);
     expect(existsSync(join(results, 'unprocessed.csv'))).toBe(false);
   });
 });

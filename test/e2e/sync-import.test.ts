@@ -2,14 +2,15 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { FIXTURES, dbValue, readCsv, writeLeadsCsv } from '../helpers/sync.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 const tmp = tempDir('crm-sync-import-');
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });
@@ -42,8 +43,17 @@ describe('crm sync import', () => {
     expect(out).toMatchObject({ summary: { created: 5, updated: 0, unchanged: 0, failed: 0 }, rows: 5, results_dir: run.results });
 
     expect(await lead('good-1')).toMatchObject({
-      first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0001', company: 'Analytical Engines',
-      title: 'CTO', source: 'referral', status: 'new', tags: ['vip', 'partner'], custom_fields: { score: 42, newsletter: true }, notes: 'Met at the conference',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+44 20 7946 0001',
+      company: 'Analytical Engines',
+      title: 'CTO',
+      source: 'referral',
+      status: 'new',
+      tags: ['vip', 'partner'],
+      custom_fields: { score: 42, newsletter: true },
+      notes: 'Met at the conference',
     });
     expect(await lead('good-3')).toMatchObject({ phone: null, tags: [], custom_fields: { score: 3.5 }, status: 'qualified' });
     expect(await lead('good-5')).toMatchObject({ first_name: null, company: 'Acme Corp', source: 'cold_call', status: 'unqualified' });
@@ -94,7 +104,11 @@ describe('crm sync import', () => {
     expect(run.code, run.stderr).toBe(0);
     expect((await lead('ml-1')).notes).toBe('First line\nsecond line, with a comma\nand a "quoted" word');
     expect(await lead('ml-3')).toMatchObject({ first_name: 'Quoted, Name', notes: 'ends with a newline\n' });
-    expect(readCsv(join(run.results, 'succeeded.csv')).map((r) => r.line).sort()).toEqual(['2', '5', '6']);
+    expect(
+      readCsv(join(run.results, 'succeeded.csv'))
+        .map((r) => r.line)
+        .sort(),
+    ).toEqual(['2', '5', '6']);
   });
 
   it('detects a semicolon delimiter and a UTF-8 BOM', async () => {
@@ -120,7 +134,11 @@ describe('crm sync import', () => {
     expect(run.json().summary.created).toBe(3);
     const [acme] = (await api.get('/v1/clients?external_id=cli-1')).body.data;
     expect(acme).toMatchObject({
-      name: 'Acme GmbH', kind: 'company', website: 'https://acme.example', tags: ['enterprise', 'dach'], custom_fields: { tier: 'gold' },
+      name: 'Acme GmbH',
+      kind: 'company',
+      website: 'https://acme.example',
+      tags: ['enterprise', 'dach'],
+      custom_fields: { tier: 'gold' },
       address: { line1: 'Hauptstraße 1', line2: null, city: 'Berlin', region: null, postal_code: '10115', country: 'DE' },
     });
     expect(acme.contacts).toHaveLength(1);
@@ -132,7 +150,10 @@ describe('crm sync import', () => {
   it('--dry-run validates without sending (no key needed) and reports the bad rows', async () => {
     const before = dbValue(sandbox.db, 'SELECT count(*) FROM leads');
     const results = join(tmp.path, 'dry');
-    const run = await runCrm(['sync', 'import', 'leads', join(FIXTURES, 'leads-bad.csv'), '--dry-run', '--results', results, '--json'], { CRM_API_KEY: '', CRM_BASE_URL: 'http://127.0.0.1:9' });
+    const run = await runCrm(['sync', 'import', 'leads', join(FIXTURES, 'leads-bad.csv'), '--dry-run', '--results', results, '--json'], {
+      CRM_API_KEY: '',
+      CRM_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ summary: { failed: 5, created: 0 }, rows: 7, dry_run: true });
     expect(readCsv(join(results, 'failed.csv'))).toHaveLength(5);

@@ -24,7 +24,10 @@ describe('pacing by RateLimit headers', () => {
   it('imports 20,000 leads against 20 requests/s with at most a handful of 429s', async () => {
     const file = join(dir.path, 'leads.csv');
     await writeLeadsCsv(file, 20_000, { externalIds: true });
-    const res = await runCrm(['sync', 'import', 'leads', file, '--batch-size', '100', '--concurrency', '8', '--json'], { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
+    const res = await runCrm(['sync', 'import', 'leads', file, '--batch-size', '100', '--concurrency', '8', '--json'], {
+      CRM_BASE_URL: sandbox.baseUrl,
+      CRM_API_KEY: sandbox.apiKey,
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout).summary).toEqual({ created: 20_000, updated: 0, unchanged: 0, failed: 0 });
     expect(dbValue(sandbox.db, 'SELECT count(*) FROM leads')).toBe(20_000);

@@ -4,13 +4,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { FIXTURES, dbValue, readCsv } from '../helpers/sync.js';
 
 /** `crm sync import --plan` (docs/sync.md#plan---plan-and-bulk-dry_run): see what an import will change, then import it. */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -66,7 +67,16 @@ describe('crm sync import --plan', () => {
       requests++;
       req.resume().on('end', () => {
         res.writeHead(422, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ type: '/errors/validation_failed', title: 'Validation failed', status: 422, code: 'validation_failed', detail: 'The request body is invalid.', errors: [{ path: 'dry_run', code: 'unrecognized_keys', message: 'unknown field' }] }));
+        res.end(
+          JSON.stringify({
+            type: '/errors/validation_failed',
+            title: 'Validation failed',
+            status: 422,
+            code: 'validation_failed',
+            detail: 'The request body is invalid.',
+            errors: [{ path: 'dry_run', code: 'unrecognized_keys', message: 'unknown field' }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));

@@ -1,16 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCrm } from '../helpers/cli-process.js';
-import { type ApiClient, type RunningSandbox, tempDir, useSandbox } from '../helpers/sandbox.js';
+import { type ApiClient, tempDir } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { FIXTURES } from '../helpers/sync.js';
 
 /**
  * `crm sync import --from hubspot|salesforce|pipedrive` (docs/sync.md#presets---from-hubspotsalesforcepipedrive), on fixtures built from the
  * products' documented export columns and value sets (fixtures/sync/presets/).
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => {
+useApp({ rateLimit: '0' }, (s, a) => {
   sandbox = s;
   api = a;
 });
@@ -37,9 +38,42 @@ describe('--from presets', () => {
     expect(report.summary).toEqual({ created: 3, updated: 0, unchanged: 0, failed: 0 });
     expect(report.kept_as_custom).toEqual(['Create Date', 'Lifecycle Stage']);
     expect(await leadsByExternalId(['101', '102', '103'])).toEqual([
-      { external_id: '101', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@hs.example.com', phone: '+442079460000', company: 'Analytical Engines', title: null, source: null, status: 'new', custom_fields: { 'Create Date': '2026-01-05 09:12', 'Lifecycle Stage': 'lead' } },
-      { external_id: '102', first_name: 'Grace', last_name: 'Hopper', email: 'grace@hs.example.com', phone: null, company: 'Navy', title: null, source: null, status: 'qualified', custom_fields: { 'Create Date': '2026-02-11 14:00', 'Lifecycle Stage': 'opportunity' } },
-      { external_id: '103', first_name: 'Alan', last_name: 'Turing', email: 'alan@hs.example.com', phone: null, company: 'Bletchley', title: null, source: null, status: 'unqualified', custom_fields: { 'Create Date': '2026-03-01 08:30', 'Lifecycle Stage': 'lead' } },
+      {
+        external_id: '101',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@hs.example.com',
+        phone: '+442079460000',
+        company: 'Analytical Engines',
+        title: null,
+        source: null,
+        status: 'new',
+        custom_fields: { 'Create Date': '2026-01-05 09:12', 'Lifecycle Stage': 'lead' },
+      },
+      {
+        external_id: '102',
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        email: 'grace@hs.example.com',
+        phone: null,
+        company: 'Navy',
+        title: null,
+        source: null,
+        status: 'qualified',
+        custom_fields: { 'Create Date': '2026-02-11 14:00', 'Lifecycle Stage': 'opportunity' },
+      },
+      {
+        external_id: '103',
+        first_name: 'Alan',
+        last_name: 'Turing',
+        email: 'alan@hs.example.com',
+        phone: null,
+        company: 'Bletchley',
+        title: null,
+        source: null,
+        status: 'unqualified',
+        custom_fields: { 'Create Date': '2026-03-01 08:30', 'Lifecycle Stage': 'lead' },
+      },
     ]);
     // A rerun of the same export makes no second copy (Record ID is the external_id).
     await importFrom('hubspot', 'leads', 'hubspot-contacts.csv');
@@ -50,9 +84,42 @@ describe('--from presets', () => {
     const report = await importFrom('salesforce', 'leads', 'salesforce-leads.csv');
     expect(report.kept_as_custom).toEqual(['CreatedDate']);
     expect(await leadsByExternalId(['00Q5g00000AbCdE', '00Q5g00000AbCdF', '00Q5g00000AbCdG'])).toEqual([
-      { external_id: '00Q5g00000AbCdE', first_name: 'Marie', last_name: 'Curie', email: 'marie@sf.example.com', phone: '+33140000000', company: 'Radium Institute', title: 'Director', source: 'web', status: 'new', custom_fields: { CreatedDate: '2026-04-01T10:00:00.000Z' } },
-      { external_id: '00Q5g00000AbCdF', first_name: 'Pierre', last_name: 'Curie', email: 'pierre@sf.example.com', phone: null, company: 'Radium Institute', title: null, source: 'partner', status: 'contacted', custom_fields: { CreatedDate: '2026-04-02T10:00:00.000Z' } },
-      { external_id: '00Q5g00000AbCdG', first_name: 'Lise', last_name: 'Meitner', email: 'lise@sf.example.com', phone: null, company: 'KWI', title: null, source: 'cold_call', status: 'unqualified', custom_fields: { CreatedDate: '2026-04-03T10:00:00.000Z' } },
+      {
+        external_id: '00Q5g00000AbCdE',
+        first_name: 'Marie',
+        last_name: 'Curie',
+        email: 'marie@sf.example.com',
+        phone: '+33140000000',
+        company: 'Radium Institute',
+        title: 'Director',
+        source: 'web',
+        status: 'new',
+        custom_fields: { CreatedDate: '2026-04-01T10:00:00.000Z' },
+      },
+      {
+        external_id: '00Q5g00000AbCdF',
+        first_name: 'Pierre',
+        last_name: 'Curie',
+        email: 'pierre@sf.example.com',
+        phone: null,
+        company: 'Radium Institute',
+        title: null,
+        source: 'partner',
+        status: 'contacted',
+        custom_fields: { CreatedDate: '2026-04-02T10:00:00.000Z' },
+      },
+      {
+        external_id: '00Q5g00000AbCdG',
+        first_name: 'Lise',
+        last_name: 'Meitner',
+        email: 'lise@sf.example.com',
+        phone: null,
+        company: 'KWI',
+        title: null,
+        source: 'cold_call',
+        status: 'unqualified',
+        custom_fields: { CreatedDate: '2026-04-03T10:00:00.000Z' },
+      },
     ]);
   });
 
@@ -60,8 +127,30 @@ describe('--from presets', () => {
     const report = await importFrom('pipedrive', 'leads', 'pipedrive-persons.csv');
     expect(report.kept_as_custom).toEqual(['Person - Name', 'Person - Label']);
     expect(await leadsByExternalId(['1', '2'])).toEqual([
-      { external_id: '1', first_name: 'Nikola', last_name: 'Tesla', email: 'nikola@pd.example.com', phone: '+12125550100', company: 'Tesla Electric', title: null, source: null, status: 'new', custom_fields: { 'Person - Name': 'Nikola Tesla', 'Person - Label': 'Hot' } },
-      { external_id: '2', first_name: 'Ada', last_name: 'Byron', email: 'ada@pd.example.com', phone: null, company: null, title: null, source: null, status: 'new', custom_fields: { 'Person - Name': 'Ada Byron', 'Person - Label': 'Cold' } },
+      {
+        external_id: '1',
+        first_name: 'Nikola',
+        last_name: 'Tesla',
+        email: 'nikola@pd.example.com',
+        phone: '+12125550100',
+        company: 'Tesla Electric',
+        title: null,
+        source: null,
+        status: 'new',
+        custom_fields: { 'Person - Name': 'Nikola Tesla', 'Person - Label': 'Hot' },
+      },
+      {
+        external_id: '2',
+        first_name: 'Ada',
+        last_name: 'Byron',
+        email: 'ada@pd.example.com',
+        phone: null,
+        company: null,
+        title: null,
+        source: null,
+        status: 'new',
+        custom_fields: { 'Person - Name': 'Ada Byron', 'Person - Label': 'Cold' },
+      },
     ]);
   });
 
@@ -70,7 +159,11 @@ describe('--from presets', () => {
     expect(report.summary.created).toBe(2);
     const clients = (await api.get('/v1/clients?limit=100')).body.data as any[];
     const acme = clients.find((c) => c.external_id === '0015g00000XyZaA');
-    expect(pick(acme, ['name', 'website', 'custom_fields'])).toEqual({ name: 'Acme Corp', website: 'https://acme.example.com', custom_fields: { Industry: 'Manufacturing' } });
+    expect(pick(acme, ['name', 'website', 'custom_fields'])).toEqual({
+      name: 'Acme Corp',
+      website: 'https://acme.example.com',
+      custom_fields: { Industry: 'Manufacturing' },
+    });
     expect(acme.address.city).toBe('Berlin');
     const contacts = acme.contacts ?? (await api.get(`/v1/clients/${acme.id}/contacts`)).body.data;
     expect(contacts.map((c: any) => pick(c, ['first_name', 'last_name', 'email', 'role', 'is_primary']))).toEqual([
@@ -85,7 +178,9 @@ describe('--from presets', () => {
     const clients = (await api.get('/v1/clients?limit=100')).body.data as any[];
     const byId = (id: string) => clients.find((c) => c.external_id === id);
     expect(pick(byId('5001'), ['name', 'website', 'phone', 'custom_fields'])).toEqual({
-      name: 'Analytical Engines Ltd', website: 'analytical.example.com', phone: '+442079460001',
+      name: 'Analytical Engines Ltd',
+      website: 'analytical.example.com',
+      phone: '+442079460001',
       custom_fields: { 'Country/Region': 'United Kingdom', Industry: 'Machinery', 'Create Date': '2026-01-05 09:12' },
     });
     expect(byId('5001').address).toMatchObject({ line1: '12 Babbage Row', city: 'London', region: null, postal_code: 'EC1A 1BB' });
@@ -118,18 +213,27 @@ describe('--from presets', () => {
   });
 
   it('a companies export given as leads, or a HubSpot file given to --from salesforce, names what is missing', async () => {
-    const asLeads = await runCrm(['sync', 'import', 'leads', join(PRESETS, 'hubspot-companies.csv'), '--from', 'hubspot', '--results', join(dir.path, 'wrong-leads')], env());
+    const asLeads = await runCrm(
+      ['sync', 'import', 'leads', join(PRESETS, 'hubspot-companies.csv'), '--from', 'hubspot', '--results', join(dir.path, 'wrong-leads')],
+      env(),
+    );
     expect(asLeads.code).toBe(2);
     expect(asLeads.stderr).toContain('not a hubspot leads export');
     expect(asLeads.stderr).toContain('"email"');
-    const other = await runCrm(['sync', 'import', 'clients', join(PRESETS, 'pipedrive-organizations.csv'), '--from', 'salesforce', '--results', join(dir.path, 'wrong-sf')], env());
+    const other = await runCrm(
+      ['sync', 'import', 'clients', join(PRESETS, 'pipedrive-organizations.csv'), '--from', 'salesforce', '--results', join(dir.path, 'wrong-sf')],
+      env(),
+    );
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('"account id", "account name"');
   });
 
   it("a preset given another product's file names the missing columns (usage error, nothing imported)", async () => {
     const before = (await api.get('/v1/leads?limit=100')).body.data.length;
-    const res = await runCrm(['sync', 'import', 'leads', join(PRESETS, 'hubspot-contacts.csv'), '--from', 'pipedrive', '--results', join(dir.path, 'wrong')], env());
+    const res = await runCrm(
+      ['sync', 'import', 'leads', join(PRESETS, 'hubspot-contacts.csv'), '--from', 'pipedrive', '--results', join(dir.path, 'wrong')],
+      env(),
+    );
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('not a pipedrive leads export');
     expect(res.stderr).toContain('"person - id", "person - email"');

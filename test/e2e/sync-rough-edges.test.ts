@@ -2,14 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { readCsv } from '../helpers/sync.js';
 
 /**
  * What a new user met in `crm sync` (docs/sync.md): enum cells in any case, a headline that adds up,
  * a rerun that says it was replayed, --bom for Excel, and one line per wait instead of one per retry.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 const tmp = tempDir('crm-sync-edges-');
 const env = () => ({ CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
@@ -22,11 +23,13 @@ const statuses = ['New', 'CONTACTED', 'Qualified', 'unQualified', 'new', 'Contac
 writeFileSync(
   csv,
   'external_id,first_name,email,status,source\n' +
-    statuses.map((status, i) => `edge-${i},Zoë ${i},${i === 3 || i === 7 ? 'not-an-email' : `zoe${i}@example.com`},${status},${i % 2 ? 'Cold Call' : 'WEB'}`).join('\n') +
+    statuses
+      .map((status, i) => `edge-${i},Zoë ${i},${i === 3 || i === 7 ? 'not-an-email' : `zoe${i}@example.com`},${status},${i % 2 ? 'Cold Call' : 'WEB'}`)
+      .join('\n') +
     '\n',
 );
 
-useSandbox(['--no-seed', '--rate-limit', '0'], (started, client) => {
+useApp({ rateLimit: '0' }, (started, client) => {
   sandbox = started;
   api = client;
 });

@@ -38,7 +38,12 @@ const exportTo = async (s: RunningSandbox, resource: string, ...args: string[]) 
 function normalised(row: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [header, value] of Object.entries(row)) {
-    const name = /^custom\./i.test(header) ? header : header.toLowerCase().replace(/^(address|contact) /, '$1.').replace(/[\s-]+/g, '_');
+    const name = /^custom\./i.test(header)
+      ? header
+      : header
+          .toLowerCase()
+          .replace(/^(address|contact) /, '$1.')
+          .replace(/[\s-]+/g, '_');
     out[name] = value;
   }
   return out;
@@ -48,7 +53,10 @@ describe('import, then export', () => {
   it('round-trips every field of the leads and clients fixtures, cell for cell', async () => {
     await importJson(empty, 'leads', join(FIXTURES, 'leads-good.csv'));
     await importJson(empty, 'clients', join(FIXTURES, 'clients-contacts.csv'));
-    for (const [resource, fixture] of [['leads', 'leads-good.csv'], ['clients', 'clients-contacts.csv']] as const) {
+    for (const [resource, fixture] of [
+      ['leads', 'leads-good.csv'],
+      ['clients', 'clients-contacts.csv'],
+    ] as const) {
       const exported = new Map(readCsv(await exportTo(empty, resource)).map((r) => [r.external_id, r]));
       const source = readCsv(join(FIXTURES, fixture)).map(normalised);
       expect(exported.size).toBe(source.length);
@@ -106,7 +114,10 @@ describe('crm sync export', () => {
     await api.patch(`/v1/leads/${b.id}`, { title: 'Changed second' });
     await api.patch(`/v1/leads/${a.id}`, { title: 'Changed last' });
     const rows = readCsv(await exportTo(empty, 'leads', '--since', since, '--fields', 'id,title'));
-    expect(rows).toEqual([{ id: b.id, title: 'Changed second' }, { id: a.id, title: 'Changed last' }]);
+    expect(rows).toEqual([
+      { id: b.id, title: 'Changed second' },
+      { id: a.id, title: 'Changed last' },
+    ]);
   });
 
   it('writes nothing but the CSV to stdout with --out -', async () => {

@@ -80,7 +80,12 @@ describe('GET /v1/usage', () => {
       expect(endpoint).toMatch(/^(GET|POST|PATCH|DELETE) \/v1\/[a-z_/{}]+$/);
       expect(endpoint).not.toMatch(/lead_/);
     }
-    expect(usage.by_status).toEqual(expect.arrayContaining([{ status: 200, requests: 4 }, { status: 404, requests: 1 }]));
+    expect(usage.by_status).toEqual(
+      expect.arrayContaining([
+        { status: 200, requests: 4 },
+        { status: 404, requests: 1 },
+      ]),
+    );
     for (const list of [usage.by_key, usage.by_endpoint, usage.by_status]) expect(sum(list.map((x: any) => x.requests))).toBe(5);
   });
 
@@ -115,7 +120,11 @@ describe('GET /v1/usage', () => {
     for (const c of byClass) expect(c.series).toHaveLength(300);
     const total = (k: string) => sum(byClass.find((c) => c.status_class === k)!.series);
     const counted = Object.fromEntries((usage.by_status as { status: number; requests: number }[]).map((s) => [s.status, s.requests]));
-    expect(total('4xx')).toBe(Object.entries(counted).filter(([s]) => s.startsWith('4') && s !== '429').reduce((a, [, n]) => a + n, 0));
+    expect(total('4xx')).toBe(
+      Object.entries(counted)
+        .filter(([s]) => s.startsWith('4') && s !== '429')
+        .reduce((a, [, n]) => a + n, 0),
+    );
     expect(total('4xx')).toBeGreaterThan(0);
     expect(total('2xx') + total('4xx') + total('429') + total('5xx')).toBe(sum(usage.requests_per_second.series));
   });

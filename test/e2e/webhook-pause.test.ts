@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { dbValue } from '../helpers/sync.js';
 
 /**
@@ -8,9 +9,9 @@ import { dbValue } from '../helpers/sync.js';
  * delivery, not even after the pause; a pause is a lease that ends by itself; only the sandbox
  * admin key may pause. What `crm sync copy` relies on to fill a sandbox without a webhook storm.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 const receivers: Receiver[] = [];
 afterAll(async () => Promise.all(receivers.map((r) => r.close())));
 

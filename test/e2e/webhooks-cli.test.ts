@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
 import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let receiver: Receiver;
 let up = false;
 
-useSandbox(['--no-seed', '--webhook-time-scale', '0.00003'], (started, client) => {
+useApp({ webhookTimeScale: 0.00003 }, (started, client) => {
   sandbox = started;
   api = client;
 });

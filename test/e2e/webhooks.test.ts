@@ -2,14 +2,13 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
 import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { apiClient, startSandboxProcess, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { startApp, useApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
 let api: ApiClient;
 const receivers: Receiver[] = [];
 
-useSandbox(['--no-seed', '--webhook-time-scale', '0.001'], (started, client) => {
-  sandbox = started;
+useApp({ webhookTimeScale: 0.001 }, (_started, client) => {
   api = client;
 });
 afterAll(async () => {
@@ -42,7 +41,8 @@ async function eventOf(type: string, objectId: string): Promise<string> {
   return event.id;
 }
 
-const deliveries = async (endpointId: string, query = '') => (await api.get(`/v1/webhook_endpoints/${endpointId}/deliveries?limit=1000${query}`)).body.data as any[];
+const deliveries = async (endpointId: string, query = '') =>
+  (await api.get(`/v1/webhook_endpoints/${endpointId}/deliveries?limit=1000${query}`)).body.data as any[];
 
 describe('webhook endpoints', () => {
   it('are created with a whsec_ secret shown once, then read, listed, updated and deleted', async () => {
@@ -233,7 +233,7 @@ describe('deliveries', () => {
 
   it('give up after 8 attempts; recover starts a new round', async () => {
     // A faster clock for this one: the whole 8-attempt schedule in about 3 s.
-    const fast = await startSandboxProcess(['--no-seed', '--webhook-time-scale', '0.00003']);
+    const fast = await startApp({ webhookTimeScale: 0.00003 });
     try {
       const fastApi = apiClient(fast);
       let down = true;

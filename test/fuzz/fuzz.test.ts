@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fuzz, type FuzzResult } from '../../scripts/fuzz/run.js';
-import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
-useSandbox(['--rate-limit', '0', '--quota', '0'], (s) => (sandbox = s));
+let sandbox: RunningApp;
+useApp({ rateLimit: '0', quota: '0', seed: 1 }, (s) => (sandbox = s));
 
 /** A bounded run with a fixed seed: the same cases every time, so a failure here is reproducible with `npm run fuzz -- --seed 17017`. */
 describe('OpenAPI fuzzer (fixed seed, bounded)', () => {

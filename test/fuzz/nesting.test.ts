@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEPTHS, fuzzNesting, SHAPES, type NestingResult } from '../../scripts/fuzz/nesting.js';
-import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
-useSandbox(['--rate-limit', '0', '--quota', '0'], (s) => (sandbox = s));
+let sandbox: RunningApp;
+useApp({ rateLimit: '0', quota: '0', seed: 1 }, (s) => (sandbox = s));
 
 const OPERATIONS = 3;
 
@@ -15,7 +15,9 @@ describe('nesting fuzzer (fixed seed, bounded)', () => {
   let result: NestingResult;
   it('finds nothing: every nested body is a 4xx, /healthz answers after each, /v1 requests reach the request log', async () => {
     result = await fuzzNesting(sandbox, { seed: 5, operations: OPERATIONS });
-    expect(result.findings.map((f) => `${f.operation} [${f.shape}, depth ${f.depth}${f.idempotencyKey ? ', Idempotency-Key' : ''}] ${f.problem.slice(0, 300)}`)).toEqual([]);
+    expect(
+      result.findings.map((f) => `${f.operation} [${f.shape}, depth ${f.depth}${f.idempotencyKey ? ', Idempotency-Key' : ''}] ${f.problem.slice(0, 300)}`),
+    ).toEqual([]);
   }, 120_000);
 
   it('sent every depth and shape, with and without a key, to each operation', () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PATH_MUTATIONS } from '../../scripts/fuzz/path-mutations.js';
-import { fuzzPaths, PATH_FUZZ_LIMITS, type PathFinding, type PathFuzzResult } from '../../scripts/fuzz/path-run.js';
+import { fuzzPaths, type PathFinding, type PathFuzzResult } from '../../scripts/fuzz/path-run.js';
 import { POWERS } from '../../scripts/fuzz/powers.js';
-import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
-let sandbox: RunningSandbox;
-useSandbox(PATH_FUZZ_LIMITS, (s) => (sandbox = s));
+let sandbox: RunningApp;
+// PATH_FUZZ_LIMITS (the script's), in-process: a seeded sandbox whose limits never throttle the run.
+useApp({ rateLimit: '1000000/1s', quota: '0', seed: 1 }, (s) => (sandbox = s));
 
 const RUNS = 3;
 const AREAS = 3; // /v1, /_sandbox, the rest

@@ -7,7 +7,15 @@ import { startSandboxProcess, apiClient, type ApiClient, type RunningSandbox } f
  * against a real `bin/crm sandbox start` process. Override the path with CRM_CHROMIUM.
  */
 const CHROMIUM = process.env.CRM_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export interface BrowserSuite {
   sandbox: RunningSandbox;
@@ -72,5 +80,7 @@ function failOnDialog(page: Page): void {
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   const { AxeBuilder } = await import('@axe-core/playwright');
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

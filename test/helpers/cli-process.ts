@@ -26,7 +26,11 @@ export function runCrm(
  * resolves with the first line (from `from` on) that matches.
  */
 export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath, cwd?: string, stdin: 'ignore' | 'pipe' = 'ignore') {
-  const child: ChildProcess = spawn(node, [CRM_BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: [stdin, 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+  const child: ChildProcess = spawn(node, [CRM_BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: [stdin, 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
+  });
   const lines: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));

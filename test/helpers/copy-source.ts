@@ -8,9 +8,47 @@ import type { ApiClient } from './sandbox.js';
  * and invoices in every state. Names come from lists that masking's own lists do not hold, and
  * every email and phone is unique, so that finding any of them in a target proves a leak.
  */
-export const SOURCE_FIRST = ['Bożydar', 'Zdzisława', 'Wiesław', 'Gertrud', 'Hildegard', 'Ottokar', 'Radomir', 'Jadwiga', 'Mieczysław', 'Waltraud', 'Eberhard', 'Kunigunde', 'Przemysław', 'Bolesława', 'Siegfried', 'Florentyna', 'Leokadia', 'Cuthbert'];
-export const SOURCE_LAST = ['Brzęczyszczykiewicz', 'Grzegorzewski', 'Szczepańska', 'Przybyłowicz', 'Oberhuber', 'Lichtenfeld', 'Wawrzyniak', 'Kaczmarczyk', 'Pfannenstiel', 'Rosenkranz', 'Zawadzka', 'Chrząszcz', 'Featherstonehaugh'];
-const CITIES: [string, string, string][] = [['Gdynia', 'PL', '81-301'], ['Bydgoszcz', 'PL', '85-001'], ['Regensburg', 'DE', '93047'], ['Ipswich', 'GB', 'IP1 1AA']];
+export const SOURCE_FIRST = [
+  'Bożydar',
+  'Zdzisława',
+  'Wiesław',
+  'Gertrud',
+  'Hildegard',
+  'Ottokar',
+  'Radomir',
+  'Jadwiga',
+  'Mieczysław',
+  'Waltraud',
+  'Eberhard',
+  'Kunigunde',
+  'Przemysław',
+  'Bolesława',
+  'Siegfried',
+  'Florentyna',
+  'Leokadia',
+  'Cuthbert',
+];
+export const SOURCE_LAST = [
+  'Brzęczyszczykiewicz',
+  'Grzegorzewski',
+  'Szczepańska',
+  'Przybyłowicz',
+  'Oberhuber',
+  'Lichtenfeld',
+  'Wawrzyniak',
+  'Kaczmarczyk',
+  'Pfannenstiel',
+  'Rosenkranz',
+  'Zawadzka',
+  'Chrząszcz',
+  'Featherstonehaugh',
+];
+const CITIES: [string, string, string][] = [
+  ['Gdynia', 'PL', '81-301'],
+  ['Bydgoszcz', 'PL', '85-001'],
+  ['Regensburg', 'DE', '93047'],
+  ['Ipswich', 'GB', 'IP1 1AA'],
+];
 const STAGES = ['lead_in', 'qualified', 'proposal', 'negotiation', 'won', 'lost'];
 const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'unqualified'];
 
@@ -28,7 +66,11 @@ export interface SourceCounts {
   invoices: number;
 }
 
-const ascii = (s: string) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
 
 async function ok<T = any>(promise: Promise<{ status: number; body: T; text: string }>): Promise<T> {
   const res = await promise;
@@ -141,8 +183,17 @@ export function countsIn(db: string): SourceCounts {
 export function everyText(db: string): string[] {
   const conn = new Database(db, { readonly: true });
   try {
-    const tables = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%search%' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-    return tables.flatMap((t) => (conn.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[]).map((row) => Object.values(row).filter((v) => typeof v === 'string').join('\u0001')));
+    const tables = conn
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%search%' AND name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all() as string[];
+    return tables.flatMap((t) =>
+      (conn.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[]).map((row) =>
+        Object.values(row)
+          .filter((v) => typeof v === 'string')
+          .join('\u0001'),
+      ),
+    );
   } finally {
     conn.close();
   }

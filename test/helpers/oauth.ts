@@ -12,18 +12,32 @@ export const OTHER_REDIRECT = 'http://localhost:9/other';
 // The sandbox speaks http on the loopback address; the library refuses that unless told.
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-export interface RegisteredApp { id: string; client_id: string; client_secret: string; scopes: string[]; redirect_uris: string[] }
+export interface RegisteredApp {
+  id: string;
+  client_id: string;
+  client_secret: string;
+  scopes: string[];
+  redirect_uris: string[];
+}
 
 export const get = (url: URL | string) => fetch(url, { redirect: 'manual' });
 export const postForm = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form),
+  });
 
 /** The sealed request in a consent page's form. */
 export const sealedRequest = (html: string) => /name="request" value="([^"]+)"/.exec(html)?.[1];
 
 /** The RFC 6749 error a token endpoint call was refused with. */
 export async function oauthError(call: Promise<unknown>): Promise<{ error: string; status: number }> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error, 'the call should have been refused').toBeInstanceOf(oauth.ResponseBodyError);
   const { error: code, status } = error as oauth.ResponseBodyError;
   return { error: code, status };
@@ -49,8 +63,14 @@ export async function oauthHarness() {
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     const all: Record<string, string> = {
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'leads:read', state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...params,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope: 'leads:read',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...params,
     };
     for (const [k, v] of Object.entries(all)) if (v !== '') url.searchParams.set(k, v);
     return { url, verifier, state };

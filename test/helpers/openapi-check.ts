@@ -64,6 +64,8 @@ export async function checkResponse(baseUrl: string, method: string, url: string
     validators.set(key, validate);
   }
   if (!validate(body)) {
-    throw new Error(`OpenAPI: ${method} ${route!.template} ${status} body does not match: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+    throw new Error(
+      `OpenAPI: ${method} ${route!.template} ${status} body does not match: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
   }
 }

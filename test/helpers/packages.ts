@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { dirname, join } from 'node:path';
-import { tmpdir } from 'node:os';
 
-/** The repository's root, and a temporary folder's parent that lies outside it. */
+/** The repository's root. */
 export const ROOT = join(import.meta.dirname, '..', '..');
-const OUTSIDE = tmpdir();
 
 /** Our Node first on PATH, so that an installed `crm`'s `#!/usr/bin/env node` finds Node 24 too. */
 export const PATH_WITH_NODE = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
 
-export interface Ran { stdout: string; stderr: string }
+export interface Ran {
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * Runs a program to completion and resolves with its output; a non-zero exit rejects with the
@@ -21,7 +22,12 @@ export function run(command: string, args: string[], options: { cwd: string; env
     execFile(
       command,
       args,
-      { cwd: options.cwd, env: { ...process.env, PATH: PATH_WITH_NODE, NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 120_000, maxBuffer: 32 << 20 },
+      {
+        cwd: options.cwd,
+        env: { ...process.env, PATH: PATH_WITH_NODE, NO_COLOR: '1', ...options.env },
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 32 << 20,
+      },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${command} ${args.join(' ')} (in ${options.cwd}) failed: ${error.message}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
         else resolve({ stdout, stderr });
@@ -30,7 +36,12 @@ export function run(command: string, args: string[], options: { cwd: string; env
   });
 }
 
-export interface PackResult { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] }
+export interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
 
 /**
  * `npm pack` of a folder into dest, as `npm publish` would upload it. `--ignore-scripts` for the
@@ -82,10 +93,11 @@ export async function recordingProxy(target: string) {
     seen,
     /** The User-Agents of the requests whose path starts with prefix. */
     userAgents: (prefix = '/v1/') => seen.filter((r) => r.path.startsWith(prefix)).map((r) => r.headers['user-agent']),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      agent.destroy();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
   };
 }

@@ -38,10 +38,14 @@ async function freePort(): Promise<number> {
 
 export async function startPrismProxy(documentPath: string, upstream: string): Promise<RunningPrism> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM_CLI, 'proxy', documentPath, upstream, '--port', String(port), '--host', '127.0.0.1', '--cors', 'false', '-v', 'info'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
+  const child = spawn(
+    process.execPath,
+    [PRISM_CLI, 'proxy', documentPath, upstream, '--port', String(port), '--host', '127.0.0.1', '--cors', 'false', '-v', 'info'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    },
+  );
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

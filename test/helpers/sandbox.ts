@@ -28,7 +28,7 @@ export interface RunningSandbox {
  */
 export async function startSandboxProcess(
   args: string[] = [],
-  options: { db?: string; env?: NodeJS.ProcessEnv; cwd?: string; node?: string; /** an installed `crm` to run instead of bin/crm.js */ command?: string } = {},
+  options: { db?: string; env?: NodeJS.ProcessEnv; cwd?: string; node?: string /** an installed `crm` to run instead of bin/crm.js */; command?: string } = {},
 ): Promise<RunningSandbox> {
   const db = options.db ?? join(mkdtempSync(join(tmpdir(), 'crm-test-')), 'sandbox.db');
   // Suites send bursts of requests; a high limit keeps the rate-limit headers without throttling them.
@@ -44,7 +44,9 @@ export async function startSandboxProcess(
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const exited = ended.then(({ code }) => code);
   const firstLine = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });

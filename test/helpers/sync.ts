@@ -16,7 +16,10 @@ export function readCsv(path: string): Record<string, string>[] {
 export function dbValue<T = number>(db: string, sql: string, ...params: unknown[]): T {
   const conn = new Database(db, { readonly: true });
   try {
-    return conn.prepare(sql).pluck().get(...params) as T;
+    return conn
+      .prepare(sql)
+      .pluck()
+      .get(...params) as T;
   } finally {
     conn.close();
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clearOfWindowEnd, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { clearOfWindowEnd, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { DASHBOARD, rawRequest } from '../helpers/dashboard.js';
 import { FAILED_AUTH_LIMIT } from '../../src/http/plugins/auth.js';
 
@@ -8,9 +9,9 @@ import { FAILED_AUTH_LIMIT } from '../../src/http/plugins/auth.js';
  * credentials nobody issued (looked up in every account, never limited, logged in the default
  * account). Each test sends what an attacker who reaches the port would send.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const admin = () => ({ authorization: `Bearer ${sandbox.apiKey}` });
@@ -58,7 +59,11 @@ describe('deeply nested bodies', () => {
 
   it('for every kind of write: objects too, and bulk', async () => {
     const deepObject = '{"a":'.repeat(70) + '1' + '}'.repeat(70);
-    for (const [path, body] of [['/v1/leads', deepObject], ['/v1/leads/bulk', nested(70)], ['/v1/deals', `{"title":"x","custom_fields":${deepObject}}`]] as const) {
+    for (const [path, body] of [
+      ['/v1/leads', deepObject],
+      ['/v1/leads/bulk', nested(70)],
+      ['/v1/deals', `{"title":"x","custom_fields":${deepObject}}`],
+    ] as const) {
       const res = await rawRequest(sandbox.baseUrl, 'POST', path, admin(), body);
       expect(res.status, path).toBe(400);
     }
@@ -74,7 +79,9 @@ describe('credentials nobody issued', () => {
   it('requests without a known credential are in no account’s request log', async () => {
     const marker = `anon${Date.now()}`;
     expect((await rawRequest(sandbox.baseUrl, 'POST', `/v1/leads?m=${marker}`, {}, '{}')).status).toBe(401);
-    expect((await rawRequest(sandbox.baseUrl, 'POST', `/v1/leads?m=${marker}`, { authorization: 'Bearer crm_test_00000000000000000000000000000000' }, '{}')).status).toBe(401);
+    expect(
+      (await rawRequest(sandbox.baseUrl, 'POST', `/v1/leads?m=${marker}`, { authorization: 'Bearer crm_test_00000000000000000000000000000000' }, '{}')).status,
+    ).toBe(401);
     // A known key refused for its scope is its account's business, and is logged there.
     const narrow = await api.post('/v1/api_keys', { name: 'read only', scopes: ['leads:read'] });
     const refused = await rawRequest(sandbox.baseUrl, 'POST', `/v1/leads?m=${marker}`, { authorization: `Bearer ${narrow.body.secret}` }, '{}');

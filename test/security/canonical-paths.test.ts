@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 import { request as httpRequest } from 'node:http';
 import { rawRequest } from '../helpers/dashboard.js';
 
@@ -9,12 +10,12 @@ import { rawRequest } from '../helpers/dashboard.js';
  * credential that must not get through, or checks that the encoded form meets the plain form's
  * checks (rate limits, usage, the request log, idempotency, the Host check).
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let otherKey: string; // the admin key of another account: `*` there, nothing here
 let otherAccountId: string;
 let defaultAccountId: string;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   const created = await api.post('/_sandbox/accounts', { name: 'attacker', plan: 'free' });
   expect(created.status).toBe(201);
@@ -28,11 +29,14 @@ const as = (key: string) => ({ authorization: `Bearer ${key}` });
 function sendRaw(method: string, path: string, headers: Record<string, string>, body?: string) {
   const { hostname, port } = new URL(sandbox.baseUrl);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method, path, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = httpRequest(
+      { host: hostname, port, method, path, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject).end(body);
   });
 }
@@ -144,7 +148,15 @@ describe('the dashboard under an encoded path', () => {
 
 describe('odd paths get what their plain form gets, or a 4xx', () => {
   it('never reaches a route past its check', async () => {
-    const paths = ['/_sandbox%2Faccounts', '/_sandbox/accounts;', '/_sandbox/accounts%00', '//_sandbox/accounts', '/_SANDBOX/accounts', '/v1/../_sandbox/accounts', '/v1/%2e%2e/_sandbox/accounts'];
+    const paths = [
+      '/_sandbox%2Faccounts',
+      '/_sandbox/accounts;',
+      '/_sandbox/accounts%00',
+      '//_sandbox/accounts',
+      '/_SANDBOX/accounts',
+      '/v1/../_sandbox/accounts',
+      '/v1/%2e%2e/_sandbox/accounts',
+    ];
     for (const path of paths) {
       const res = await send('GET', path, otherKey);
       expect(res.status, path).toBeGreaterThanOrEqual(400);

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
-import { apiClient, tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * CSV formula injection (OWASP "CSV Injection", docs/security.md#csv-files): a record whose fields start with what a
@@ -12,9 +13,9 @@ import { apiClient, tempDir, useSandbox, type ApiClient, type RunningSandbox } f
  * start with a trigger; --raw gives the cells as they are; the import reads the escaped cells back
  * to exactly the stored values.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed', '--rate-limit', '0'], (s, a) => ((sandbox = s), (api = a)));
+useApp({ rateLimit: '0' }, (s, a) => ((sandbox = s), (api = a)));
 const tmp = tempDir('crm-csv-injection-');
 afterAll(() => tmp.remove());
 
@@ -98,7 +99,8 @@ describe('crm sync export', () => {
     const clients = await exportTo('clients');
     expect(runnable(cellsOf(clients))).toEqual([]);
     const first = rowsOf(clients).find((r) => r.external_id === 'inj-0')!;
-    for (const column of ['name', 'address.line1', 'address.city', 'contact.first_name', 'contact.last_name', 'contact.role']) expect(first[column], column).toBe(escaped(PAYLOADS[0]!));
+    for (const column of ['name', 'address.line1', 'address.city', 'contact.first_name', 'contact.last_name', 'contact.role'])
+      expect(first[column], column).toBe(escaped(PAYLOADS[0]!));
   });
 
   it('--raw writes the cells exactly as stored', async () => {
@@ -110,7 +112,10 @@ describe('crm sync export', () => {
 
   it('--format jsonl is never escaped', async () => {
     const out = await exportTo('leads', '--format', 'jsonl');
-    const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     PAYLOADS.forEach((payload, i) => expect(records.find((r) => r.external_id === `inj-${i}`)).toMatchObject({ first_name: payload, notes: payload }));
   });
 });
@@ -132,20 +137,27 @@ describe('export, then import into another account', () => {
       for (const [externalId, original] of originals) {
         const copy = copies.get(externalId)!;
         for (const field of fields) {
-          const strip = (v: unknown) => (field === 'contacts' ? (v as Record<string, unknown>[]).map(({ id: _id, client_id: _client, created_at: _c, updated_at: _u, ...rest }) => rest) : v);
+          const strip = (v: unknown) =>
+            field === 'contacts' ? (v as Record<string, unknown>[]).map(({ id: _id, client_id: _client, created_at: _c, updated_at: _u, ...rest }) => rest) : v;
           expect(strip(copy[field]), `${resource} ${externalId} ${field}`).toEqual(strip(original[field]));
         }
       }
     }
   });
 
-  it('a --raw export imports back exactly with --raw (a stored \'= keeps its quote)', async () => {
+  it("a --raw export imports back exactly with --raw (a stored '= keeps its quote)", async () => {
     const out = await exportTo('leads', '--raw');
     const key = await newAccount('copy of a raw export');
     const run = await crm(['sync', 'import', 'leads', out, '--raw', '--map', 'id=', '--results', file('results'), '--json'], key);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const copies = await all('leads', key);
-    PAYLOADS.forEach((payload, i) => expect(copies.get(`inj-${i}`), JSON.stringify(payload)).toMatchObject({ first_name: payload, notes: payload, custom_fields: { note: payload, score: -12.5 } }));
+    PAYLOADS.forEach((payload, i) =>
+      expect(copies.get(`inj-${i}`), JSON.stringify(payload)).toMatchObject({
+        first_name: payload,
+        notes: payload,
+        custom_fields: { note: payload, score: -12.5 },
+      }),
+    );
   });
 });
 
@@ -179,7 +191,10 @@ describe('results files of an import', () => {
     const rows = HOSTILE.map((payload, i) => [`stop-${i}`, quoted(payload), quoted(payload), `stop${i}@example.com`].join(','));
     const results = file('results');
     // A key the server refuses stops the import before its first batch: every row is left unprocessed.
-    const run = await runCrm(['sync', 'import', 'leads', hostileCsv(rows), '--map', '=1+1=custom.formula', '--results', results, '--retries', '0'], env('crm_test_' + 'x'.repeat(32)));
+    const run = await runCrm(
+      ['sync', 'import', 'leads', hostileCsv(rows), '--map', '=1+1=custom.formula', '--results', results, '--retries', '0'],
+      env('crm_test_' + 'x'.repeat(32)),
+    );
     expect(run.code, run.stderr + run.stdout).toBe(1);
     const unprocessed = join(results, 'unprocessed.csv');
     expect(runnable(cellsOf(unprocessed))).toEqual([]);
@@ -214,7 +229,17 @@ describe('results files of an import', () => {
     const fixed = readFileSync(join(results, 'failed.csv'), 'utf8').replace('not-an-email', 'fix0@example.com');
     const again = file('fixed.csv');
     writeFileSync(again, fixed);
-    const run = await crm(['sync', 'import', 'leads', again, '--map', '=1+1=custom.formula,line=,error_code=,error_message=', '--results', file('results'), '--json']);
+    const run = await crm([
+      'sync',
+      'import',
+      'leads',
+      again,
+      '--map',
+      '=1+1=custom.formula,line=,error_code=,error_message=',
+      '--results',
+      file('results'),
+      '--json',
+    ]);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect((await all('leads')).get('fix-0')).toMatchObject({ first_name: HOSTILE[1], custom_fields: { formula: HOSTILE[0] } });
   });

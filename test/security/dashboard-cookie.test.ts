@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DASHBOARD, rawRequest, signIn } from '../helpers/dashboard.js';
-import { apiClient, startSandboxProcess, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient } from '../helpers/sandbox.js';
+import { useSandboxes, type RunningApp } from '../helpers/app.js';
 
 /**
  * Cookies ignore ports (RFC 6265 §8.5): a browser keeps one jar for 127.0.0.1 and sends all of it
@@ -8,16 +9,11 @@ import { apiClient, startSandboxProcess, type RunningSandbox } from '../helpers/
  * session, and signing out of either signed out of both. The session cookie's name carries the
  * port (docs/security.md#keys-tokens-and-sessions) — two real sandboxes on two ports, one browser's jar between them.
  */
-let a: RunningSandbox;
-let b: RunningSandbox;
-beforeAll(async () => {
-  [a, b] = await Promise.all([startSandboxProcess(['--no-seed']), startSandboxProcess(['--no-seed'])]);
-});
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-});
+let a: RunningApp;
+let b: RunningApp;
+useSandboxes(2, {}, (apps) => ([a, b] = apps as [RunningApp, RunningApp]));
 
-const port = (s: RunningSandbox) => new URL(s.baseUrl).port;
+const port = (s: RunningApp) => new URL(s.baseUrl).port;
 
 /** What a browser does with cookies for one host: keyed by name (path and domain are the same here), whatever the port. */
 function browserJar() {
@@ -36,7 +32,8 @@ function browserJar() {
   };
 }
 
-const sessionStatus = async (sandbox: RunningSandbox, cookie: string) => (await rawRequest(sandbox.baseUrl, 'GET', '/dashboard/session', { ...DASHBOARD, cookie })).status;
+const sessionStatus = async (sandbox: RunningApp, cookie: string) =>
+  (await rawRequest(sandbox.baseUrl, 'GET', '/dashboard/session', { ...DASHBOARD, cookie })).status;
 
 describe('two sandboxes in one browser', () => {
   it('signing in to both keeps both sessions, and signing out of one leaves the other', async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, useSandbox, type ApiClient, type ApiResponse, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient, type ApiResponse } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * A finding (docs/security.md): idempotent replays were answered before the checks that need the body (the scopes a
@@ -9,10 +10,10 @@ import { apiClient, useSandbox, type ApiClient, type ApiResponse, type RunningSa
  * the same account, another account, or a revoked key, and checks that it is refused exactly as
  * the same request without the header would be, and that nothing of the stored response leaks.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
 let otherAccount: ApiClient; // the admin key of another account: `*` there
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 beforeAll(async () => {
   const created = await api.post('/_sandbox/accounts', { name: 'other', plan: 'pro' });
   expect(created.status, created.text).toBe(201);
@@ -104,7 +105,10 @@ describe('a replay runs every access check first', () => {
     const key = freshKey();
     const revoked = await api.delete(`/v1/api_keys/${target.id}`, withKey(key));
     expect(revoked.status, revoked.text).toBe(200);
-    expectRefusedFor(await (await keyWith(['keys:write', 'leads:read'])).client.delete(`/v1/api_keys/${target.id}`, withKey(key)), 'deals:read', [revoked.body.revoked_at, revoked.body.name]);
+    expectRefusedFor(await (await keyWith(['keys:write', 'leads:read'])).client.delete(`/v1/api_keys/${target.id}`, withKey(key)), 'deals:read', [
+      revoked.body.revoked_at,
+      revoked.body.name,
+    ]);
     expectReplayOf(await api.delete(`/v1/api_keys/${target.id}`, withKey(key)), revoked);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
 import { DASHBOARD, rawRequest } from '../helpers/dashboard.js';
 import { postForm, REDIRECT } from '../helpers/oauth.js';
-import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * Key management (docs/security.md#keys-tokens-and-sessions): a key manages only keys (and OAuth apps) whose scopes
@@ -10,11 +11,16 @@ import { apiClient, useSandbox, type ApiClient, type RunningSandbox } from '../h
  * narrower or shorter-lived key against a real sandbox process, and checks that it is refused and
  * changed nothing.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (api = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (api = a)));
 
-interface MadeKey { id: string; secret: string; scopes: string[]; expires_at: string | null }
+interface MadeKey {
+  id: string;
+  secret: string;
+  scopes: string[];
+  expires_at: string | null;
+}
 
 /** A key made by the sandbox's admin key (scope `*`). */
 async function adminKey(scopes: string[], expiresAt?: string): Promise<MadeKey> {
@@ -120,7 +126,11 @@ describe('a key never mints a key that outlives it', () => {
 describe('OAuth apps: the same rule', () => {
   it('a keys:write key cannot delete an app holding scopes it lacks; the app’s tokens keep working', async () => {
     const app = await api.post('/v1/oauth_apps', { name: 'broad app', redirect_uris: [REDIRECT], scopes: ['leads:write', 'deals:read'] });
-    const token = await postForm(`${sandbox.baseUrl}/oauth/token`, { grant_type: 'client_credentials', client_id: app.body.client_id, client_secret: app.body.client_secret });
+    const token = await postForm(`${sandbox.baseUrl}/oauth/token`, {
+      grant_type: 'client_credentials',
+      client_id: app.body.client_id,
+      client_secret: app.body.client_secret,
+    });
     const { access_token } = (await token.json()) as { access_token: string };
     const attacker = await adminKey(['keys:write', 'leads:write']);
     expectRefusedFor(await as(attacker.secret).delete(`/v1/oauth_apps/${app.body.id}`), 'deals:read');
@@ -131,7 +141,11 @@ describe('OAuth apps: the same rule', () => {
 describe('an OAuth access token with keys:write is bound alike (it lives 1 hour)', () => {
   it('cannot revoke a * key, create a key that outlives it, or register an app', async () => {
     const app = await api.post('/v1/oauth_apps', { name: 'key manager', redirect_uris: [REDIRECT], scopes: ['keys:write', 'leads:read'] });
-    const token = await postForm(`${sandbox.baseUrl}/oauth/token`, { grant_type: 'client_credentials', client_id: app.body.client_id, client_secret: app.body.client_secret });
+    const token = await postForm(`${sandbox.baseUrl}/oauth/token`, {
+      grant_type: 'client_credentials',
+      client_id: app.body.client_id,
+      client_secret: app.body.client_secret,
+    });
     expect(token.status).toBe(200);
     const bearer = as(((await token.json()) as { access_token: string }).access_token);
     const victim = await adminKey(['*']);
@@ -149,7 +163,13 @@ describe('an OAuth access token with keys:write is bound alike (it lives 1 hour)
 describe('the dashboard session acts with its key’s scopes and expiry', () => {
   it('signed in with a keys:write key expiring in 2 minutes: cannot revoke a * key, nor mint a key without expiry', async () => {
     const narrow = await adminKey(['keys:write', 'leads:read'], inMinutes(2));
-    const signIn = await rawRequest(sandbox.baseUrl, 'POST', '/dashboard/session', { ...DASHBOARD, origin: sandbox.baseUrl }, JSON.stringify({ api_key: narrow.secret }));
+    const signIn = await rawRequest(
+      sandbox.baseUrl,
+      'POST',
+      '/dashboard/session',
+      { ...DASHBOARD, origin: sandbox.baseUrl },
+      JSON.stringify({ api_key: narrow.secret }),
+    );
     expect(signIn.status, signIn.body).toBe(200);
     const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
     const headers = { ...DASHBOARD, cookie, origin: sandbox.baseUrl };
@@ -163,7 +183,13 @@ describe('the dashboard session acts with its key’s scopes and expiry', () => 
     const forever = await rawRequest(sandbox.baseUrl, 'POST', '/v1/api_keys', headers, JSON.stringify({ name: 'from the dashboard', scopes: ['leads:read'] }));
     expect(forever.status, forever.body).toBe(422);
     expect(JSON.parse(forever.body).errors[0]).toMatchObject({ path: 'expires_at', code: 'outlives_creator' });
-    const star = await rawRequest(sandbox.baseUrl, 'POST', '/v1/api_keys', headers, JSON.stringify({ name: 'star from the dashboard', scopes: ['*'], expires_at: inMinutes(1) }));
+    const star = await rawRequest(
+      sandbox.baseUrl,
+      'POST',
+      '/v1/api_keys',
+      headers,
+      JSON.stringify({ name: 'star from the dashboard', scopes: ['*'], expires_at: inMinutes(1) }),
+    );
     expect(star.status, star.body).toBe(403);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/dashboard.js';
-import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * The attack: a web page the user opens drives the sandbox's MCP tools — from its own origin
@@ -8,8 +8,8 @@ import { useSandbox, type RunningSandbox } from '../helpers/sandbox.js';
  * transport requires servers to validate Origin; /mcp must refuse both, while MCP clients that
  * are not browsers (no Origin) keep working — against a real sandbox process.
  */
-let sandbox: RunningSandbox;
-useSandbox(['--no-seed'], (s) => (sandbox = s));
+let sandbox: RunningApp;
+useApp({}, (s) => (sandbox = s));
 
 const port = () => new URL(sandbox.baseUrl).port;
 
@@ -22,7 +22,13 @@ const INITIALIZE = JSON.stringify({
 const LIST_TOOLS = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
 
 function mcp(headers: Record<string, string>, body = INITIALIZE) {
-  return rawRequest(sandbox.baseUrl, 'POST', '/mcp', { accept: 'application/json, text/event-stream', authorization: `Bearer ${sandbox.apiKey}`, ...headers }, body);
+  return rawRequest(
+    sandbox.baseUrl,
+    'POST',
+    '/mcp',
+    { accept: 'application/json, text/event-stream', authorization: `Bearer ${sandbox.apiKey}`, ...headers },
+    body,
+  );
 }
 
 function expectProblem(res: { status: number; headers: Record<string, unknown>; body: string }, status: number, code: string) {

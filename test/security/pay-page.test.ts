@@ -19,7 +19,12 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 /** An invoice sent now: its payment link, and its id. */
 async function openInvoice(): Promise<{ id: string; path: string; link: string }> {
   const client = (await suite.api.get('/v1/clients?limit=1')).body.data[0];
-  const res = await suite.api.post('/v1/invoices', { client_id: client.id, recipient_email: 'payer@example.test', line_items: [{ description: 'Work', quantity: 2, unit_price: 50 }], send: true });
+  const res = await suite.api.post('/v1/invoices', {
+    client_id: client.id,
+    recipient_email: 'payer@example.test',
+    line_items: [{ description: 'Work', quantity: 2, unit_price: 50 }],
+    send: true,
+  });
   expect(res.status, res.text).toBe(201);
   return { id: res.body.id, path: new URL(res.body.payment_link).pathname, link: res.body.payment_link };
 }
@@ -51,7 +56,10 @@ describe('headers', () => {
     expect(paid.body).toContain('<strong>paid</strong>');
     expect((await suite.api.get(`/v1/invoices/${invoice.id}`)).body.status).toBe('paid');
 
-    for (const [method, path] of [['GET', '/pay/unknown-token'], ['POST', '/pay/unknown-token']] as const) {
+    for (const [method, path] of [
+      ['GET', '/pay/unknown-token'],
+      ['POST', '/pay/unknown-token'],
+    ] as const) {
       const refused = await rawRequest(suite.sandbox.baseUrl, method, path, method === 'POST' ? FORM : {}, method === 'POST' ? '' : undefined);
       expect(refused.status, `${method} ${path}`).toBe(404);
       expectPayHeaders(refused, `${method} ${path}`);
@@ -66,7 +74,9 @@ describe('in a browser', () => {
     // Another site: a page that frames the payment page, to put its own button over Pay.
     attacker = createServer((req, res) => {
       const link = new URL(req.url!, 'http://x').searchParams.get('link') ?? '';
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Win a prize</title><iframe name="pay" src="${link}" width="600" height="400"></iframe>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>Win a prize</title><iframe name="pay" src="${link}" width="600" height="400"></iframe>`);
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}/`;

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/dashboard.js';
-import { apiClient, startSandboxProcess, tempDir, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, startSandboxProcess, tempDir, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * A high-severity finding (docs/security.md#payment-links): accounts copied from the same seed template shared their invoices' payment
@@ -10,9 +11,9 @@ import { apiClient, startSandboxProcess, tempDir, useSandbox, type ApiClient, ty
  * account A's invoice. Every account's tokens must be its own (on creation, reset and restore) and
  * `/pay/{token}` must never resolve across accounts (docs/security.md#payment-links).
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let admin: ApiClient;
-useSandbox([], (s, a) => ((sandbox = s), (admin = a)));
+useApp({ seed: 1 }, (s, a) => ((sandbox = s), (admin = a)));
 
 interface Account {
   id: string;
@@ -97,13 +98,20 @@ describe('snapshots and reset', () => {
     const path = `/_sandbox/accounts/${a.id}/snapshots`;
     // Sent now, so that its invoice.sent event is within the events' retention.
     const client = (await a.api.get('/v1/clients?limit=1')).body.data[0];
-    const created = await a.api.post<Invoice>('/v1/invoices', { client_id: client.id, recipient_email: 'payer@example.test', line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }], send: true });
+    const created = await a.api.post<Invoice>('/v1/invoices', {
+      client_id: client.id,
+      recipient_email: 'payer@example.test',
+      line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
+      send: true,
+    });
     expect(created.status, created.text).toBe(201);
     const invoice = created.body;
     const savedLinks = await tokensOf(a.api);
     expect((await admin.post(path, { name: 'before-pay' })).status).toBe(201);
     // The link is used (handed out, paid), then the account goes back to before.
-    expect((await rawRequest(sandbox.baseUrl, 'POST', new URL(invoice.payment_link!).pathname, { 'content-type': 'application/x-www-form-urlencoded' }, '')).status).toBe(200);
+    expect(
+      (await rawRequest(sandbox.baseUrl, 'POST', new URL(invoice.payment_link!).pathname, { 'content-type': 'application/x-www-form-urlencoded' }, '')).status,
+    ).toBe(200);
     expect((await admin.post(`${path}/before-pay/restore`)).status).toBe(200);
 
     const restored = (await a.api.get<Invoice>(`/v1/invoices/${invoice.id}`)).body;

@@ -56,7 +56,14 @@ function plantedFolder(change: { entry?: Record<string, unknown>; mode?: number;
   const folder = tempDir('crm-planted-').path;
   mkdirSync(join(folder, '.crm'));
   writeFileSync(join(folder, 'leads.csv'), 'first_name,email\nAda,ada@example.test\n');
-  const entry = { db: join(folder, '.crm', 'sandbox.db'), base_url: `http://127.0.0.1:${port}`, api_key: 'crm_test_planted', pid: genuine.process.pid, started_at: new Date().toISOString(), ...change.entry };
+  const entry = {
+    db: join(folder, '.crm', 'sandbox.db'),
+    base_url: `http://127.0.0.1:${port}`,
+    api_key: 'crm_test_planted',
+    pid: genuine.process.pid,
+    started_at: new Date().toISOString(),
+    ...change.entry,
+  };
   const path = join(folder, '.crm', 'sandbox.json');
   writeFileSync(path, JSON.stringify({ version: 2, default_db: entry.db, sandboxes: [entry] }));
   chmodSync(path, change.mode ?? 0o600);

@@ -3,7 +3,8 @@ import { FAILED_AUTH_LIMIT } from '../../src/http/failed-authentications.js';
 import { STREAMS_PER_ACCOUNT, STREAMS_PER_CREDENTIAL } from '../../src/http/stream-slots.js';
 import { DASHBOARD, rawRequest, signInWithKey } from '../helpers/dashboard.js';
 import { openSseStream } from '../helpers/sse-stream.js';
-import { apiClient, clearOfWindowEnd, useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import { apiClient, clearOfWindowEnd, type ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * A finding (docs/security.md#keys-tokens-and-sessions): one key could hold thousands of live streams, each a timer and a database read a
@@ -11,9 +12,9 @@ import { apiClient, clearOfWindowEnd, useSandbox, type ApiClient, type RunningSa
  * against a real sandbox process: streams opened until the cap answers 429, and keys guessed
  * through the sign-in until the failed-authentication limit does.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 type Stream = Awaited<ReturnType<typeof openSseStream>>;
 const opened: Stream[] = [];

@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { DASHBOARD, rawRequest, signIn, signInWithKey } from '../helpers/dashboard.js';
 import { openSseStream } from '../helpers/sse-stream.js';
 import { runCrm } from '../helpers/cli-process.js';
-import { useSandbox, type ApiClient, type RunningSandbox } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp, type RunningApp } from '../helpers/app.js';
 
 /**
  * The attack: keep a stream open with a credential, have the credential taken away, and go on
  * reading. A credential's open streams must end when it is revoked, expires or its session ends
  * (docs/security.md#one-rule-for-every-access-decision), with nothing delivered after that — against a real sandbox process.
  */
-let sandbox: RunningSandbox;
+let sandbox: RunningApp;
 let api: ApiClient;
-useSandbox(['--no-seed'], (s, a) => ((sandbox = s), (api = a)));
+useApp({}, (s, a) => ((sandbox = s), (api = a)));
 
 type Stream = Awaited<ReturnType<typeof openSseStream>>;
 
@@ -21,7 +22,8 @@ const newKey = async (scopes: string[], extra: Record<string, unknown> = {}) => 
   return res.body as { id: string; secret: string };
 };
 
-const leadIds = (stream: Stream) => stream.messages.filter((m) => m.hasData && m.data.includes('"lead.created"')).map((m) => JSON.parse(m.data).data.object.id as string);
+const leadIds = (stream: Stream) =>
+  stream.messages.filter((m) => m.hasData && m.data.includes('"lead.created"')).map((m) => JSON.parse(m.data).data.object.id as string);
 
 /** Proves the stream delivers: a lead made now shows up on it. */
 async function expectDelivering(stream: Stream): Promise<void> {
@@ -99,8 +101,14 @@ describe('GET /v1/events/stream', () => {
   it('ends when its OAuth access token is revoked (RFC 7009)', async () => {
     const app = (await api.post('/v1/oauth_apps', { name: 'Streamer', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['events:read'] })).body;
     const basic = { authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}` };
-    const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { ...basic, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-    const tokens = (await (await fetch(`${sandbox.baseUrl}/oauth/token`, form({ grant_type: 'client_credentials', scope: 'events:read' }))).json()) as { access_token: string };
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { ...basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    });
+    const tokens = (await (await fetch(`${sandbox.baseUrl}/oauth/token`, form({ grant_type: 'client_credentials', scope: 'events:read' }))).json()) as {
+      access_token: string;
+    };
     const stream = await openSseStream(`${sandbox.baseUrl}/v1/events/stream`, bearer(tokens.access_token));
     await expectDelivering(stream);
     await expectEndsWithNothingAfter(stream, async () => {

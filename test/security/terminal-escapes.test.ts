@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCrm } from '../helpers/cli-process.js';
-import { useSandbox, type ApiClient } from '../helpers/sandbox.js';
+import type { ApiClient } from '../helpers/sandbox.js';
+import { useApp } from '../helpers/app.js';
 
 /**
  * A finding (docs/security.md#the-terminal): `crm keys list`, `crm webhooks list` and error details printed names,
@@ -34,19 +35,41 @@ describe('the CLI, against a server that sends control characters', () => {
       const path = request.url!.split('?')[0];
       if (request.method === 'GET' && path === '/v1/api_keys') {
         return send(200, {
-          data: [{ id: 'key_1', name: HOSTILE, scopes: ['*'], prefix: 'crm_test_', last4: 'abcd', created_at: '2026-01-01T00:00:00Z', expires_at: null, last_used_at: null, revoked_at: null }],
+          data: [
+            {
+              id: 'key_1',
+              name: HOSTILE,
+              scopes: ['*'],
+              prefix: 'crm_test_',
+              last4: 'abcd',
+              created_at: '2026-01-01T00:00:00Z',
+              expires_at: null,
+              last_used_at: null,
+              revoked_at: null,
+            },
+          ],
           next_cursor: null,
         });
       }
       if (request.method === 'GET' && path === '/v1/webhook_endpoints') {
         return send(200, {
-          data: [{ id: 'we_1', url: 'http://127.0.0.1:9/hook', enabled_events: ['*'], status: 'enabled', description: HOSTILE, created_at: '2026-01-01T00:00:00Z' }],
+          data: [
+            { id: 'we_1', url: 'http://127.0.0.1:9/hook', enabled_events: ['*'], status: 'enabled', description: HOSTILE, created_at: '2026-01-01T00:00:00Z' },
+          ],
           next_cursor: null,
         });
       }
       send(
         404,
-        { type: 'about:blank', title: 'Not Found', status: 404, code: 'not_found', request_id: 'req_1', detail: `No such key ${HOSTILE}`, errors: [{ path: 'id', code: 'x', message: `field ${HOSTILE}` }] },
+        {
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          code: 'not_found',
+          request_id: 'req_1',
+          detail: `No such key ${HOSTILE}`,
+          errors: [{ path: 'id', code: 'x', message: `field ${HOSTILE}` }],
+        },
         'application/problem+json',
       );
     });
@@ -90,11 +113,13 @@ describe('the CLI, against a server that sends control characters', () => {
 
 describe('the sandbox refuses control characters in names and descriptions', () => {
   let api: ApiClient;
-  useSandbox(['--no-seed'], (_sandbox, client) => (api = client));
+  useApp({}, (_sandbox, client) => (api = client));
 
   const refused = (response: { status: number; body: { code: string; errors?: { path: string; message: string }[] } }, path: string) => {
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual([expect.objectContaining({ path, message: expect.stringMatching(/^Control characters \(U\+0000–U\+001F, U\+007F–U\+009F/) })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ path, message: expect.stringMatching(/^Control characters \(U\+0000–U\+001F, U\+007F–U\+009F/) }),
+    ]);
   };
 
   it('POST /v1/api_keys with ESC, a C1 CSI, a tab or a newline in the name is 422', async () => {

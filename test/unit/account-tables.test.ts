@@ -11,7 +11,9 @@ import { CONFIGURATION_TABLES, DATA_TABLES, DERIVED_TABLE, REGISTRY_TABLES, SNAP
  * place in the one list, and keep the list in the order its users rely on.
  */
 const db = openDb(':memory:');
-const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter((t) => !DERIVED_TABLE.test(t));
+const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter(
+  (t) => !DERIVED_TABLE.test(t),
+);
 const snapshotOnly = SNAPSHOT_TABLES.filter((t) => !(DATA_TABLES as readonly string[]).includes(t));
 const lists: Record<string, readonly string[]> = { DATA_TABLES, snapshotOnly, CONFIGURATION_TABLES, TRAFFIC_TABLES, REGISTRY_TABLES };
 
@@ -22,7 +24,11 @@ describe('the tables of an account', () => {
   });
 
   it('names no table the migrations do not make', () => {
-    expect(Object.values(lists).flat().filter((table) => !tables.includes(table))).toEqual([]);
+    expect(
+      Object.values(lists)
+        .flat()
+        .filter((table) => !tables.includes(table)),
+    ).toEqual([]);
   });
 
   it('has the snapshot hold every data table', () => {

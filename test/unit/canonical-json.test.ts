@@ -35,12 +35,19 @@ describe('canonicalJson', () => {
       if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
       if (value === null || typeof value !== 'object') return JSON.stringify(value);
       const object = value as Record<string, unknown>;
-      return `{${Object.keys(object).sort().map((name) => `${JSON.stringify(name)}:${reference(object[name])}`).join(',')}}`;
+      return `{${Object.keys(object)
+        .sort()
+        .map((name) => `${JSON.stringify(name)}:${reference(object[name])}`)
+        .join(',')}}`;
     };
     const sortedDeep = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(sortedDeep);
       if (value === null || typeof value !== 'object') return value;
-      return Object.fromEntries(Object.keys(value).sort().map((name) => [name, sortedDeep((value as Record<string, unknown>)[name])]));
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((name) => [name, sortedDeep((value as Record<string, unknown>)[name])]),
+      );
     };
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

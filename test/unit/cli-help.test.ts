@@ -36,7 +36,9 @@ describe('crm --help', () => {
 
   it('shows --max-field-size of sync import with its default and the units it takes', async () => {
     const help = await helpOf(['sync', 'import']);
-    expect(help).toMatch(/--max-field-size <size>\s+the most characters a CSV field may have \(a row: 4\s+times that\)[\s\S]*?\(1M = 1,048,576\) \(default: 1M\)/);
+    expect(help).toMatch(
+      /--max-field-size <size>\s+the most characters a CSV field may have \(a row: 4\s+times that\)[\s\S]*?\(1M = 1,048,576\) \(default: 1M\)/,
+    );
   });
 
   it.each(paths.map((p) => [p.length ? p.join(' ') : '(crm)', p] as const))('%s has an Examples: section with a crm line', async (_name, path) => {
@@ -49,6 +51,10 @@ describe('crm --help', () => {
     // Every example is a crm command (or pipes into one), and names this command when it is a leaf.
     for (const line of lines) expect(line).toMatch(/\bcrm\b/);
     const leaf = paths.filter((p) => p.length > path.length && p.slice(0, path.length).join(' ') === path.join(' ')).length === 0;
-    if (leaf && path.length) expect(lines.some((l) => l.includes(`crm ${path.join(' ')}`) || l.includes(`crm --profile prod ${path.join(' ')}`)), lines.join('\n')).toBe(true);
+    if (leaf && path.length)
+      expect(
+        lines.some((l) => l.includes(`crm ${path.join(' ')}`) || l.includes(`crm --profile prod ${path.join(' ')}`)),
+        lines.join('\n'),
+      ).toBe(true);
   });
 });

@@ -42,13 +42,23 @@ describe('a 429 rate_limited', () => {
 
   it('waits Retry-After when the client has not seen its window begin', async () => {
     server = createServer((_request, response) => {
-      response.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1', ratelimit: '"burst";r=0;t=1', 'ratelimit-policy': '"burst";q=20;w=1' });
+      response.writeHead(429, {
+        'content-type': 'application/problem+json',
+        'retry-after': '1',
+        ratelimit: '"burst";r=0;t=1',
+        'ratelimit-policy': '"burst";q=20;w=1',
+      });
       response.end(JSON.stringify({ status: 429, code: 'rate_limited', detail: 'Too many requests.' }));
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     const retries: number[] = [];
-    const client = new CrmClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'crm_test_x', retry: { maxRetries: 1 }, onRetry: (retry) => retries.push(retry.delayMs) });
+    const client = new CrmClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'crm_test_x',
+      retry: { maxRetries: 1 },
+      onRetry: (retry) => retries.push(retry.delayMs),
+    });
     await expect(client.get('/v1/leads')).rejects.toThrow();
     await client.close();
     expect(retries).toHaveLength(1);

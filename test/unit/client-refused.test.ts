@@ -22,7 +22,13 @@ describe('a refused connection', () => {
   it('is not retried when retryRefused is false, and says that nothing listens there', async () => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}`;
     const retries: string[] = [];
-    const client = new CrmClient({ baseUrl, apiKey: 'crm_test_x', retry: { maxRetries: 2, baseDelayMs: 1 }, retryRefused: false, onRetry: (r) => retries.push(r.reason) });
+    const client = new CrmClient({
+      baseUrl,
+      apiKey: 'crm_test_x',
+      retry: { maxRetries: 2, baseDelayMs: 1 },
+      retryRefused: false,
+      onRetry: (r) => retries.push(r.reason),
+    });
     const error = await client.get('/v1/api_keys').catch((e: unknown) => e);
     await client.close();
     expect(error).toBeInstanceOf(CrmNetworkError);

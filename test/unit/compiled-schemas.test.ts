@@ -9,7 +9,16 @@ import { compiledSchema, parserFor } from '../../src/schemas/compiled.js';
  * exactly as the documented schemas do, and the compiled code must really be the one that runs.
  */
 const leads = [
-  { external_id: 'ext-1', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', status: 'new', source: 'web', tags: ['a', 'b'], custom_fields: { score: 5, tier: 'gold' } },
+  {
+    external_id: 'ext-1',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    status: 'new',
+    source: 'web',
+    tags: ['a', 'b'],
+    custom_fields: { score: 5, tier: 'gold' },
+  },
   { email: 'only@example.com' },
   { id: 'lead_123', company: 'Acme' },
   {}, // none of the names: the lead schema's refinement refuses it
@@ -22,13 +31,23 @@ const leads = [
   { first_name: 'Z', client: { name: 'Acme', kind: 'nonsense' } },
 ];
 const clients = [
-  { name: 'Acme GmbH', kind: 'company', address: { line1: 'Street 1', city: 'Berlin', country: 'DE' }, contacts: [{ first_name: 'Grace', email: 'grace@acme.example', is_primary: true }] },
+  {
+    name: 'Acme GmbH',
+    kind: 'company',
+    address: { line1: 'Street 1', city: 'Berlin', country: 'DE' },
+    contacts: [{ first_name: 'Grace', email: 'grace@acme.example', is_primary: true }],
+  },
   { name: 'No kind' },
   { name: '', kind: 'company' },
   { name: 'Bad contact', kind: 'person', contacts: [{ first_name: 'A', email: 'nope' }, { is_primary: 'yes' }] },
   { name: 'Bad address', kind: 'company', address: { country: 'Germany', zip: '10115' } },
 ];
-const deals = [{ title: 'Big one', value: 120000, currency: 'EUR', stage: 'qualified' }, { title: 'x', value: -1 }, { title: 'y', stage: 'nowhere', currency: 'euro' }, { value: '12' }];
+const deals = [
+  { title: 'Big one', value: 120000, currency: 'EUR', stage: 'qualified' },
+  { title: 'x', value: -1 },
+  { title: 'y', stage: 'nowhere', currency: 'euro' },
+  { value: '12' },
+];
 
 function bodies(records: unknown[], matchOn: string) {
   return [

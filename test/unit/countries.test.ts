@@ -12,7 +12,7 @@ describe('address.country', () => {
     for (const country of ['UK', 'EU', 'UN', 'ZZ', 'XA', 'YU', 'AN', 'de', 'DEU', '']) expect(Address.safeParse({ country }).success, country).toBe(false);
   });
 
-  it('is the ICU region list that ships with Node, less CLDR\'s own, reserved and withdrawn codes', () => {
+  it("is the ICU region list that ships with Node, less CLDR's own, reserved and withdrawn codes", () => {
     const names = new Intl.DisplayNames(['en'], { type: 'region' });
     const notIso = new Set('AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB YD YU ZR ZZ'.split(' '));
     expect(accepted).toEqual(ALL.filter((code) => !notIso.has(code) && names.of(code) !== code));

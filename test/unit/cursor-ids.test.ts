@@ -57,7 +57,10 @@ describe('ids', () => {
     const half = 2n ** 40n;
     const time = 1_800_000_000_000;
     // random() >> 1 = high 5, low 2^40 - 2: the third id of the millisecond carries into high.
-    const ids = new IdGenerator(() => time, () => ((5n * half) | (half - 2n)) << 1n);
+    const ids = new IdGenerator(
+      () => time,
+      () => ((5n * half) | (half - 2n)) << 1n,
+    );
     const made = [ids.next('lead'), ids.next('lead'), ids.next('lead')];
     const expected = [
       [5n, half - 2n],
@@ -81,7 +84,11 @@ describe('ids', () => {
   });
 
   it('are the same for the same clock and random source', () => {
-    const make = () => new IdGenerator(() => 1_800_000_000_000, () => 42n).next('cli');
+    const make = () =>
+      new IdGenerator(
+        () => 1_800_000_000_000,
+        () => 42n,
+      ).next('cli');
     expect(make()).toBe(make());
   });
 });

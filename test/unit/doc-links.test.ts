@@ -76,7 +76,9 @@ function problems(file: string): string[] {
 describe('documentation links', () => {
   it('finds the Markdown files and their links (a sanity check on the walk)', () => {
     const names = FILES.map((f) => relative(ROOT, f));
-    expect(names).toEqual(expect.arrayContaining(['README.md', join('docs', 'api.md'), join('docs', 'reference', 'README.md'), join('sdks', 'go', 'README.md')]));
+    expect(names).toEqual(
+      expect.arrayContaining(['README.md', join('docs', 'api.md'), join('docs', 'reference', 'README.md'), join('sdks', 'go', 'README.md')]),
+    );
     expect(linkTargets(readFileSync(join(ROOT, 'README.md'), 'utf8')).length).toBeGreaterThan(10);
   });
 

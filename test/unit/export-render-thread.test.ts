@@ -23,7 +23,11 @@ const lead = (i: number) => ({
   created_at: '2026-11-21T12:00:00.000Z',
 });
 const page = (from: number, next_cursor: string | null) => ({ data: Array.from({ length: 50 }, (_, i) => lead(from + i)), next_cursor });
-const spec = (format: 'csv' | 'jsonl'): RenderSpec => ({ format, targets: exportTargets('leads', exportColumns('leads', page(0, null).data, undefined)), raw: false });
+const spec = (format: 'csv' | 'jsonl'): RenderSpec => ({
+  format,
+  targets: exportTargets('leads', exportColumns('leads', page(0, null).data, undefined)),
+  raw: false,
+});
 /** As CrmClient.pageBodies yields them: a Buffer over an ArrayBuffer of its own (undici's arrayBuffer()). */
 const bytesOf = (value: unknown) => Buffer.from(new TextEncoder().encode(JSON.stringify(value)).buffer);
 

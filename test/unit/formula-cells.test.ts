@@ -46,7 +46,7 @@ describe('escapeFormula / unescapeFormula', () => {
     const cases: [string, string][] = [
       ['=1+1', "'=1+1"],
       ['+33 6 12 34 56 78', "'+33 6 12 34 56 78"], // a phone stays text in a spreadsheet, with its +
-      ['-2+3+cmd|\' /C calc\'!A0', "'-2+3+cmd|' /C calc'!A0"],
+      ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
       ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
       ['\t=1+1', "'\t=1+1"],
       ['\r=1+1', "'\r=1+1"],

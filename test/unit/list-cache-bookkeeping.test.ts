@@ -16,7 +16,7 @@ import { stmt } from '../../src/store/rows.js';
  */
 const db = openDb(':memory:');
 afterAll(() => db.close());
-let now = Date.parse('2026-11-26T10:00:00.000Z');
+const now = Date.parse('2026-11-26T10:00:00.000Z');
 const ctx = { ...createContext(db), clock: () => now };
 const query = LeadListQuery.parse({ limit: '50' });
 const page = () => listLeads(ctx, query).bytes;
@@ -30,7 +30,21 @@ describe('kept list pages and bookkeeping writes', () => {
   it('keeps the page across a request-log flush, a usage flush and a key use, which all were written', () => {
     const first = page();
     const log = new RequestLogWriter(ctx);
-    log.record({ id: 'req_1', method: 'GET', path: '/v1/leads', query: null, status: 200, duration_ms: 1, key_id: key.id, idempotency_key: null, idempotent_replayed: false, source: 'api', request_body: null, response_body: null, created_at: new Date(now).toISOString() });
+    log.record({
+      id: 'req_1',
+      method: 'GET',
+      path: '/v1/leads',
+      query: null,
+      status: 200,
+      duration_ms: 1,
+      key_id: key.id,
+      idempotency_key: null,
+      idempotent_replayed: false,
+      source: 'api',
+      request_body: null,
+      response_body: null,
+      created_at: new Date(now).toISOString(),
+    });
     log.flush();
     const meter = new UsageMeter(db, () => now);
     meter.record(key.id, 'GET /v1/leads', 200);

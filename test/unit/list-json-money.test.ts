@@ -29,14 +29,20 @@ describe('money in the JSON made by SQLite', () => {
 
   it('is the decimal, whole amounts as integers', () => {
     expect([print(1999, 'EUR'), print(120000, 'EUR'), print(5, 'EUR'), print(0, 'EUR'), print(1500, 'JPY'), print(1500, 'KWD'), print(1, 'KWD')]).toEqual([
-      '19.99', '1200', '0.05', '0', '1500', '1.5', '0.001',
+      '19.99',
+      '1200',
+      '0.05',
+      '0',
+      '1500',
+      '1.5',
+      '0.001',
     ]);
     expect(print(-250, 'EUR')).toBe('-2.5'); // never stored (amounts are ≥ 0), but not broken JSON either
   });
 
   it('parses to what toMajor gives, and prints as JSON.stringify does, for every currency and size', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (const currency of CURRENCIES) {
       const max = 1e13 * 10 ** minorDigits(currency); // MoneyAmount's maximum, in minor units
       const samples = [0, 1, 9, 10, 99, 100, 101, 999, 1000, 1001, 123456, max - 1, max];
@@ -56,7 +62,15 @@ describe('deals, invoices and events lists made by SQLite', () => {
   const deals = [
     createDeal(ctx, { title: 'Euros', value: 1200.5, currency: 'EUR', stage: 'proposal' }),
     createDeal(ctx, { title: 'Yen', value: 1500, currency: 'JPY', stage: 'lead_in', win_probability: 1 / 3, client_id: client.id }),
-    createDeal(ctx, { title: 'Dinar "odd" \n', value: 1.234, currency: 'KWD', stage: 'negotiation', win_probability: 1e-7, tags: ['x'], custom_fields: { n: 0.1 } }),
+    createDeal(ctx, {
+      title: 'Dinar "odd" \n',
+      value: 1.234,
+      currency: 'KWD',
+      stage: 'negotiation',
+      win_probability: 1e-7,
+      tags: ['x'],
+      custom_fields: { n: 0.1 },
+    }),
     createDeal(ctx, { title: 'Max', value: 1e13, currency: 'USD', stage: 'qualified', win_probability: 1 }),
     createDeal(ctx, { title: 'Zero', value: 0, currency: 'EUR', stage: 'lead_in', win_probability: 0, expected_close_date: '2027-01-31' }),
   ];

@@ -66,7 +66,11 @@ describe('list pages as JSON text made by SQLite', () => {
   });
 
   it('pages with cursors like every list, by id and by updated_at', () => {
-    for (const [sort, limit] of [['created', 1], ['created', 2], ['updated_at', 2]] as const) {
+    for (const [sort, limit] of [
+      ['created', 1],
+      ['created', 2],
+      ['updated_at', 2],
+    ] as const) {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {

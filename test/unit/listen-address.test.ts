@@ -23,7 +23,9 @@ describe('listen addresses', () => {
   it('names the URLs other machines would use', () => {
     expect(networkUrls(at('127.0.0.1'))).toEqual([]);
     expect(networkUrls(at('192.168.1.5'))).toEqual(['http://192.168.1.5:4010']);
-    const external = Object.values(networkInterfaces()).flatMap((a) => a ?? []).filter((a) => !a.internal && a.family === 'IPv4');
+    const external = Object.values(networkInterfaces())
+      .flatMap((a) => a ?? [])
+      .filter((a) => !a.internal && a.family === 'IPv4');
     expect(networkUrls(at('0.0.0.0'))).toEqual(external.map((a) => `http://${a.address}:4010`));
   });
 });

@@ -33,7 +33,8 @@ afterEach(() => {
   dir.remove();
 });
 
-const code = () => issueCode(ctx, app, { client_id: app.client_id, redirect_uri: REDIRECT, scopes: ['leads:read'], state: undefined, code_challenge: CHALLENGE });
+const code = () =>
+  issueCode(ctx, app, { client_id: app.client_id, redirect_uri: REDIRECT, scopes: ['leads:read'], state: undefined, code_challenge: CHALLENGE });
 const exchange = (c: string) => exchangeCode(ctx, app, { code: c, redirect_uri: REDIRECT, code_verifier: VERIFIER });
 
 function refusal(run: () => unknown): { error: string; message: string } {
@@ -72,6 +73,9 @@ describe('OAuth lifetimes', () => {
     const second = refreshGrant(ctx, app, { refresh_token: first.refresh_token });
     expect(second.refresh_token).toMatch(/^crm_rt_/);
     now += 30 * 86_400_000;
-    expect(refusal(() => refreshGrant(ctx, app, { refresh_token: second.refresh_token }))).toMatchObject({ error: 'invalid_grant', message: expect.stringContaining('expired') });
+    expect(refusal(() => refreshGrant(ctx, app, { refresh_token: second.refresh_token }))).toMatchObject({
+      error: 'invalid_grant',
+      message: expect.stringContaining('expired'),
+    });
   });
 });

@@ -11,10 +11,15 @@ import { CRM_BIN } from '../helpers/sandbox.js';
  */
 type Json = Record<string, any>;
 const doc = JSON.parse(execFileSync(process.execPath, [CRM_BIN, 'openapi'], { encoding: 'utf8', maxBuffer: 64 << 20 })) as Json;
-const operations = Object.entries<Json>(doc.paths).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => ({ path, method, op, name: `${method.toUpperCase()} ${path}` })));
+const operations = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+  Object.entries<Json>(item).map(([method, op]) => ({ path, method, op, name: `${method.toUpperCase()} ${path}` })),
+);
 const authenticated = operations.filter(({ op }) => (op.security ?? []).some((s: Json) => 'bearerAuth' in s));
 const writes = authenticated.filter(({ method }) => ['post', 'patch', 'delete'].includes(method));
-const codesOf = (response: Json | undefined): string[] => String(response?.description ?? '').match(/`[a-z_]+`/g)?.map((c) => c.slice(1, -1)) ?? [];
+const codesOf = (response: Json | undefined): string[] =>
+  String(response?.description ?? '')
+    .match(/`[a-z_]+`/g)
+    ?.map((c) => c.slice(1, -1)) ?? [];
 const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
 describe('the OpenAPI document, operation by operation', () => {
@@ -45,9 +50,12 @@ describe('the OpenAPI document, operation by operation', () => {
     }
   });
 
-  it('declares Idempotency-Key on every write under /v1 and /_sandbox, with its 409 and 422 codes beside the route\'s own', () => {
+  it("declares Idempotency-Key on every write under /v1 and /_sandbox, with its 409 and 422 codes beside the route's own", () => {
     for (const { name, op } of writes) {
-      expect((op.parameters ?? []).map((p: Json) => `${p.in} ${p.name.toLowerCase()}`), name).toContain('header idempotency-key');
+      expect(
+        (op.parameters ?? []).map((p: Json) => `${p.in} ${p.name.toLowerCase()}`),
+        name,
+      ).toContain('header idempotency-key');
       expect(codesOf(op.responses['409']), name).toContain('idempotency_key_in_use');
       expect(codesOf(op.responses['422']), name).toContain('idempotency_key_reused');
     }
@@ -59,7 +67,9 @@ describe('the OpenAPI document, operation by operation', () => {
 
   it('gives times in queries and bodies format: date-time', () => {
     const timeParameters = operations.flatMap(({ name, op }) =>
-      (op.parameters ?? []).filter((p: Json) => ['created_after', 'updated_after', 'since'].includes(p.name)).map((p: Json) => [`${name} ${p.name}`, p.schema.format]),
+      (op.parameters ?? [])
+        .filter((p: Json) => ['created_after', 'updated_after', 'since'].includes(p.name))
+        .map((p: Json) => [`${name} ${p.name}`, p.schema.format]),
     );
     expect(timeParameters.length).toBeGreaterThanOrEqual(10);
     for (const [where, format] of timeParameters) expect(format, where).toBe('date-time');
@@ -68,7 +78,24 @@ describe('the OpenAPI document, operation by operation', () => {
   });
 
   it('uses only formats JSON Schema defines (no "starts_with")', () => {
-    const known = new Set(['date-time', 'date', 'time', 'duration', 'email', 'uri', 'uri-reference', 'uuid', 'hostname', 'ipv4', 'ipv6', 'int32', 'int64', 'float', 'double', 'regex']);
+    const known = new Set([
+      'date-time',
+      'date',
+      'time',
+      'duration',
+      'email',
+      'uri',
+      'uri-reference',
+      'uuid',
+      'hostname',
+      'ipv4',
+      'ipv6',
+      'int32',
+      'int64',
+      'float',
+      'double',
+      'regex',
+    ]);
     const formats: string[] = [];
     JSON.stringify(doc, (key, value) => {
       if (key === 'format' && typeof value === 'string') formats.push(value);
@@ -103,7 +130,12 @@ describe('the OpenAPI document, operation by operation', () => {
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
     ajv.addSchema({ $id: 'openapi', components: doc.components });
     for (const resource of ['leads', 'clients', 'deals']) {
-      const schema = JSON.parse(JSON.stringify(doc.paths[`/v1/${resource}/bulk`].post.requestBody.content['application/json'].schema).replaceAll('"#/components/', '"openapi#/components/'));
+      const schema = JSON.parse(
+        JSON.stringify(doc.paths[`/v1/${resource}/bulk`].post.requestBody.content['application/json'].schema).replaceAll(
+          '"#/components/',
+          '"openapi#/components/',
+        ),
+      );
       const validate = ajv.compile(schema);
       const batch = { mode: 'create', records: [{ first_name: 'Ada', name: 'Ada', title: 'Ada', email: 'not an email', value: 'lots' }, 42] };
       expect(validate(batch), `${resource}: ${ajv.errorsText(validate.errors)}`).toBe(true);

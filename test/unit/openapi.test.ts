@@ -30,9 +30,20 @@ describe('the OpenAPI document', () => {
       expect(ops).toContain(`GET /v1/${resource}/{id}`);
       expect(ops).toContain(`PATCH /v1/${resource}/{id}`);
     }
-    for (const op of ['DELETE /v1/leads/{id}', 'POST /v1/leads/{id}/convert', 'POST /v1/deals/{id}/win', 'POST /v1/deals/{id}/lose',
-      'POST /v1/deals/{id}/reopen', 'GET /v1/pipelines', 'POST /v1/invoices/{id}/send', 'POST /v1/invoices/{id}/pay',
-      'POST /v1/invoices/{id}/void', 'POST /v1/clients/{id}/contacts', 'POST /v1/api_keys', 'GET /healthz']) {
+    for (const op of [
+      'DELETE /v1/leads/{id}',
+      'POST /v1/leads/{id}/convert',
+      'POST /v1/deals/{id}/win',
+      'POST /v1/deals/{id}/lose',
+      'POST /v1/deals/{id}/reopen',
+      'GET /v1/pipelines',
+      'POST /v1/invoices/{id}/send',
+      'POST /v1/invoices/{id}/pay',
+      'POST /v1/invoices/{id}/void',
+      'POST /v1/clients/{id}/contacts',
+      'POST /v1/api_keys',
+      'GET /healthz',
+    ]) {
       expect(ops).toContain(op);
     }
     expect(ops).not.toContain('DELETE /v1/invoices/{id}');
@@ -50,7 +61,12 @@ describe('the OpenAPI document', () => {
       Object.entries(methods).flatMap(([method, op]) => (op.requestBody ? [[`${method.toUpperCase()} ${path}`, op.requestBody.required] as const] : [])),
     );
     const optional = bodies.filter(([, required]) => !required).map(([op]) => op);
-    expect(optional.sort()).toEqual(['POST /v1/deals/{id}/lose', 'POST /v1/events/{id}/resend', 'POST /v1/leads/{id}/convert', 'POST /v1/webhook_endpoints/{id}/rotate_secret']);
+    expect(optional.sort()).toEqual([
+      'POST /v1/deals/{id}/lose',
+      'POST /v1/events/{id}/resend',
+      'POST /v1/leads/{id}/convert',
+      'POST /v1/webhook_endpoints/{id}/rotate_secret',
+    ]);
     expect(Object.fromEntries(bodies)).toMatchObject({ 'POST /v1/leads': true, 'PATCH /v1/deals/{id}': true, 'POST /v1/leads/bulk': true });
   });
 });

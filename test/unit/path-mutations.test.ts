@@ -3,7 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { drawFrom, mutatePath, PATH_MUTATIONS, percentEncode, TRAILERS, withQuery, type PathMutation } from '../../scripts/fuzz/path-mutations.js';
 
 /** Each kind of the path fuzzer spells the same path otherwise, in the way its name says, and nothing more. */
-const segment = fc.constantFrom('v1', '_sandbox', 'dashboard', 'docs', 'healthz', 'leads', 'accounts', 'lead_01KEYRJ8W01WFB25Z6GQAVVART', 'acct_01M88CHYW3B8W4ZDM2Z9RQZ1WY', 'snapshots', 'restore', 'api_keys');
+const segment = fc.constantFrom(
+  'v1',
+  '_sandbox',
+  'dashboard',
+  'docs',
+  'healthz',
+  'leads',
+  'accounts',
+  'lead_01KEYRJ8W01WFB25Z6GQAVVART',
+  'acct_01M88CHYW3B8W4ZDM2Z9RQZ1WY',
+  'snapshots',
+  'restore',
+  'api_keys',
+);
 const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => `/${s.join('/')}`);
 const picks = fc.array(fc.nat(), { minLength: 16, maxLength: 16 });
 const mutated = (kind: PathMutation) => fc.tuple(path, picks).map(([p, n]) => ({ path: p, out: mutatePath(p, kind, drawFrom(n)) }));

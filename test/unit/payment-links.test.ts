@@ -11,7 +11,8 @@ const ctx = createContext(openDb(':memory:'), () => BASE);
 inTransaction(ctx, () => seed(ctx, 3));
 afterAll(() => ctx.db.close());
 
-const tokens = (c: Ctx) => new Map(c.db.prepare('SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL').raw(true).all() as [string, string][]);
+const tokens = (c: Ctx) =>
+  new Map(c.db.prepare('SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL').raw(true).all() as [string, string][]);
 const linksIn = (c: Ctx, id: string) => {
   const texts = [
     ...(c.db.prepare('SELECT body FROM mailbox WHERE invoice_id = ?').pluck().all(id) as string[]),

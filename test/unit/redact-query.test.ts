@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { redactQuery, redactText } from '../../src/services/redact.js';
 
 /** The request log's query strings (docs/security.md#what-is-stored-how): secrets go, everything else stays as sent. */
-const base62 = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'), minLength: length, maxLength: length });
+const base62 = (length: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'), minLength: length, maxLength: length });
 
 /** Our secrets as src/services makes them: API keys, OAuth tokens, codes, client secrets, webhook secrets. */
 const ourSecret = fc.oneof(
@@ -56,7 +57,19 @@ describe('redactQuery', () => {
   });
 
   it('redacts the value of every secret-named parameter, as bodies are (the name compared decoded, any case)', () => {
-    for (const name of ['api_key', 'API_KEY', 'api%5Fkey', 'access_token', 'refresh_token', 'token', 'client_secret', 'signing_secret', 'login_token', 'password', 'code_verifier']) {
+    for (const name of [
+      'api_key',
+      'API_KEY',
+      'api%5Fkey',
+      'access_token',
+      'refresh_token',
+      'token',
+      'client_secret',
+      'signing_secret',
+      'login_token',
+      'password',
+      'code_verifier',
+    ]) {
       expect(redactQuery(`limit=5&${name}=hunter2&q=acme`), name).toBe(`limit=5&${name}=[redacted]&q=acme`);
     }
     expect(redactQuery('api_key=&q=x')).toBe('api_key=&q=x'); // nothing to hide

@@ -6,7 +6,10 @@ import { BODY_LIMIT, logBody } from '../../src/services/request-log.js';
 /** The request log's body writer must give exactly what copying, serialising and cutting gave. */
 const reference = (value: unknown, limit: number) => JSON.stringify(redact(value)).slice(0, limit);
 
-const key = fc.oneof(fc.string(), fc.constantFrom('secret', 'client_secret', 'Refresh_Token', 'api_key', 'signing_secret', 'name', 'notes', 'password', '__proto__'));
+const key = fc.oneof(
+  fc.string(),
+  fc.constantFrom('secret', 'client_secret', 'Refresh_Token', 'api_key', 'signing_secret', 'name', 'notes', 'password', '__proto__'),
+);
 const text = fc.oneof(
   fc.string({ unit: 'binary' }),
   fc.constantFrom(`key crm_test_${'a'.repeat(32)} pasted`, 'whsec_' + 'Zm9vYmFy'.repeat(4), 'crm_test_short', 'é 😀 "quoted" \\ \n'),
@@ -37,8 +40,18 @@ describe('redactedJson', () => {
   });
 
   it('redacts secret fields (also when undefined) and key shapes in text, and stops writing at the limit', () => {
-    const out = redactedJson({ secret: 's', token: undefined, nested: [{ client_secret: 'c' }, undefined], note: `crm_test_${'b'.repeat(32)}`, kept: null, api_key: null }, 1e6);
-    expect(JSON.parse(out)).toEqual({ secret: '[redacted]', token: '[redacted]', nested: [{ client_secret: '[redacted]' }, null], note: 'crm_test_[redacted]', kept: null, api_key: null });
+    const out = redactedJson(
+      { secret: 's', token: undefined, nested: [{ client_secret: 'c' }, undefined], note: `crm_test_${'b'.repeat(32)}`, kept: null, api_key: null },
+      1e6,
+    );
+    expect(JSON.parse(out)).toEqual({
+      secret: '[redacted]',
+      token: '[redacted]',
+      nested: [{ client_secret: '[redacted]' }, null],
+      note: 'crm_test_[redacted]',
+      kept: null,
+      api_key: null,
+    });
     // A bulk body far over the limit: the first 64 KB, as before, without serialising the rest.
     const records = Array.from({ length: 20_000 }, (_, i) => ({ first_name: `F${i}`, notes: 'x'.repeat(50), password: 'p' }));
     expect(redactedJson({ records }, 65_536)).toBe(reference({ records }, 65_536));
@@ -60,7 +73,21 @@ describe('logBody of a text (a response)', () => {
   });
 
   it('finds secret material in every name SECRET_FIELD redacts, however it is cased or spelled in JSON', () => {
-    const names = ['secret', 'Client_Secret', 'API_KEY', 'token', 'access_token', 'refresh_token', 'Authorization', 'password', 'previous_secret', 'login_token', 'code_verifier', 'signing_secret', 'x_TOKEN'];
+    const names = [
+      'secret',
+      'Client_Secret',
+      'API_KEY',
+      'token',
+      'access_token',
+      'refresh_token',
+      'Authorization',
+      'password',
+      'previous_secret',
+      'login_token',
+      'code_verifier',
+      'signing_secret',
+      'x_TOKEN',
+    ];
     for (const name of names) {
       const text = JSON.stringify({ [name]: 'v' });
       expect(mayHoldSecrets(text), name).toBe(true);

@@ -54,16 +54,37 @@ describe('request log', () => {
     const writer = new RequestLogWriter(ctx);
     const base = 2 * KEEP;
     for (let i = 0; i < 3; i++) writer.record(record(base + i));
-    expect(ctx.db.prepare('SELECT count(*) FROM request_logs WHERE id IN (?, ?, ?)').pluck().get(record(base).id, record(base + 1).id, record(base + 2).id)).toBe(0);
+    expect(
+      ctx.db
+        .prepare('SELECT count(*) FROM request_logs WHERE id IN (?, ?, ?)')
+        .pluck()
+        .get(record(base).id, record(base + 1).id, record(base + 2).id),
+    ).toBe(0);
     writer.flush();
-    expect(ctx.db.prepare('SELECT count(*) FROM request_logs WHERE id IN (?, ?, ?)').pluck().get(record(base).id, record(base + 1).id, record(base + 2).id)).toBe(3);
+    expect(
+      ctx.db
+        .prepare('SELECT count(*) FROM request_logs WHERE id IN (?, ?, ?)')
+        .pluck()
+        .get(record(base).id, record(base + 1).id, record(base + 2).id),
+    ).toBe(3);
     for (let i = 0; i < 500; i++) writer.record(record(base + 10 + i));
-    expect(ctx.db.prepare('SELECT count(*) FROM request_logs WHERE id = ?').pluck().get(record(base + 509).id)).toBe(1); // the 500th flushed them
+    expect(
+      ctx.db
+        .prepare('SELECT count(*) FROM request_logs WHERE id = ?')
+        .pluck()
+        .get(record(base + 509).id),
+    ).toBe(1); // the 500th flushed them
     expect(ctx.db.prepare('SELECT count(*) FROM request_logs').pluck().get()).toBe(Math.min(KEEP, before + 503));
   });
 
   it('redacts secret fields at any depth, and key shapes inside any text', () => {
-    const out = redact({ secret: 's', nested: [{ client_secret: 'c', refresh_token: 'r', authorization: 'Bearer x' }], api_key: 'k', note: 'key crm_test_' + 'a'.repeat(32), name: 'kept' });
+    const out = redact({
+      secret: 's',
+      nested: [{ client_secret: 'c', refresh_token: 'r', authorization: 'Bearer x' }],
+      api_key: 'k',
+      note: 'key crm_test_' + 'a'.repeat(32),
+      name: 'kept',
+    });
     expect(out).toEqual({
       secret: '[redacted]',
       nested: [{ client_secret: '[redacted]', refresh_token: '[redacted]', authorization: '[redacted]' }],

@@ -45,7 +45,12 @@ describe('.crm/sandbox.json', () => {
     expect(first.file.default_db).toBe(a);
     expect(first.otherDefault).toBeUndefined();
     // Another live process (this test's parent stands in for it) starts on b.db.
-    const second = updateEntry(first.file, dir, { baseUrl: 'http://127.0.0.1:5000', apiKey: 'crm_test_b', db: 'b.db', pid: process.ppid, now: at(2) }, serving)!;
+    const second = updateEntry(
+      first.file,
+      dir,
+      { baseUrl: 'http://127.0.0.1:5000', apiKey: 'crm_test_b', db: 'b.db', pid: process.ppid, now: at(2) },
+      serving,
+    )!;
     expect(second.file.default_db).toBe(a);
     expect(second.otherDefault?.db).toBe(a);
     expect(second.file.sandboxes.map((e) => e.db)).toEqual([a, b]);

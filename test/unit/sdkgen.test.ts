@@ -29,18 +29,41 @@ describe('the SDK generator', () => {
   });
 
   it('names the methods and actions of the common SDK surface from the operationIds', () => {
-    expect(resource('leads').methods.map((m) => m.name).sort()).toEqual(['bulk', 'convert', 'create', 'delete', 'list', 'retrieve', 'update']);
+    expect(
+      resource('leads')
+        .methods.map((m) => m.name)
+        .sort(),
+    ).toEqual(['bulk', 'convert', 'create', 'delete', 'list', 'retrieve', 'update']);
     expect(resource('deals').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['win', 'lose', 'reopen', 'bulk']));
     expect(resource('invoices').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['send', 'pay', 'void']));
-    expect(resource('events').methods.map((m) => m.name).sort()).toEqual(['list', 'resend', 'retrieve']); // the SSE stream is not a method
+    expect(
+      resource('events')
+        .methods.map((m) => m.name)
+        .sort(),
+    ).toEqual(['list', 'resend', 'retrieve']); // the SSE stream is not a method
     expect(resource('webhookEndpoints').methods.map((m) => m.name)).toEqual(expect.arrayContaining(['rotateSecret', 'recover', 'listDeliveries']));
     const contacts = resource('clients').children[0]!;
     expect(contacts.name).toBe('contacts');
     expect(contacts.methods.find((m) => m.name === 'update')!.pathParams.map((p) => p.name)).toEqual(['client_id', 'contact_id']);
-    expect(view.resources.map((r) => r.name).sort()).toEqual(
-      ['account', 'apiKeys', 'clients', 'deals', 'events', 'invoices', 'leads', 'oauthApps', 'pipelines', 'requestLogs', 'usage', 'webhookEndpoints'],
-    );
-    expect(resource('account').methods.map((m) => m.name).sort()).toEqual(['retrieve', 'startTrial']);
+    expect(view.resources.map((r) => r.name).sort()).toEqual([
+      'account',
+      'apiKeys',
+      'clients',
+      'deals',
+      'events',
+      'invoices',
+      'leads',
+      'oauthApps',
+      'pipelines',
+      'requestLogs',
+      'usage',
+      'webhookEndpoints',
+    ]);
+    expect(
+      resource('account')
+        .methods.map((m) => m.name)
+        .sort(),
+    ).toEqual(['retrieve', 'startTrial']);
   });
 
   it('types lists, params and nested objects', () => {
@@ -69,13 +92,9 @@ describe('the SDK generator', () => {
   });
 
   it('aligns struct rows as gofmt does: a one-cell row breaks the block', () => {
-    expect(alignRows([['APIResource'], ['ID', 'string', '`json:"id"`'], ['LongerName', '*int', '`json:"n"`'], ['// doc'], ['X', 'bool', '`json:"x"`']])).toEqual([
-      '\tAPIResource',
-      '\tID         string `json:"id"`',
-      '\tLongerName *int   `json:"n"`',
-      '\t// doc',
-      '\tX bool `json:"x"`',
-    ]);
+    expect(
+      alignRows([['APIResource'], ['ID', 'string', '`json:"id"`'], ['LongerName', '*int', '`json:"n"`'], ['// doc'], ['X', 'bool', '`json:"x"`']]),
+    ).toEqual(['\tAPIResource', '\tID         string `json:"id"`', '\tLongerName *int   `json:"n"`', '\t// doc', '\tX bool `json:"x"`']);
   });
 
   it('writes generated files, removes stale ones and never touches hand-written ones', () => {

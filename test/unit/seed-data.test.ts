@@ -62,7 +62,10 @@ describe('seed 1', () => {
       seen.add(place.country);
       expect(client.address_country).toBe(place.country);
       expect(client.address_postal_code).toBe(place.postal);
-      expect(place.streets.some((street) => client.address_line1.includes(street)), `${client.address_line1} in ${place.city}`).toBe(true);
+      expect(
+        place.streets.some((street) => client.address_line1.includes(street)),
+        `${client.address_line1} in ${place.city}`,
+      ).toBe(true);
       const phones = [client.phone, ...rows<{ phone: string }>(`SELECT phone FROM contacts WHERE client_id = '${client.id}'`).map((c) => c.phone)];
       for (const phone of phones) {
         const [code, area] = phone.split(' ');

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_TABLES } from '../../src/store/tables.js';
-import { adoptSeedImageFile, copySeedImage, markWholeFileImage, renewSeedImageLinks, SEED_IMAGE_BASE_URL, wholeFileMark, writeSeedImageFile } from '../../src/seed/seed-image.js';
+import {
+  adoptSeedImageFile,
+  copySeedImage,
+  markWholeFileImage,
+  renewSeedImageLinks,
+  SEED_IMAGE_BASE_URL,
+  wholeFileMark,
+  writeSeedImageFile,
+} from '../../src/seed/seed-image.js';
 import { seed } from '../../src/seed/seed.js';
 import { createContext, type Ctx } from '../../src/services/context.js';
 import { inTransaction } from '../../src/services/transactions.js';
@@ -24,7 +32,8 @@ const copied = context();
 const copiedAgain = context();
 afterAll(() => [seeded, copied, copiedAgain].forEach((c) => c.db.close()));
 
-const tokens = (ctx: Ctx) => ctx.db.prepare('SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL ORDER BY id').raw(true).all() as [string, string][];
+const tokens = (ctx: Ctx) =>
+  ctx.db.prepare('SELECT id, payment_token FROM invoices WHERE payment_token IS NOT NULL ORDER BY id').raw(true).all() as [string, string][];
 /** A table's rows with each payment token replaced by a name for its invoice (tokens are random). */
 function dump(ctx: Ctx, sql: string): unknown[] {
   const names = tokens(ctx);
@@ -105,7 +114,8 @@ describe('the seed image as a new file', () => {
     const ctx = createContext(db, () => BASE);
     renewSeedImageLinks(ctx);
     try {
-      for (const table of DATA_TABLES) expect(dump(ctx, `SELECT rowid, * FROM ${table} ORDER BY rowid`), table).toEqual(dump(seeded, `SELECT rowid, * FROM ${table} ORDER BY rowid`));
+      for (const table of DATA_TABLES)
+        expect(dump(ctx, `SELECT rowid, * FROM ${table} ORDER BY rowid`), table).toEqual(dump(seeded, `SELECT rowid, * FROM ${table} ORDER BY rowid`));
       // The build's cursor secret is not this sandbox's: of meta only the invoice counter is data.
       const seq = "SELECT value FROM meta WHERE key = 'invoice_seq'";
       expect(dump(ctx, seq)).toEqual(dump(seeded, seq));

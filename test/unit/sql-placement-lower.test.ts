@@ -11,9 +11,11 @@ const FOLDERS = ['accounts', 'sandbox', 'seed', 'webhooks'];
 const SRC = new URL('../../src/', import.meta.url).pathname;
 
 /** A string or template literal that starts a statement (lines are read one by one: a keyword is enough). */
-const SQL_TEXT = /(['"`])\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\b|DELETE\s+FROM\b|UPDATE\s+[a-z_]+\b|PRAGMA\b|ATTACH\s+DATABASE\b|DETACH\s+DATABASE\b|VACUUM\b|CREATE\s+(TABLE|INDEX|TRIGGER)\b|DROP\s+TABLE\b)/;
+const SQL_TEXT =
+  /(['"`])\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\b|DELETE\s+FROM\b|UPDATE\s+[a-z_]+\b|PRAGMA\b|ATTACH\s+DATABASE\b|DETACH\s+DATABASE\b|VACUUM\b|CREATE\s+(TABLE|INDEX|TRIGGER)\b|DROP\s+TABLE\b)/;
 /** A value (not `type`) import of the statement helpers. */
-const STATEMENT_HELPERS = /import\s*\{[^}]*\b(?<!type\s)(stmt|allRows|insertRows|insertRow|rawStatement|updateRow|getRow|deleteRow)\b[^}]*\}\s*from\s*'[./]*store\/rows\.js'/;
+const STATEMENT_HELPERS =
+  /import\s*\{[^}]*\b(?<!type\s)(stmt|allRows|insertRows|insertRow|rawStatement|updateRow|getRow|deleteRow)\b[^}]*\}\s*from\s*'[./]*store\/rows\.js'/;
 /** Calls on a database handle that run SQL. */
 const DB_CALLS = /\b(db|image|registry)\.(exec|prepare|pragma)\(/;
 
@@ -42,7 +44,9 @@ describe('SQL placement below the HTTP layer', () => {
 
   it('recognises SQL where there is some', () => {
     // The patterns above must find what they look for, or the checks pass for nothing.
-    const store = ['account-registry.ts', 'snapshot-files.ts', 'seed-fill.ts', 'webhook-queue.ts'].map((f) => withoutComments(readFileSync(join(SRC, 'store', f), 'utf8')));
+    const store = ['account-registry.ts', 'snapshot-files.ts', 'seed-fill.ts', 'webhook-queue.ts'].map((f) =>
+      withoutComments(readFileSync(join(SRC, 'store', f), 'utf8')),
+    );
     expect(store.every((text) => SQL_TEXT.test(text))).toBe(true);
     expect(STATEMENT_HELPERS.test("import { allRows, stmt } from '../store/rows.js';")).toBe(true);
     expect(STATEMENT_HELPERS.test("import type { Row } from '../store/rows.js';")).toBe(false);

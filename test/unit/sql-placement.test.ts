@@ -32,9 +32,7 @@ function typescriptFiles(dir: string): string[] {
 
 /** The code without its comments (a comment may well talk about a SELECT), lines kept in place. */
 function code(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '))
-    .replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  return text.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
 /** Each line of `text` that shows SQL, as `line: what`. */
@@ -51,7 +49,7 @@ describe('SQL placement', () => {
     expect(sqlIn('ctx.db.exec(sql)')).toHaveLength(1);
     expect(sqlIn('const sql = `INSERT OR IGNORE INTO ${table} (a) VALUES (?)`;')).toHaveLength(1);
     expect(sqlIn("run('UPDATE leads SET status = ? WHERE id = ?')")).toHaveLength(1);
-    expect(sqlIn("run(\"DELETE FROM leads WHERE id = ?\")")).toHaveLength(1);
+    expect(sqlIn('run("DELETE FROM leads WHERE id = ?")')).toHaveLength(1);
   });
 
   it('lets comments, regular expressions and HTTP methods be', () => {
@@ -60,9 +58,7 @@ describe('SQL placement', () => {
   });
 
   it.each(GUARDED)('%s holds no SQL: it calls the store', (folder) => {
-    const found = typescriptFiles(join(ROOT, folder)).flatMap((file) =>
-      sqlIn(readFileSync(file, 'utf8')).map((where) => `${relative(ROOT, file)}:${where}`),
-    );
+    const found = typescriptFiles(join(ROOT, folder)).flatMap((file) => sqlIn(readFileSync(file, 'utf8')).map((where) => `${relative(ROOT, file)}:${where}`));
     expect(found, 'move these statements into a named function of src/store/').toEqual([]);
   });
 });

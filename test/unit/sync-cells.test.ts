@@ -59,10 +59,22 @@ describe('rows to records', () => {
 describe('export rows', () => {
   it('reads back as the record it was made from (every exported field round-trips)', () => {
     const lead = {
-      id: 'lead_1', external_id: 'e1', first_name: 'Zoë', last_name: null, email: 'z@example.com', phone: null, company: 'A, "B"\nC',
-      title: null, source: 'web', status: 'qualified', notes: 'line1\nline2', tags: ['x|y', 'z'],
+      id: 'lead_1',
+      external_id: 'e1',
+      first_name: 'Zoë',
+      last_name: null,
+      email: 'z@example.com',
+      phone: null,
+      company: 'A, "B"\nC',
+      title: null,
+      source: 'web',
+      status: 'qualified',
+      notes: 'line1\nline2',
+      tags: ['x|y', 'z'],
       custom_fields: { score: 5, vip: true, code: '0042', text: '42', none: null, empty: '' },
-      converted_client_id: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-02T00:00:00.000Z',
+      converted_client_id: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-02T00:00:00.000Z',
     };
     const columns = exportColumns('leads', [lead], undefined);
     expect(columns).toEqual(expect.arrayContaining(['custom.score', 'custom.vip', 'custom.code', 'custom_fields']));
@@ -75,8 +87,13 @@ describe('export rows', () => {
 
   it('puts the primary contact in contact.* columns and flattens the address', () => {
     const client = {
-      id: 'cli_1', name: 'Acme', address: { line1: 'Main 1', city: 'Berlin', line2: null, region: null, postal_code: null, country: 'DE' },
-      contacts: [{ first_name: 'Not', is_primary: false }, { first_name: 'Jana', email: 'j@a.example', is_primary: true }],
+      id: 'cli_1',
+      name: 'Acme',
+      address: { line1: 'Main 1', city: 'Berlin', line2: null, region: null, postal_code: null, country: 'DE' },
+      contacts: [
+        { first_name: 'Not', is_primary: false },
+        { first_name: 'Jana', email: 'j@a.example', is_primary: true },
+      ],
     };
     const columns = exportColumns('clients', [client], ['name', 'address.city', 'contact.first_name', 'contact.email']);
     expect(rowMaker('clients', columns)(client)).toEqual(['Acme', 'Berlin', 'Jana', 'j@a.example']);

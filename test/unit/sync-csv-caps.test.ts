@@ -40,7 +40,9 @@ describe('CSV parser: field and row caps', () => {
     it(`stops a quote never closed in a ${mb} MB file at the cap, naming the field, its line, the cap and the flag`, () => {
       const { pieces, error, rows } = feedUnclosed(mb);
       expect(error).toBeInstanceOf(CsvTooLongError);
-      expect((error as Error).message).toMatch(/^Field 3 of the row on line 3 is longer than 1,048,576 characters, the most a field may have\. If it is meant to be that long, raise the cap with --max-field-size \(now 1M; e\.g\. --max-field-size 4M\)\. If not, the quote that opens it is probably never closed/);
+      expect((error as Error).message).toMatch(
+        /^Field 3 of the row on line 3 is longer than 1,048,576 characters, the most a field may have\. If it is meant to be that long, raise the cap with --max-field-size \(now 1M; e\.g\. --max-field-size 4M\)\. If not, the quote that opens it is probably never closed/,
+      );
       expect((error as CsvTooLongError).describe(['id', 'name', 'notes'])).toMatch(/^Field 3 \("notes"\) of the row on line 3 /);
       // Refused by the piece that takes the field past 1 MiB (its start and 16 pieces of 64 KiB), not at the end of the file.
       expect(pieces).toBe(16);
@@ -67,10 +69,14 @@ describe('CSV parser: field and row caps', () => {
   });
 
   it('refuses an unquoted field over the cap, and a row over 4 times the cap with no field over it', () => {
-    expect(() => parseInPieces(new CsvParser(',', 100), `a,b\n1,${'x'.repeat(101)}\n`, 64 * KIB)).toThrow(/^Field 2 of the row on line 2 is longer than 100 characters/);
+    expect(() => parseInPieces(new CsvParser(',', 100), `a,b\n1,${'x'.repeat(101)}\n`, 64 * KIB)).toThrow(
+      /^Field 2 of the row on line 2 is longer than 100 characters/,
+    );
     expect(parseInPieces(new CsvParser(',', 100), `a,b\n1,${'x'.repeat(100)}\n`, 64 * KIB)[1]!.values[1]).toHaveLength(100);
     const row = Array.from({ length: 100 }, () => 'x'.repeat(9)).join(','); // 999 characters, no field over 100
-    expect(() => parseInPieces(new CsvParser(',', 100), `a\n${row}\n`, 64 * KIB)).toThrow(/^The row on line 2 is longer than 400 characters, the most a row may have \(4 times --max-field-size\)/);
+    expect(() => parseInPieces(new CsvParser(',', 100), `a\n${row}\n`, 64 * KIB)).toThrow(
+      /^The row on line 2 is longer than 400 characters, the most a row may have \(4 times --max-field-size\)/,
+    );
     // Without a line break anywhere, fed in pieces: refused at the row's cap, with the pieces read so far.
     const parser = new CsvParser(',', 100);
     expect(() => {
@@ -102,7 +108,10 @@ describe('CSV parser: field and row caps', () => {
       const rows: SourceRow[] = [];
       for (let at = 0; at < bytes.length; at += size) rows.push(...parser.push(decoder.decode(bytes.subarray(at, at + size), { stream: true })));
       rows.push(...parser.push(decoder.decode()), ...parser.end());
-      expect(rows.map((r) => r.values), `byte chunks of ${size}`).toEqual(expected);
+      expect(
+        rows.map((r) => r.values),
+        `byte chunks of ${size}`,
+      ).toEqual(expected);
       expect(rows.map((r) => r.line)).toEqual([1, 2, 2 + 20_000 + 1, 2 + 20_000 + 3]);
     }
   });

@@ -5,7 +5,25 @@ import { CsvParser } from '../../src/sync/csv/parser.js';
 import { csvField, csvLine, csvLines } from '../../src/sync/csv/line.js';
 import { unescapeRow } from '../../src/sync/csv/formula-cells.js';
 
-const VALUES = ['plain', '', 'a,b', 'say "hi"', '"', 'two\nlines', 'cr\rhere', 'crlf\r\nhere', ' leading', 'trailing ', '  ', 'tab\there', 'semi;colon', 'Zoë €', 42, 0, -1.5];
+const VALUES = [
+  'plain',
+  '',
+  'a,b',
+  'say "hi"',
+  '"',
+  'two\nlines',
+  'cr\rhere',
+  'crlf\r\nhere',
+  ' leading',
+  'trailing ',
+  '  ',
+  'tab\there',
+  'semi;colon',
+  'Zoë €',
+  42,
+  0,
+  -1.5,
+];
 
 describe('results file lines', () => {
   it('quotes a field only for a comma, a quote or a line break, doubling its quotes', () => {

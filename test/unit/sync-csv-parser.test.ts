@@ -26,27 +26,60 @@ function expectSameInEveryCut(text: string): void {
 
 describe('CSV parser', () => {
   it('splits plain rows, keeps spaces, and reads a last row without a line break', () => {
-    expect(table(parseIn('a,b,c\n1, 2 ,\n4,5,6'))).toEqual([[1, 'a', 'b', 'c'], [2, '1', ' 2 ', ''], [3, '4', '5', '6']]);
-    expect(table(parseIn('a;b\n1;2\n', [], ';'))).toEqual([[1, 'a', 'b'], [2, '1', '2']]);
+    expect(table(parseIn('a,b,c\n1, 2 ,\n4,5,6'))).toEqual([
+      [1, 'a', 'b', 'c'],
+      [2, '1', ' 2 ', ''],
+      [3, '4', '5', '6'],
+    ]);
+    expect(table(parseIn('a;b\n1;2\n', [], ';'))).toEqual([
+      [1, 'a', 'b'],
+      [2, '1', '2'],
+    ]);
   });
 
   it('reads quoted fields with delimiters, doubled quotes and line breaks, and counts their lines', () => {
     const text = 'id,notes\n1,"a, b"\n2,"say ""hi"""\n3,"two\nlines"\n4,""\n5,x\n';
-    expect(table(parseIn(text))).toEqual([[1, 'id', 'notes'], [2, '1', 'a, b'], [3, '2', 'say "hi"'], [4, '3', 'two\nlines'], [6, '4', ''], [7, '5', 'x']]);
+    expect(table(parseIn(text))).toEqual([
+      [1, 'id', 'notes'],
+      [2, '1', 'a, b'],
+      [3, '2', 'say "hi"'],
+      [4, '3', 'two\nlines'],
+      [6, '4', ''],
+      [7, '5', 'x'],
+    ]);
     expectSameInEveryCut(text);
   });
 
   it('takes the first line break outside quotes as the record delimiter: LF, CRLF or CR', () => {
-    expect(table(parseIn('a,b\r\n1,"x\r\ny"\r\n\r\n3,4\r\n'))).toEqual([[1, 'a', 'b'], [2, '1', 'x\r\ny'], [4, ''], [5, '3', '4']]);
-    expect(table(parseIn('a,b\r1,2\r'))).toEqual([[1, 'a', 'b'], [2, '1', '2']]);
-    expect(table(parseIn('"a\nb",c\r\n1,2'))).toEqual([[1, 'a\nb', 'c'], [3, '1', '2']]);
+    expect(table(parseIn('a,b\r\n1,"x\r\ny"\r\n\r\n3,4\r\n'))).toEqual([
+      [1, 'a', 'b'],
+      [2, '1', 'x\r\ny'],
+      [4, ''],
+      [5, '3', '4'],
+    ]);
+    expect(table(parseIn('a,b\r1,2\r'))).toEqual([
+      [1, 'a', 'b'],
+      [2, '1', '2'],
+    ]);
+    expect(table(parseIn('"a\nb",c\r\n1,2'))).toEqual([
+      [1, 'a\nb', 'c'],
+      [3, '1', '2'],
+    ]);
     // In a CRLF file a lone LF is data, as with csv-parse, and still a line of the file.
-    expect(table(parseIn('a,b\r\n1,x\ny\r\n2,z'))).toEqual([[1, 'a', 'b'], [2, '1', 'x\ny'], [4, '2', 'z']]);
+    expect(table(parseIn('a,b\r\n1,x\ny\r\n2,z'))).toEqual([
+      [1, 'a', 'b'],
+      [2, '1', 'x\ny'],
+      [4, '2', 'z'],
+    ]);
     for (const text of ['a,b\r\n1,2\r\n3,4', 'a,b\r1,2\r3,4', 'a\r\n"x\r\ny"\r\nz\r\n']) expectSameInEveryCut(text);
   });
 
   it('gives an empty line as a row of one empty field, for the caller to skip', () => {
-    expect(table(parseIn('a\n\nb\n'))).toEqual([[1, 'a'], [2, ''], [3, 'b']]);
+    expect(table(parseIn('a\n\nb\n'))).toEqual([
+      [1, 'a'],
+      [2, ''],
+      [3, 'b'],
+    ]);
   });
 
   it('refuses malformed quoting with the line of the row, as csv-parse did', () => {

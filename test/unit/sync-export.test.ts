@@ -67,7 +67,10 @@ describe('exportCsv', () => {
   });
 
   it('escapes what a spreadsheet would run unless raw; --resume goes on as the export started', async () => {
-    const hostile = [{ data: [lead(1, { first_name: '=1+1' })], next_cursor: 'c1' }, { data: [lead(2, { first_name: '@SUM(A1)' })], next_cursor: null }];
+    const hostile = [
+      { data: [lead(1, { first_name: '=1+1' })], next_cursor: 'c1' },
+      { data: [lead(2, { first_name: '@SUM(A1)' })], next_cursor: null },
+    ];
     // The second page fails once: the first run stops after page one, with its state saved.
     let failures = 1;
     const client = {
@@ -77,7 +80,12 @@ describe('exportCsv', () => {
         yield body(hostile[1]!);
       },
     } as unknown as CrmClient;
-    const firstNames = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')[2]);
+    const firstNames = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[2]);
     for (const raw of [false, true]) {
       failures = 1;
       const out = join(dir, `hostile-${raw}.csv`);

@@ -15,7 +15,13 @@ afterAll(() => dir.remove());
 
 describe('Faker: deterministic fakes of the same kind', () => {
   it('the same input and key give the same fake; another key another one', () => {
-    for (const [kind, value] of [['first_name', 'Katarzyna'], ['email', 'ada@lovelace.io'], ['phone', '+48 601 234 567'], ['company', 'Acme GmbH'], ['text', 'Met at the fair; call back']] as const) {
+    for (const [kind, value] of [
+      ['first_name', 'Katarzyna'],
+      ['email', 'ada@lovelace.io'],
+      ['phone', '+48 601 234 567'],
+      ['company', 'Acme GmbH'],
+      ['text', 'Met at the fair; call back'],
+    ] as const) {
       expect(faker.fake(kind, value)).toBe(new Faker(Buffer.alloc(32, 1)).fake(kind, value));
       expect(faker.fake(kind, value)).not.toBe(value);
     }
@@ -48,11 +54,19 @@ describe('Faker: deterministic fakes of the same kind', () => {
   });
 
   it('a name keeps its locale (and a Polish or Czech last name its female form)', () => {
-    const inLocale = (locale: keyof typeof NAMES, name: string) => [...NAMES[locale].female, ...NAMES[locale].male, ...NAMES[locale].last.flatMap((l) => [l, l.replace(/ski$/, 'ska').replace(/cki$/, 'cka')])].includes(name);
+    const inLocale = (locale: keyof typeof NAMES, name: string) =>
+      [...NAMES[locale].female, ...NAMES[locale].male, ...NAMES[locale].last.flatMap((l) => [l, l.replace(/ski$/, 'ska').replace(/cki$/, 'cka')])].includes(
+        name,
+      );
     for (const first of ['Katarzyna', 'Łukasz', 'Bożena']) expect(inLocale('pl', faker.fake('first_name', first))).toBe(true);
-    for (const last of ['Nowak', 'Wiśniewski', 'Brzęczyszczykiewicz', 'Wawrzyniak', 'Kaczmarczyk', 'Grzegorzewski']) expect(inLocale('pl', faker.fake('last_name', last))).toBe(true);
+    for (const last of ['Nowak', 'Wiśniewski', 'Brzęczyszczykiewicz', 'Wawrzyniak', 'Kaczmarczyk', 'Grzegorzewski'])
+      expect(inLocale('pl', faker.fake('last_name', last))).toBe(true);
     expect(faker.fake('last_name', 'Kowalska')).toMatch(/(ska|cka|[^i])$/);
-    expect(faker.fake('last_name', 'Zielińska').endsWith('ska') || faker.fake('last_name', 'Zielińska').endsWith('cka') || /[^ki]$/.test(faker.fake('last_name', 'Zielińska'))).toBe(true);
+    expect(
+      faker.fake('last_name', 'Zielińska').endsWith('ska') ||
+        faker.fake('last_name', 'Zielińska').endsWith('cka') ||
+        /[^ki]$/.test(faker.fake('last_name', 'Zielińska')),
+    ).toBe(true);
     expect(nameLocale('Müller')).toBe('de');
     expect(inLocale('de', faker.fake('last_name', 'Müller'))).toBe(true);
     expect(inLocale('fr', faker.fake('first_name', 'Amélie'))).toBe(true);
@@ -91,7 +105,19 @@ describe('Faker: deterministic fakes of the same kind', () => {
 });
 
 describe('Masker: rules per field', () => {
-  const lead = () => ({ first_name: 'Anna', last_name: 'Nowak', email: 'anna@nowak.pl', phone: '+48 601 234 567', company: 'Nowak Sp. z o.o.', title: 'CEO', notes: 'VIP, likes golf', status: 'qualified', source: 'web', tags: ['vip'], custom_fields: { score: 42, vat: 'PL1234567890', ok: true } });
+  const lead = () => ({
+    first_name: 'Anna',
+    last_name: 'Nowak',
+    email: 'anna@nowak.pl',
+    phone: '+48 601 234 567',
+    company: 'Nowak Sp. z o.o.',
+    title: 'CEO',
+    notes: 'VIP, likes golf',
+    status: 'qualified',
+    source: 'web',
+    tags: ['vip'],
+    custom_fields: { score: 42, vat: 'PL1234567890', ok: true },
+  });
 
   it('default: personal fields faked, statuses, tags and numbers kept; a lead and a contact with one email stay linked', () => {
     const masker = new Masker(key1, readMaskOption('default'));
@@ -103,7 +129,12 @@ describe('Masker: rules per field', () => {
     expect((out.custom_fields as Record<string, unknown>).ok).toBe(true);
     expect((out.custom_fields as Record<string, unknown>).vat).not.toBe('PL1234567890');
     for (const field of ['first_name', 'last_name', 'email', 'phone', 'company', 'notes'] as const) expect(out[field]).not.toBe(lead()[field]);
-    const client = masker.mask('clients', { name: 'Anna Nowak', kind: 'person', email: 'ANNA@nowak.pl', contacts: [{ first_name: 'Anna', last_name: 'Nowak', email: 'anna@nowak.pl', is_primary: true }] });
+    const client = masker.mask('clients', {
+      name: 'Anna Nowak',
+      kind: 'person',
+      email: 'ANNA@nowak.pl',
+      contacts: [{ first_name: 'Anna', last_name: 'Nowak', email: 'anna@nowak.pl', is_primary: true }],
+    });
     expect(client.email).toBe(out.email);
     expect((client.contacts as Record<string, unknown>[])[0]!.email).toBe(out.email);
     expect(client.name).toBe(`${out.first_name} ${out.last_name}`);
@@ -111,7 +142,16 @@ describe('Masker: rules per field', () => {
 
   it('a rules file: keep, null, hash, constant, per field and for every custom field', () => {
     const file = join(dir.path, 'rules.json');
-    writeFileSync(file, JSON.stringify({ 'leads.company': 'keep', 'leads.notes': 'null', 'leads.email': 'hash', 'leads.title': { constant: 'Buyer' }, 'leads.custom_fields.*': 'keep' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        'leads.company': 'keep',
+        'leads.notes': 'null',
+        'leads.email': 'hash',
+        'leads.title': { constant: 'Buyer' },
+        'leads.custom_fields.*': 'keep',
+      }),
+    );
     const out = new Masker(key1, readMaskOption(file)).mask('leads', lead());
     expect(out.company).toBe('Nowak Sp. z o.o.');
     expect(out.notes).toBeNull();

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyDealEvent, applyDealEvents, coalesced, columnHeads, groupByStage, moveRequest, type BoardDeal, type StageSummary } from '../../web/src/records/board/board-model.js';
+import {
+  applyDealEvent,
+  applyDealEvents,
+  coalesced,
+  columnHeads,
+  groupByStage,
+  moveRequest,
+  type BoardDeal,
+  type StageSummary,
+} from '../../web/src/records/board/board-model.js';
 import { matchActions, matchPages, recordResult } from '../../web/src/command-menu/results.js';
 import { deals } from '../../web/src/records/resources/deals.js';
 
@@ -20,8 +29,16 @@ describe('moving a deal', () => {
     expect(moveRequest({ id: 'deal_1', stage: 'lead_in' }, 'proposal')).toEqual({ method: 'PATCH', path: '/v1/deals/deal_1', body: { stage: 'proposal' } });
     expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'won')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/win', body: undefined });
     expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'lost')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/lose', body: undefined });
-    expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'lost', 'Budget cut')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/lose', body: { reason: 'Budget cut' } });
-    expect(moveRequest({ id: 'deal_1', stage: 'lost' }, 'qualified')).toEqual({ method: 'POST', path: '/v1/deals/deal_1/reopen', body: { stage: 'qualified' } });
+    expect(moveRequest({ id: 'deal_1', stage: 'proposal' }, 'lost', 'Budget cut')).toEqual({
+      method: 'POST',
+      path: '/v1/deals/deal_1/lose',
+      body: { reason: 'Budget cut' },
+    });
+    expect(moveRequest({ id: 'deal_1', stage: 'lost' }, 'qualified')).toEqual({
+      method: 'POST',
+      path: '/v1/deals/deal_1/reopen',
+      body: { stage: 'qualified' },
+    });
     // won → lost is refused by the API (its message is what the user reads), not decided here.
     expect(moveRequest({ id: 'deal_1', stage: 'won' }, 'lost').path).toBe('/v1/deals/deal_1/lose');
     expect(moveRequest({ id: 'a/b', stage: 'lead_in' }, 'qualified').path).toBe('/v1/deals/a%2Fb');
@@ -30,17 +47,26 @@ describe('moving a deal', () => {
 
 describe('columns', () => {
   it('groups by stage, most recently changed first', () => {
-    const columns = groupByStage([deal('d1', 'won', '2026-01-01'), deal('d2', 'won', '2026-01-03'), deal('d3', 'lost', '2026-01-02')], ['won', 'lost', 'proposal']);
+    const columns = groupByStage(
+      [deal('d1', 'won', '2026-01-01'), deal('d2', 'won', '2026-01-03'), deal('d3', 'lost', '2026-01-02')],
+      ['won', 'lost', 'proposal'],
+    );
     expect(columns.get('won')!.map((d) => d.id)).toEqual(['d2', 'd1']);
     expect(columns.get('lost')!.map((d) => d.id)).toEqual(['d3']);
     expect(columns.get('proposal')).toEqual([]);
   });
-
 });
 
 describe('column heads', () => {
   const summary: StageSummary[] = [
-    { stage: 'proposal', count: 3, totals: [{ currency: 'EUR', count: 2, value: 0.3 }, { currency: 'JPY', count: 1, value: 2717000 }] },
+    {
+      stage: 'proposal',
+      count: 3,
+      totals: [
+        { currency: 'EUR', count: 2, value: 0.3 },
+        { currency: 'JPY', count: 1, value: 2717000 },
+      ],
+    },
     { stage: 'won', count: 1, totals: [{ currency: 'CHF', count: 1, value: 1.5 }] },
     { stage: 'lost', count: 0, totals: [] },
   ];
@@ -51,8 +77,22 @@ describe('column heads', () => {
 
   it('move a card in flight from its column to the next, exactly (minor units), by currency code', () => {
     const heads = columnHeads(summary, [{ from: deal('a', 'proposal', '', 0.1), to: 'won' }]);
-    expect(heads.get('proposal')).toEqual({ stage: 'proposal', count: 2, totals: [{ currency: 'EUR', count: 1, value: 0.2 }, { currency: 'JPY', count: 1, value: 2717000 }] });
-    expect(heads.get('won')).toEqual({ stage: 'won', count: 2, totals: [{ currency: 'CHF', count: 1, value: 1.5 }, { currency: 'EUR', count: 1, value: 0.1 }] });
+    expect(heads.get('proposal')).toEqual({
+      stage: 'proposal',
+      count: 2,
+      totals: [
+        { currency: 'EUR', count: 1, value: 0.2 },
+        { currency: 'JPY', count: 1, value: 2717000 },
+      ],
+    });
+    expect(heads.get('won')).toEqual({
+      stage: 'won',
+      count: 2,
+      totals: [
+        { currency: 'CHF', count: 1, value: 1.5 },
+        { currency: 'EUR', count: 1, value: 0.1 },
+      ],
+    });
   });
 
   it('keep a sum past 2^53 minor units exact: the API sends it as a decimal string', () => {
@@ -72,7 +112,14 @@ describe('column heads', () => {
     ]);
     expect(heads.get('proposal')!.totals.map((t) => t.currency)).toEqual(['EUR']);
     expect(heads.get('won')).toEqual({ stage: 'won', count: 0, totals: [] });
-    expect(heads.get('lost')).toEqual({ stage: 'lost', count: 2, totals: [{ currency: 'CHF', count: 1, value: 1.5 }, { currency: 'JPY', count: 1, value: 2717000 }] });
+    expect(heads.get('lost')).toEqual({
+      stage: 'lost',
+      count: 2,
+      totals: [
+        { currency: 'CHF', count: 1, value: 1.5 },
+        { currency: 'JPY', count: 1, value: 2717000 },
+      ],
+    });
   });
 });
 
@@ -148,12 +195,21 @@ describe('live events', () => {
   it('folds a burst in order, in one new map; the same map when nothing in it changes anything', () => {
     const ours = new Map([['d1', deal('d1', 'proposal', '2026-01-02')]]);
     const burst = Array.from({ length: 1000 }, (_, i) => ({ type: 'deal.created', deal: deal(`n${i}`, 'lead_in', '2026-01-03') }));
-    const next = applyDealEvents(ours, [...burst, { type: 'deal.won', deal: deal('d1', 'won', '2026-01-04') }, { type: 'deal.deleted', deal: deal('n5', 'lead_in', '2026-01-05') }]);
+    const next = applyDealEvents(ours, [
+      ...burst,
+      { type: 'deal.won', deal: deal('d1', 'won', '2026-01-04') },
+      { type: 'deal.deleted', deal: deal('n5', 'lead_in', '2026-01-05') },
+    ]);
     expect(next.size).toBe(1000);
     expect(next.get('d1')!.stage).toBe('won');
     expect(next.has('n5')).toBe(false);
     expect(ours.size).toBe(1); // ours untouched
-    expect(applyDealEvents(ours, [{ type: 'deal.updated', deal: deal('d1', 'lead_in', '2026-01-01') }, { type: 'deal.deleted', deal: deal('d9', 'won', '') }])).toBe(ours);
+    expect(
+      applyDealEvents(ours, [
+        { type: 'deal.updated', deal: deal('d1', 'lead_in', '2026-01-01') },
+        { type: 'deal.deleted', deal: deal('d9', 'won', '') },
+      ]),
+    ).toBe(ours);
   });
 });
 
@@ -171,13 +227,15 @@ describe('command menu results', () => {
     expect(matchPages(pages, 'reference')[0]).toMatchObject({ external: true, group: 'Pages' });
   });
 
-  it('finds actions as it finds pages, in their own group, with keys apart from the pages\' ones', () => {
+  it("finds actions as it finds pages, in their own group, with keys apart from the pages' ones", () => {
     const actions = [
       { name: 'New lead', href: '/dashboard/leads?new=1' },
       { name: 'New deal', href: '/dashboard/deals?new=1' },
     ];
     expect(matchActions(actions, 'new').map((r) => r.label)).toEqual(['New lead', 'New deal']);
-    expect(matchActions(actions, 'DEAL')).toEqual([{ key: 'Actions:/dashboard/deals?new=1', group: 'Actions', label: 'New deal', detail: '', href: '/dashboard/deals?new=1' }]);
+    expect(matchActions(actions, 'DEAL')).toEqual([
+      { key: 'Actions:/dashboard/deals?new=1', group: 'Actions', label: 'New deal', detail: '', href: '/dashboard/deals?new=1' },
+    ]);
     expect(matchActions(actions, 'invoice')).toEqual([]);
     const keys = [...matchPages([{ name: 'Leads', href: '/dashboard/leads?new=1' }], ''), ...matchActions(actions, '')].map((r) => r.key);
     expect(new Set(keys).size).toBe(keys.length);

@@ -21,7 +21,12 @@ describe('create bodies', () => {
     expect(toBody(clients.fields, client, 'create')).toEqual({ name: 'Acme', address: { city: 'Berlin', country: 'DE' } });
     const invoice = { ...initialValues(invoices.fields, 'create'), client_id: 'cli_1', line_items: [{ description: 'Work', quantity: '2', unit_price: '' }] };
     // An empty price stays missing, so the API's error names line_items.0.unit_price.
-    expect(toBody(invoices.fields, invoice, 'create')).toEqual({ client_id: 'cli_1', currency: 'EUR', send: false, line_items: [{ description: 'Work', quantity: 2, unit_price: undefined }] });
+    expect(toBody(invoices.fields, invoice, 'create')).toEqual({
+      client_id: 'cli_1',
+      currency: 'EUR',
+      send: false,
+      line_items: [{ description: 'Work', quantity: 2, unit_price: undefined }],
+    });
   });
 });
 
@@ -38,7 +43,15 @@ describe('edit bodies', () => {
   });
 
   it('never sends create-only fields on edit (an invoice keeps its client)', () => {
-    const invoice = { id: 'inv_1', client_id: 'cli_1', deal_id: null, recipient_email: 'a@b.example', currency: 'EUR', due_date: null, line_items: [{ description: 'Work', quantity: 1, unit_price: 5, amount: 5 }] };
+    const invoice = {
+      id: 'inv_1',
+      client_id: 'cli_1',
+      deal_id: null,
+      recipient_email: 'a@b.example',
+      currency: 'EUR',
+      due_date: null,
+      line_items: [{ description: 'Work', quantity: 1, unit_price: 5, amount: 5 }],
+    };
     const values = initialValues(invoices.fields, 'edit', invoice);
     expect(values).not.toHaveProperty('client_id');
     expect(toBody(invoices.fields, values, 'edit', invoice)).toEqual({});

@@ -26,7 +26,8 @@ const shapeOf = (lazy: z.ZodType): Shape => {
 function at(schema: z.ZodType, key: string): z.ZodType | undefined {
   let current: any = built(schema);
   for (const part of key.split('.')) {
-    while (current?.def && ['optional', 'nullable', 'default', 'pipe', 'lazy'].includes(current.def.type)) current = current.def.type === 'lazy' ? current.unwrap() : (current.def.innerType ?? current.def.in);
+    while (current?.def && ['optional', 'nullable', 'default', 'pipe', 'lazy'].includes(current.def.type))
+      current = current.def.type === 'lazy' ? current.unwrap() : (current.def.innerType ?? current.def.in);
     const shape = current?.def?.shape ?? current?.def?.schema?.def?.shape;
     current = shape?.[part];
     if (!current) return undefined;
@@ -36,7 +37,8 @@ function at(schema: z.ZodType, key: string): z.ZodType | undefined {
 
 function enumValues(schema: z.ZodType | undefined): string[] | undefined {
   let current: any = schema;
-  while (current?.def && ['optional', 'nullable', 'default', 'lazy'].includes(current.def.type)) current = current.def.type === 'lazy' ? current.unwrap() : current.def.innerType;
+  while (current?.def && ['optional', 'nullable', 'default', 'lazy'].includes(current.def.type))
+    current = current.def.type === 'lazy' ? current.unwrap() : current.def.innerType;
   return current?.def?.type === 'enum' ? Object.values(current.def.entries) : undefined;
 }
 
@@ -52,8 +54,13 @@ function checkForm(spec: FormSpec, schemas: { record: z.ZodType; create: z.ZodTy
     if (!field.formOnly) expect(at(schemas.record, field.key), `${field.key} on the record`).toBeDefined();
     if (field.edit) expect(at(schemas.create, field.key), `${field.key} in the create body`).toBeDefined();
     if (field.edit === 'always' && schemas.update) expect(at(schemas.update, field.key), `${field.key} in the update body`).toBeDefined();
-    if (field.edit !== 'always' && schemas.update && !field.formOnly && field.edit === 'create') expect(at(schemas.update, field.key), `${field.key} is not updatable`).toBeUndefined();
-    if (field.type === 'enum') expect(field.options!.map((o) => o.value), field.key).toEqual(enumValues(at(schemas.record, field.key)));
+    if (field.edit !== 'always' && schemas.update && !field.formOnly && field.edit === 'create')
+      expect(at(schemas.update, field.key), `${field.key} is not updatable`).toBeUndefined();
+    if (field.type === 'enum')
+      expect(
+        field.options!.map((o) => o.value),
+        field.key,
+      ).toEqual(enumValues(at(schemas.record, field.key)));
   }
 }
 
@@ -62,7 +69,11 @@ describe('resource descriptions match the API schemas', () => {
     it(name, () => {
       expect(shapeOf(SCHEMAS[name]!.record)).toBeDefined();
       checkForm(spec, SCHEMAS[name]!);
-      for (const key of [...spec.columns, ...spec.filters.filter((f) => f !== 'q')]) expect(spec.fields.some((f) => f.key === key), key).toBe(true);
+      for (const key of [...spec.columns, ...spec.filters.filter((f) => f !== 'q')])
+        expect(
+          spec.fields.some((f) => f.key === key),
+          key,
+        ).toBe(true);
     });
   }
   it('contact persons', () => checkForm(contacts, { record: Contact, create: ContactCreate }));

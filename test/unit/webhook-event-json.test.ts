@@ -8,7 +8,13 @@ describe('the event JSON that deliveries and the stream send', () => {
   it('is the same text as serialising the API object, with previous_attributes', () => {
     const row = { ...base, previous_attributes: JSON.stringify({ stage: 'proposal', won_at: null }) };
     expect(eventJson(row)).toBe(JSON.stringify(eventFromRow(row)));
-    expect(JSON.parse(eventJson(row))).toEqual({ id: 'evt_01ABC', type: 'deal.won', created_at: base.created_at, data: { object }, previous_attributes: { stage: 'proposal', won_at: null } });
+    expect(JSON.parse(eventJson(row))).toEqual({
+      id: 'evt_01ABC',
+      type: 'deal.won',
+      created_at: base.created_at,
+      data: { object },
+      previous_attributes: { stage: 'proposal', won_at: null },
+    });
   });
 
   it('and without', () => {

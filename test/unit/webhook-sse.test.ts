@@ -3,9 +3,12 @@ import { parseSse, type SseMessage } from '../../src/client/sse.js';
 
 async function parse(chunks: string[]): Promise<SseMessage[]> {
   const out: SseMessage[] = [];
-  for await (const m of parseSse((async function* () {
-    for (const c of chunks) yield Buffer.from(c);
-  })())) out.push(m);
+  for await (const m of parseSse(
+    (async function* () {
+      for (const c of chunks) yield Buffer.from(c);
+    })(),
+  ))
+    out.push(m);
   return out;
 }
 
@@ -29,9 +32,12 @@ describe('the SSE parser crm listen reads the event stream with', () => {
     ]);
     // Byte by byte, as Buffers (so UTF-8 sequences are split too).
     const out: SseMessage[] = [];
-    for await (const m of parseSse((async function* () {
-      for (const b of bytes) yield Buffer.from([b]);
-    })())) out.push(m);
+    for await (const m of parseSse(
+      (async function* () {
+        for (const b of bytes) yield Buffer.from([b]);
+      })(),
+    ))
+      out.push(m);
     expect(out).toEqual(whole);
   });
 

@@ -9,7 +9,16 @@ import { verifyWebhook } from '../../src/webhooks/verify.js';
  * standardwebhooks package (an independent implementation) and the sandbox's own verifier agree
  * with each case's `valid`, at the case's clock.
  */
-interface Vector { name: string; secret: string; id: string; timestamp: number; now: number; body: string; signature: string; valid: boolean }
+interface Vector {
+  name: string;
+  secret: string;
+  id: string;
+  timestamp: number;
+  now: number;
+  body: string;
+  signature: string;
+  valid: boolean;
+}
 const VECTORS = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'sdks', 'test-vectors', 'webhooks.json'), 'utf8')) as { cases: Vector[] };
 const headers = (v: Vector) => ({ 'webhook-id': v.id, 'webhook-timestamp': String(v.timestamp), 'webhook-signature': v.signature });
 const accepts = (verify: () => unknown): boolean => {

@@ -88,7 +88,7 @@ export const camel = (s: string): string => {
   const p = pascal(s);
   return p[0]!.toLowerCase() + p.slice(1);
 };
-export const singular = (s: string): string =>
+const singular = (s: string): string =>
   s.endsWith('ies') ? s.slice(0, -3) + 'y' : s.endsWith('sses') ? s.slice(0, -2) : /[^su]s$/.test(s) ? s.slice(0, -1) : s;
 
 export function buildApiView(doc: OpenApiDocument): ApiView {
