@@ -145,13 +145,7 @@ async function copyResource(
       next.catch(() => {});
       for (const r of page.data) ids?.add(r.id);
       const records = chosen ? page.data.filter((r) => chosen.has(r.id) && !fetched.has(r.id)) : page.data;
-      const outcomes =
-        resource === 'invoices'
-          ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[])
-          : await writeBulkPage(writer, resource, records);
-      for (const o of outcomes) summary[o.status]++;
-      if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
-      if (resource !== 'invoices') results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
+      await writePage(options, resource, writer, journal, results, summary, records);
       const entry: PageEntry = {
         resource,
         pages: ++pageCount,
@@ -167,6 +161,30 @@ async function copyResource(
     results?.close();
   }
   return ids;
+}
+
+/**
+ * Writes one page of source records to the target and counts its outcomes into `summary`. Invoices
+ * go one by one and write their own results rows as each finishes; the other resources go as one
+ * bulk call whose results rows are written here.
+ */
+async function writePage(
+  options: CopyOptions,
+  resource: CopyResource,
+  writer: PageWriter,
+  journal: CopyJournal | undefined,
+  results: ResourceResults | undefined,
+  summary: ResourceSummary,
+  records: SourceRecord[],
+): Promise<void> {
+  if (resource === 'invoices') {
+    for (const o of await writeInvoices(options, writer, journal, results, records as unknown as Invoice[])) summary[o.status]++;
+    return;
+  }
+  const outcomes = await writeBulkPage(writer, resource, records);
+  for (const o of outcomes) summary[o.status]++;
+  results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
+  results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
 }
 
 /**
@@ -195,13 +213,7 @@ async function writeMissing(
     }
   }
   if (records.length === 0) return new Set();
-  const outcomes =
-    resource === 'invoices'
-      ? await writeInvoices(options, writer, journal, results, records as unknown as Invoice[])
-      : await writeBulkPage(writer, resource, records);
-  for (const o of outcomes) summary[o.status]++;
-  if (resource !== 'invoices') results?.succeeded(outcomes.filter((o) => o.status !== 'failed').map((o) => [o.sourceId, o.targetId ?? '', o.status]));
-  if (resource !== 'invoices') results?.failed(outcomes.filter((o) => o.status === 'failed').map((o) => [o.sourceId, o.code ?? 'failed', o.message ?? '']));
+  await writePage(options, resource, writer, journal, results, summary, records);
   const fetched = records.map((r) => r.id);
   journal?.record({ resource, pages: 0, cursor: '', summary: { ...summary }, sizes: results?.sizes() ?? { succeeded: 0, failed: 0 }, fetched });
   return new Set(fetched);
