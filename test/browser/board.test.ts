@@ -167,10 +167,11 @@ describe('moving cards', () => {
     await expect.poll(() => page.evaluate<string>("document.activeElement?.closest('[data-deal]')?.getAttribute('data-deal') ?? ''")).toBe(deal.id);
     expect(await focusedText(page)).toBe('Move to');
 
-    // Out of won only by reopening it: the menu's Qualified reopens the deal there.
-    await page.keyboard.press('Enter');
-    await menu.getByRole('menuitem', { name: 'Qualified' }).focus();
-    await page.keyboard.press('Enter');
+    // Out of won only by reopening it: the menu's Qualified reopens the deal there. Enter is pressed
+    // on the card's own button (a locator's press focuses it first): the deal's live events may still
+    // be drawing the board, and a key sent to whatever has the focus then could go nowhere.
+    await card(page, 'won', deal.title).getByRole('button', { name: 'Move to' }).press('Enter');
+    await menu.getByRole('menuitem', { name: 'Qualified' }).press('Enter');
     await card(page, 'qualified', deal.title).waitFor();
     await expect.poll(async () => (await suite.api.get(`/v1/deals/${deal.id}`)).body).toMatchObject({ stage: 'qualified', won_at: null });
     await page.context().close();
