@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { measure } from './load.js';
 import { UNLIMITED, startSandbox } from './servers.js';
-import { median, round } from './stats.js';
+import { median, round, timingRow as row } from './stats.js';
 
 const ACCOUNTS = 100;
 const BIG = 100_000;
@@ -25,14 +25,6 @@ async function call(base, key, method, path, body) {
 }
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const row = (name, values) => ({
-  name,
-  median_ms: round(median(values), 1),
-  min_ms: round(Math.min(...values), 1),
-  max_ms: round(Math.max(...values), 1),
-  runs: values.length,
-});
-
 async function snapshotTimes(base, key, account, runs) {
   const path = `/_sandbox/accounts/${account}/snapshots`;
   const save = [];

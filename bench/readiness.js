@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuMs, firstJsonLine, nodeFloorMs, stop } from './processes.js';
 import { sandboxArgs, spawnNode, waitFor200 } from './servers.js';
-import { median, round } from './stats.js';
+import { median, round, timingRow as row } from './stats.js';
 
 const REPEAT = 5;
 const TARGET_MS = 500; // the goal in docs/benchmarks.md
@@ -37,13 +37,6 @@ export async function run(ctx) {
     if (t.cpu !== null) cpu.push(t.cpu);
     floor.push(await nodeFloorMs());
   }
-  const row = (name, values) => ({
-    name,
-    median_ms: round(median(values), 1),
-    min_ms: round(Math.min(...values), 1),
-    max_ms: round(Math.max(...values), 1),
-    runs: values.length,
-  });
   const readyMedian = median(ready);
   return {
     rows: [

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { exitMs, firstJsonLine, nodeFloorMs, stop, track } from './processes.js';
 import { waitFor200 } from './servers.js';
-import { median, round } from './stats.js';
+import { median, round, timingRow as row } from './stats.js';
 
 const REPEAT = 5;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,13 +57,6 @@ export async function run(ctx) {
     for (const [name, once] of Object.entries(cases)) times[name].push(await once(i));
   }
 
-  const row = (name, values) => ({
-    name,
-    median_ms: round(median(values), 1),
-    min_ms: round(Math.min(...values), 1),
-    max_ms: round(Math.max(...values), 1),
-    runs: values.length,
-  });
   const binary = median(times['build/crm (single binary)']);
   const npx = median(times['npx crm']);
   return {

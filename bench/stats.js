@@ -8,6 +8,11 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** A results row of timings in ms: their median, least and most, and how many runs. */
+export function timingRow(name, values) {
+  return { name, median_ms: round(median(values), 1), min_ms: round(Math.min(...values), 1), max_ms: round(Math.max(...values), 1), runs: values.length };
+}
+
 /** The p-th percentile (0–100) of a list of numbers: the smallest value with p % of them at or below it. */
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
