@@ -70,7 +70,7 @@ function decimalText(value: number): { digits: string; decimals: number } {
  * Major units to exact minor units; a value with more decimals than the currency has is refused.
  * The check reads the number's decimal text, not a scaled float: a tolerance on `value * 100`
  * grows with the amount, so past ~500,000 minor units 5000.005 EUR was rounded to 5000.01 in
- * silence (docs/reference/fields.md, "Money"). So 0.1 + 0.2 sent as 0.30000000000000004 is
+ * silence (docs/reference/basics.md, "Money"). So 0.1 + 0.2 sent as 0.30000000000000004 is
  * refused too: it is what the client's JSON said.
  */
 export function toMinor(value: number, currency: string, path: string): number {

@@ -87,7 +87,7 @@ export function requireAuthorityOverKey(ctx: Ctx, by: Principal | null, id: stri
 /** Revokes a key on behalf of `by`, which must hold every scope the key holds (key-authority.ts). */
 export function revokeApiKey(ctx: Ctx, id: string, by: Principal | null): ApiKey {
   const key = getApiKey(ctx, id);
-  requireAuthorityOverKey(ctx, by, id);
+  requireAuthorityOver(by, 'revoke', { kind: 'key', id, scopes: key.scopes });
   if (key.revoked_at) return key;
   markKeyRevoked(ctx.db, id, nowIso(ctx));
   knownKeys.delete(ctx.db); // the next request with the key reads the row again: 401

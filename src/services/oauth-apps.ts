@@ -71,8 +71,9 @@ export function listOAuthApps(ctx: Ctx, q: { limit: number; cursor?: string | un
  * the app holds (key-authority.ts).
  */
 export function deleteOAuthApp(ctx: Ctx, id: string, by: Principal | null): { id: string; deleted: true } {
-  if (!findOAuthApp(ctx.db, id)) throw notFound('OAuth app', id);
-  requireAuthorityOverApp(ctx, by, id);
+  const app = findOAuthApp(ctx.db, id);
+  if (!app) throw notFound('OAuth app', id);
+  requireAuthorityOver(by, 'delete', { kind: 'OAuth app', id, scopes: app.scopes });
   deleteOAuthAppRow(ctx.db, id);
   return { id, deleted: true as const };
 }
