@@ -1,6 +1,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { BULK_MAX_RECORDS } from '../../../domain/bulk-limits.js';
 import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../../../sync/csv/limits.js';
+import { wholeNumber } from '../../arg-parsers.js';
 import type { GlobalOptions } from '../../api.js';
 import { sinceArg } from '../../since.js';
 import { examples } from '../../help.js';
@@ -12,14 +13,6 @@ const copySince = (value: string): string => (value.trim() === 'last' ? 'last' :
  * `crm sync import|export` (docs/sync.md). Definitions only; the code is imported when a command
  * runs, so --help stays fast.
  */
-function count(min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`Expected a whole number ${min}..${max}.`);
-    return n;
-  };
-}
-
 const collect = (value: string, all: string[]): string[] => [...all, value];
 
 function fieldSize(value: string): number {
@@ -50,8 +43,8 @@ export function registerSyncCommands(program: Command): void {
     )
     .addOption(new Option('--match-on <field>', 'how upsert finds existing records').choices(['external_id', 'email']).default('external_id'))
     .option('--map <pairs>', 'column mapping, "CSV Column=field,Other=custom.name,Unwanted="')
-    .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
-    .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
+    .option('--batch-size <n>', `records per request (1..${BULK_MAX_RECORDS})`, wholeNumber(1, BULK_MAX_RECORDS), 500)
+    .option('--concurrency <n>', 'requests in flight', wholeNumber(1, 32), 4)
     .option('--dry-run', 'validate only: nothing is sent', false)
     .addOption(
       new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']),
@@ -69,7 +62,7 @@ export function registerSyncCommands(program: Command): void {
         .argParser(fieldSize)
         .default(DEFAULT_MAX_FIELD_SIZE, formatSize(DEFAULT_MAX_FIELD_SIZE)),
     )
-    .option('--retries <n>', 'retries of a failing request before the import stops', count(0, 20), 6)
+    .option('--retries <n>', 'retries of a failing request before the import stops', wholeNumber(0, 20), 6)
     .option('--raw', "cells as they are: keep a leading ' and write the results files unescaped", false)
     .option('--bom', 'start the results files (failed.csv, …) with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
@@ -130,7 +123,7 @@ ${examples([
     .addOption(new Option('--format <format>', 'csv, or jsonl: one JSON record per line (default: from --out, else csv)').choices(['csv', 'jsonl']))
     .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
     .option('--resume', 'continue an interrupted export into the same --out file', false)
-    .option('--retries <n>', 'retries of a failing request before the export stops', count(0, 20), 6)
+    .option('--retries <n>', 'retries of a failing request before the export stops', wholeNumber(0, 20), 6)
     .option('--raw', 'write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)', false)
     .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .addHelpText(
@@ -182,7 +175,7 @@ Examples:
     .option('--to-api-key <key>', "the target's key when --to is a URL (or CRM_TO_API_KEY)")
     .option('--resources <list>', 'what to copy, comma-separated', 'clients,leads,deals,invoices')
     .option('--where <filter>', 'resource:field=value (a list filter of the source), e.g. "leads:status=qualified"; repeatable', collect, [])
-    .option('--limit <n>', 'only the N most recently updated records of each resource (and what they refer to)', count(1, 10_000_000))
+    .option('--limit <n>', 'only the N most recently updated records of each resource (and what they refer to)', wholeNumber(1, 10_000_000))
     .option('--sample <share>', 'a stable share of each resource, e.g. 10% (and what it refers to)')
     .option('--since <time>', 'only records updated after it: 30m, 1h, 7d, an RFC 3339 time, or last (since the last complete copy)', copySince)
     .option('--mask <how>', 'default, none, or a rules FILE.json (default: on when the target is a sandbox and the source is not)')
@@ -192,9 +185,9 @@ Examples:
     .option('--prune', 'delete in the target what was deleted in the source (reported either way)', false)
     .option('--with-webhooks', "leave the target's webhook deliveries on during the copy", false)
     .option('--results <dir>', 'results folder (default .crm/copy/FROM-to-TO)')
-    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, count(1, BULK_MAX_RECORDS), 500)
-    .option('--concurrency <n>', 'requests in flight', count(1, 32), 4)
-    .option('--retries <n>', 'retries of a failing request before the copy stops', count(0, 20), 6)
+    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, wholeNumber(1, BULK_MAX_RECORDS), 500)
+    .option('--concurrency <n>', 'requests in flight', wholeNumber(1, 32), 4)
+    .option('--retries <n>', 'retries of a failing request before the copy stops', wholeNumber(0, 20), 6)
     .addHelpText(
       'after',
       `
