@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { listRequest, pageQuery, type Condition, type ListQuery } from './list.js';
+import { totalChanges } from './records.js';
 import { rawStatement } from './rows.js';
 
 /**
@@ -163,8 +164,6 @@ const caches = new WeakMap<Db, PageCache>();
 
 const dataVersionOf = (db: Db) => (rawStatement(db, 'SELECT data_version FROM pragma_data_version').statement.get() as [number])[0];
 
-const totalChangesOf = (db: Db) => (rawStatement(db, 'SELECT total_changes()').statement.get() as [number])[0];
-
 /** Per database, the rows written by bookkeepingWrite(): not changes of any listed data. */
 const bookkeepingChanges = new WeakMap<Db, number>();
 
@@ -176,16 +175,16 @@ const bookkeepingChanges = new WeakMap<Db, number>();
  * of leads, clients, deals, invoices or events.
  */
 export function bookkeepingWrite<T>(db: Db, write: () => T): T {
-  const before = totalChangesOf(db);
+  const before = totalChanges(db);
   try {
     return write();
   } finally {
-    bookkeepingChanges.set(db, (bookkeepingChanges.get(db) ?? 0) + totalChangesOf(db) - before);
+    bookkeepingChanges.set(db, (bookkeepingChanges.get(db) ?? 0) + totalChanges(db) - before);
   }
 }
 
 function pageCache(db: Db): PageCache {
-  const changes = totalChangesOf(db) - (bookkeepingChanges.get(db) ?? 0);
+  const changes = totalChanges(db) - (bookkeepingChanges.get(db) ?? 0);
   const now = performance.now();
   let cache = caches.get(db);
   if (cache && cache.changes === changes && now - cache.checkedAt < FOREIGN_CHECK_MS) return cache;

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { stmt } from './rows.js';
+import { rawStatement, stmt } from './rows.js';
 
 /**
  * Lookups every record table answers alike (clients, leads, deals, invoices): by id, by the
@@ -30,5 +30,8 @@ export const anyEmailStored = (db: Db, table: RecordTable, emails: string[]): bo
 
 const anyStored = (db: Db, sql: string, values: string[]): boolean => values.length > 0 && stmt(db, sql).get(JSON.stringify(values)) !== undefined;
 
-/** How many rows this connection has written so far: a write that changed nothing leaves it as it was. */
-export const totalChanges = (db: Db): number => stmt(db, 'SELECT total_changes()').pluck().get() as number;
+/**
+ * How many rows this connection has written so far: a write that changed nothing leaves it as it
+ * was. A raw statement: the list cache asks it on every list request (list-json.ts).
+ */
+export const totalChanges = (db: Db): number => (rawStatement(db, 'SELECT total_changes()').statement.get() as [number])[0];
