@@ -46,6 +46,8 @@ module.exports = {
       'seed/ fills one database through the services; accounts and the start-up call it.'),
     below('accounts-below-http', 'accounts', ['http', 'sandbox', 'cli', 'mcp', 'sync', 'client', 'sdkgen'],
       'accounts/ is what a request runs in; http/ finds the account, accounts never see a request.'),
+    below('assistant-below-http', 'assistant', ['http', 'sandbox', 'cli', 'sync', 'sdkgen'],
+      'assistant/ (the built-in assistant) runs the MCP tools for http/ through services/; the routes call it, never the reverse.'),
     below('http-below-sandbox', 'http', ['sandbox', 'cli', 'sync', 'client', 'sdkgen'],
       'http/ builds the app; the start-up (sandbox/) and the CLI run it.'),
     {

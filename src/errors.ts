@@ -24,7 +24,11 @@ export const ERRORS = {
   rate_limited: { status: 429, title: 'Rate limited' },
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
   internal_error: { status: 500, title: 'Internal error' },
+  assistant_provider_unavailable: { status: 502, title: 'Model provider unavailable' },
+  assistant_provider_rate_limited: { status: 502, title: 'Model provider rate limited' },
+  assistant_not_configured: { status: 503, title: 'Assistant not configured' },
   unavailable: { status: 503, title: 'Unavailable' },
+  assistant_provider_timeout: { status: 504, title: 'Model provider timed out' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

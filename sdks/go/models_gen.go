@@ -9,6 +9,14 @@ const (
 	AccountPlanFree                         = "free"
 	AccountPlanTrial                        = "trial"
 	AccountPlanPro                          = "pro"
+	AssistantConfirmationStatusPending      = "pending"
+	AssistantConfirmationStatusApproved     = "approved"
+	AssistantConfirmationStatusCancelled    = "cancelled"
+	AssistantStatusProviderOpenai           = "openai"
+	AssistantStatusProviderAnthropic        = "anthropic"
+	AssistantTranscriptItemTypeUser         = "user"
+	AssistantTranscriptItemTypeAssistant    = "assistant"
+	AssistantTranscriptItemTypeTool         = "tool"
 	BulkResponseResultStatusCreated         = "created"
 	BulkResponseResultStatusUpdated         = "updated"
 	BulkResponseResultStatusUnchanged       = "unchanged"
@@ -121,6 +129,73 @@ type APIKeyWithSecret struct {
 	RevokedAt  *string  `json:"revoked_at"`
 	// Shown once, at creation
 	Secret string `json:"secret"`
+}
+
+// AssistantConfirmation is an object the API returns.
+type AssistantConfirmation struct {
+	APIResource
+	// conf_…
+	ID             string `json:"id"`
+	Object         string `json:"object"`
+	ConversationID string `json:"conversation_id"`
+	// The MCP tool the model wants to call
+	Tool string `json:"tool"`
+	// The tool's title, e.g. Create a deal
+	Title     string                 `json:"title"`
+	Arguments map[string]interface{} `json:"arguments"`
+	// The change in words, e.g. Create a deal “Acme rollout”: 12,000.00 EUR, stage proposal, client Acme GmbH
+	Summary string `json:"summary"`
+	// The tool overwrites, clears, sends, pays or deletes (MCP destructiveHint)
+	Destructive bool   `json:"destructive"`
+	Status      string `json:"status"`
+	CreatedAt   string `json:"created_at"`
+}
+
+// AssistantConversation is an object the API returns.
+type AssistantConversation struct {
+	APIResource
+	// conv_…
+	ID        string `json:"id"`
+	Object    string `json:"object"`
+	Title     string `json:"title"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// 30 days after the last turn; then it is deleted
+	ExpiresAt string `json:"expires_at"`
+	// GET /v1/assistant/conversations/{id} only
+	Items []*AssistantTranscriptItem `json:"items"`
+	// GET /v1/assistant/conversations/{id} only
+	PendingConfirmations []*AssistantConfirmation `json:"pending_confirmations"`
+}
+
+// AssistantStatus is an object the API returns.
+type AssistantStatus struct {
+	APIResource
+	// false: no model provider is set; POST /v1/assistant/messages answers 503 with how to set one
+	Configured bool `json:"configured"`
+	// The protocol spoken to the provider: OpenAI Chat Completions or Anthropic Messages
+	Provider *string `json:"provider"`
+	Model    *string `json:"model"`
+	// The provider's origin (scheme, host and port); the key is never shown
+	Endpoint *string `json:"endpoint"`
+	// The tools this credential lets the assistant use (the same as the MCP server lists for it)
+	Tools []string `json:"tools"`
+}
+
+// AssistantTranscriptItem is an object the API returns.
+type AssistantTranscriptItem struct {
+	APIResource
+	Type string `json:"type"`
+	// user and assistant: the words
+	Text *string `json:"text"`
+	// tool: its name
+	Tool       *string                `json:"tool"`
+	ToolCallID *string                `json:"tool_call_id"`
+	Arguments  map[string]interface{} `json:"arguments"`
+	// tool: what it answered (null while waiting for Run)
+	Result interface{} `json:"result"`
+	// tool: it failed or was refused, or Cancel was chosen
+	IsError *bool `json:"is_error"`
 }
 
 // BulkResponse is an object the API returns.

@@ -27,6 +27,14 @@ type APIKeyListParams struct {
 	Cursor *string `url:"cursor"`
 }
 
+// AssistantConversationListParams is what a method sends.
+type AssistantConversationListParams struct {
+	// Page size, 1..1000
+	Limit *int `url:"limit"`
+	// The next_cursor of the previous page
+	Cursor *string `url:"cursor"`
+}
+
 // ClientBulkParams is what a method sends.
 type ClientBulkParams struct {
 	// upsert: update the record that matches, else create; create: always create

@@ -12,6 +12,7 @@ type services struct {
 	APIKeys          *APIKeysService
 	OAuthApps        *OAuthAppsService
 	Usage            *UsageService
+	Assistant        *AssistantService
 	Events           *EventsService
 	WebhookEndpoints *WebhookEndpointsService
 	RequestLogs      *RequestLogsService
@@ -27,6 +28,7 @@ func (s *services) init(b *backend) {
 	s.APIKeys = &APIKeysService{b: b}
 	s.OAuthApps = &OAuthAppsService{b: b}
 	s.Usage = &UsageService{b: b}
+	s.Assistant = &AssistantService{b: b, Conversations: &ConversationsService{b: b}}
 	s.Events = &EventsService{b: b}
 	s.WebhookEndpoints = &WebhookEndpointsService{b: b}
 	s.RequestLogs = &RequestLogsService{b: b}

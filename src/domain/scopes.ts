@@ -15,6 +15,7 @@ export const SCOPES = [
   'keys:write',
   'usage:read',
   'logs:read',
+  'assistant:use',
 ] as const;
 
 /** `x:write` implies `x:read`; `*` grants everything (docs/reference/access.md#scopes). */

@@ -23,6 +23,8 @@ import { bulkRoutes } from './routes/bulk.js';
 import { sandboxRoutes, type SandboxControl } from './routes/sandbox.js';
 import { usageRoutes } from './routes/usage.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { assistantRoutes } from './routes/assistant.js';
+import type { AssistantConfig } from '../assistant/config.js';
 import { eventRoutes } from './routes/events.js';
 import { eventStreamRoutes } from './routes/event-stream.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -54,6 +56,8 @@ export interface AppOptions {
   logLevel?: string;
   /** The server to serve on (the sandbox's, bound before the app is built); Fastify makes one without it. */
   serverFactory?: FastifyServerOptions['serverFactory'];
+  /** The built-in assistant's model provider; without it the assistant says how to set one. */
+  assistant?: AssistantConfig;
 }
 
 /** How many times a request part's schema is parsed by zod's interpreter before its compiled code (validator below). */
@@ -68,7 +72,7 @@ function unusedCompilerFactory(): never {
  * Builds the sandbox's HTTP app without listening, so tests can use inject() and server.ts
  * decides about ports and signals.
  */
-export async function buildApp({ accounts, control, logLevel = 'error', serverFactory }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ accounts, control, logLevel = 'error', serverFactory, assistant }: AppOptions): Promise<FastifyInstance> {
   // Routes and services take this Ctx; its fields are those of the account the request works on.
   const current = () => currentAccountOr(() => accounts.default);
   const ctx = scopedContext(current);
@@ -170,6 +174,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   sandboxRoutes(app, ctx, control, accounts);
   usageRoutes(app, current);
   mcpRoutes(app);
+  assistantRoutes(app, ctx, assistant);
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);

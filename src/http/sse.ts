@@ -32,6 +32,8 @@ export interface SseStream {
   /** Sends `message()` every `ms` until the stream ends, each made only once the credential was checked. */
   every(ms: number, message: () => string): void;
   onDrain(fn: () => void): void;
+  /** Ends the stream (a finished answer); the client sees the response end. */
+  end(): void;
   /** Runs when the client goes away or the server closes the stream. */
   onClose(fn: () => void): void;
   readonly closed: boolean;
@@ -109,6 +111,7 @@ export function sseStreams(fastify: FastifyInstance): { open(req: FastifyRequest
         write,
         every,
         onDrain: (fn) => raw.once('drain', fn),
+        end: () => end(),
         onClose,
         get closed() {
           return closed || raw.destroyed;

@@ -29,7 +29,11 @@ export function clientBackend(client: CrmClient): McpBackend {
   };
 }
 
-export function injectBackend(app: FastifyInstance, authorization: string): McpBackend {
+/**
+ * Calls into the app itself with the caller's credential: its Authorization header, or the
+ * dashboard's session (cookie, X-CRM-Dashboard, Origin and Host) for the assistant in the browser.
+ */
+export function injectBackend(app: FastifyInstance, credential: Record<string, string>): McpBackend {
   return {
     async call(method, path, options = {}) {
       const query = Object.fromEntries(
@@ -37,7 +41,7 @@ export function injectBackend(app: FastifyInstance, authorization: string): McpB
           .filter(([, v]) => v !== undefined)
           .map(([k, v]) => [k, String(v)]),
       );
-      const headers: Record<string, string> = { authorization };
+      const headers: Record<string, string> = { ...credential };
       if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
       const response = await app.inject({
         method,

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { planPolicies } from '../domain/plans.js';
 import { AccountRegistry } from '../accounts/registry.js';
+import type { AssistantConfig } from '../assistant/config.js';
 import { buildApp } from '../http/app.js';
 import { countApiKeys, createApiKey, hashSecret } from '../services/api-keys.js';
 import type { Ctx } from '../services/context.js';
@@ -39,6 +40,8 @@ export interface SandboxOptions {
   logLevel?: string;
   /** Multiplies the webhook retry schedule (0.001 for tests); 1 by default. */
   webhookTimeScale?: number;
+  /** The built-in assistant's model provider (docs/assistant.md); none by default. */
+  assistant?: AssistantConfig;
 }
 
 export interface Sandbox {
@@ -117,7 +120,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } else if (isEmpty(db)) fill(ctx, options);
     const apiKey = ensureAdminKey(ctx, options.apiKey);
     const reset = () => resetData(ctx, options);
-    const app = await buildApp({ accounts, control: { reset }, serverFactory: early.factory, ...(options.logLevel ? { logLevel: options.logLevel } : {}) });
+    const app = await buildApp({
+      accounts,
+      control: { reset },
+      serverFactory: early.factory,
+      ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+      ...(options.assistant ? { assistant: options.assistant } : {}),
+    });
     // What each account's clock makes due (docs/accounts.md#test-clocks): trials ending, invoices turning overdue,
     // idempotency keys (24 h) and events (30 days) expiring. At start and every minute (unref:
     // never keeps the process up); moving a test clock runs it at once.

@@ -32,8 +32,8 @@ export const CONFIGURATION_TABLES = [
   'webhook_endpoints',
 ] as const;
 
-/** The account's own records of its traffic: kept by a reset and a restore. */
-export const TRAFFIC_TABLES = ['usage_counters', 'request_logs'] as const;
+/** The account's own records of its traffic, and its people's assistant conversations: kept by a reset and a restore. */
+export const TRAFFIC_TABLES = ['usage_counters', 'request_logs', 'assistant_conversations', 'assistant_messages', 'assistant_confirmations'] as const;
 
 /** Of the default account's database only: the sandbox's registry of accounts and their snapshots. */
 export const REGISTRY_TABLES = ['accounts', 'account_snapshots'] as const;

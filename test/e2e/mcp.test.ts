@@ -93,9 +93,22 @@ describe.each([
       expect(tool.outputSchema?.type).toBe('object');
       const readOnly = /^(search|get|list|summarize)_/.test(tool.name);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
-      expect(tool.annotations?.destructiveHint, tool.name).toBe(/^(delete|remove|void)_/.test(tool.name));
+      // MCP keeps destructiveHint false for tools that only add: every update, send, pay or delete overwrites.
+      const additive = /^(create|add|convert)_/.test(tool.name);
+      expect(tool.annotations?.destructiveHint, tool.name).toBe(!readOnly && !additive);
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       if (!readOnly) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toContain('idempotency_key');
     }
+  });
+
+  it('refuses an argument no tool takes, as the REST API does, and changes nothing', async () => {
+    const created = (await call(client, 'create_client', { name: 'Typo Ltd' })).structuredContent;
+    const typo = await call(client, 'update_client', { id: created.id, nmae: 'Renamed' });
+    expect(typo.isError).toBe(true);
+    expect(typo.content[0]!.text).toMatch(/nmae/);
+    expect((await api.get(`/v1/clients/${created.id}`)).body.name).toBe('Typo Ltd');
+    const readTypo = await call(client, 'list_leads', { stauts: 'new' });
+    expect(readTypo.isError).toBe(true);
   });
 
   it('manages a client, a lead, a deal and an invoice, and the REST API sees every effect', async () => {
@@ -173,14 +186,31 @@ describe.each([
 });
 
 describe('MCP scopes', () => {
-  it('applies the caller’s scopes to every tool call', async () => {
+  it('lists only the tools a key’s scopes allow, and refuses the others', async () => {
     const key = await api.post('/v1/api_keys', { name: 'mcp read-only', scopes: ['deals:read'] });
     const client = await httpClient(key.body.secret);
     try {
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(names).toEqual(['get_deal', 'list_deals', 'list_pipeline_stages', 'summarize_pipeline']);
       expect((await call(client, 'list_deals')).isError).toBeFalsy();
-      const denied = await call(client, 'create_deal', { title: 'Nope', value: 1, currency: 'EUR', stage: 'lead_in' });
+      const hidden = await call(client, 'create_deal', { title: 'Nope', value: 1, currency: 'EUR', stage: 'lead_in' });
+      expect(hidden.isError).toBe(true);
+      expect(hidden.content[0]!.text).toMatch(/create_deal not found/);
+      expect((await api.get('/v1/deals?q=Nope')).body.data).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a listed tool the API still refuses (a conversion needs more scopes) is a tool error naming the scope', async () => {
+    const key = await api.post('/v1/api_keys', { name: 'mcp leads only', scopes: ['leads:write'] });
+    const client = await httpClient(key.body.secret);
+    try {
+      const lead = (await api.post('/v1/leads', { first_name: 'Scoped', company: 'Scope Co' })).body;
+      const denied = await call(client, 'convert_lead', { id: lead.id });
       expect(denied.isError).toBe(true);
-      expect(denied.content[0]!.text).toMatch(/^insufficient_scope \(HTTP 403\).*deals:write/);
+      expect(denied.content[0]!.text).toMatch(/^insufficient_scope \(HTTP 403\).*clients:write/);
+      expect((await api.get(`/v1/leads/${lead.id}`)).body.status).not.toBe('converted');
     } finally {
       await client.close();
     }

@@ -48,6 +48,7 @@ describe('the SDK generator', () => {
     expect(view.resources.map((r) => r.name).sort()).toEqual([
       'account',
       'apiKeys',
+      'assistant',
       'clients',
       'deals',
       'events',

@@ -32,7 +32,7 @@ describe('opening a database whose search rows were left to the first search', (
     // As the database stood after migration 012 or an unsearched import: records marked, no rows.
     emptySearchIndexes(db);
     for (const name of NAMES) db.exec(`INSERT INTO ${name}_search_stale SELECT rowid FROM ${name}s`);
-    db.exec('DELETE FROM schema_migrations WHERE version >= 19');
+    db.exec('DELETE FROM schema_migrations WHERE version = 19'); // only 019 runs again
     closeDb(db);
 
     const upgraded = openDb(path);

@@ -72,6 +72,72 @@ class ApiKeyWithSecret(CrmObject):
     """Shown once, at creation"""
 
 
+class AssistantConfirmation(CrmObject):
+    id: str
+    """conf_…"""
+    object: str
+    conversation_id: str
+    tool: str
+    """The MCP tool the model wants to call"""
+    title: str
+    """The tool's title, e.g. Create a deal"""
+    arguments: Dict[str, Any]
+    summary: str
+    """The change in words, e.g. Create a deal “Acme rollout”: 12,000.00 EUR, stage proposal, client Acme GmbH"""
+    destructive: bool
+    """The tool overwrites, clears, sends, pays or deletes (MCP destructiveHint)"""
+    status: Literal["pending", "approved", "cancelled"]
+    created_at: str
+
+
+class AssistantConversation(CrmObject):
+    id: str
+    """conv_…"""
+    object: str
+    title: str
+    created_at: str
+    updated_at: str
+    expires_at: str
+    """30 days after the last turn; then it is deleted"""
+    items: Optional[List["AssistantTranscriptItem"]]
+    """GET /v1/assistant/conversations/{id} only"""
+    pending_confirmations: Optional[List["AssistantConfirmation"]]
+    """GET /v1/assistant/conversations/{id} only"""
+
+
+class AssistantConversationListParams(CrmObject):
+    limit: Optional[int]
+    """Page size, 1..1000"""
+    cursor: Optional[str]
+    """The next_cursor of the previous page"""
+
+
+class AssistantStatus(CrmObject):
+    configured: bool
+    """false: no model provider is set; POST /v1/assistant/messages answers 503 with how to set one"""
+    provider: Optional[Literal["openai", "anthropic"]]
+    """The protocol spoken to the provider: OpenAI Chat Completions or Anthropic Messages"""
+    model: Optional[str]
+    endpoint: Optional[str]
+    """The provider's origin (scheme, host and port); the key is never shown"""
+    tools: List[str]
+    """The tools this credential lets the assistant use (the same as the MCP server lists for it)"""
+
+
+class AssistantTranscriptItem(CrmObject):
+    type: Literal["user", "assistant", "tool"]
+    text: Optional[str]
+    """user and assistant: the words"""
+    tool: Optional[str]
+    """tool: its name"""
+    tool_call_id: Optional[str]
+    arguments: Optional[Dict[str, Any]]
+    result: Any
+    """tool: what it answered (null while waiting for Run)"""
+    is_error: Optional[bool]
+    """tool: it failed or was refused, or Cancel was chosen"""
+
+
 class BulkResponse(CrmObject):
     results: List["BulkResponseResult"]
     summary: "BulkResponseSummary"

@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Literal, Optional, Union, Unpack
 
 from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote
 from ._pagination import Page
-from ._models import Account, ApiKey, ApiKeyWithSecret, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
+from ._models import Account, ApiKey, ApiKeyWithSecret, AssistantConversation, AssistantStatus, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
 
 
 class LeadsResource:
@@ -724,6 +724,38 @@ class UsageResource:
         ]), model=Usage, options=options)
 
 
+class ConversationsResource:
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def list(
+        self,
+        *,
+        limit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        cursor: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> Page[AssistantConversation]:
+        """List this credential's conversations, the latest first (kept 30 days)"""
+        return self._core.page("GET", "/v1/assistant/conversations", _given([
+            ("limit", limit),
+            ("cursor", cursor),
+        ]), AssistantConversation, options)
+
+    def retrieve(self, assistant_id: str, **options: Unpack[RequestOptions]) -> AssistantConversation:
+        """Get a conversation: its questions, answers, tool calls and the writes waiting for Run"""
+        return self._core.call("GET", f"/v1/assistant/conversations/{_quote(assistant_id)}", query=None, model=AssistantConversation, options=options)
+
+
+class AssistantResource:
+    def __init__(self, core: Core) -> None:
+        self._core = core
+        self.conversations = ConversationsResource(core)
+
+    def retrieve(self, **options: Unpack[RequestOptions]) -> AssistantStatus:
+        """Whether the assistant has a model, and the tools it may use for this credential"""
+        return self._core.call("GET", "/v1/assistant", query=None, model=AssistantStatus, options=options)
+
+
 class EventsResource:
     def __init__(self, core: Core) -> None:
         self._core = core
@@ -922,6 +954,7 @@ class Resources:
         self.api_keys = ApiKeysResource(core)
         self.oauth_apps = OauthAppsResource(core)
         self.usage = UsageResource(core)
+        self.assistant = AssistantResource(core)
         self.events = EventsResource(core)
         self.webhook_endpoints = WebhookEndpointsResource(core)
         self.request_logs = RequestLogsResource(core)

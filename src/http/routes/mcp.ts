@@ -16,7 +16,7 @@ export function mcpRoutes(app: FastifyInstance): void {
       import('../../mcp/backend.js'),
       import('../../mcp/server.js'),
     ]);
-    const server = createMcpServer(injectBackend(app, request.headers.authorization!), VERSION);
+    const server = createMcpServer(injectBackend(app, { authorization: request.headers.authorization! }), VERSION, request.principal?.scopes);
     const transport = statelessHttpTransport();
     reply.hijack();
     reply.raw.setHeader('x-request-id', String(request.id));

@@ -16,6 +16,7 @@ trait ServiceProperties
     public readonly ApiKeysService $apiKeys;
     public readonly OauthAppsService $oauthApps;
     public readonly UsageService $usage;
+    public readonly AssistantService $assistant;
     public readonly EventsService $events;
     public readonly WebhookEndpointsService $webhookEndpoints;
     public readonly RequestLogsService $requestLogs;
@@ -31,6 +32,7 @@ trait ServiceProperties
         $this->apiKeys = new ApiKeysService($requestor);
         $this->oauthApps = new OauthAppsService($requestor);
         $this->usage = new UsageService($requestor);
+        $this->assistant = new AssistantService($requestor);
         $this->events = new EventsService($requestor);
         $this->webhookEndpoints = new WebhookEndpointsService($requestor);
         $this->requestLogs = new RequestLogsService($requestor);

@@ -66,6 +66,72 @@ export interface ApiKeyWithSecret {
   secret: string;
 }
 
+export interface AssistantConfirmation {
+  /** conf_… */
+  id: string;
+  object: string;
+  conversation_id: string;
+  /** The MCP tool the model wants to call */
+  tool: string;
+  /** The tool's title, e.g. Create a deal */
+  title: string;
+  arguments: Record<string, unknown>;
+  /** The change in words, e.g. Create a deal “Acme rollout”: 12,000.00 EUR, stage proposal, client Acme GmbH */
+  summary: string;
+  /** The tool overwrites, clears, sends, pays or deletes (MCP destructiveHint) */
+  destructive: boolean;
+  status: "pending" | "approved" | "cancelled";
+  created_at: string;
+}
+
+export interface AssistantConversation {
+  /** conv_… */
+  id: string;
+  object: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  /** 30 days after the last turn; then it is deleted */
+  expires_at: string;
+  /** GET /v1/assistant/conversations/{id} only */
+  items?: AssistantTranscriptItem[];
+  /** GET /v1/assistant/conversations/{id} only */
+  pending_confirmations?: AssistantConfirmation[];
+}
+
+export interface AssistantConversationListParams {
+  /** Page size, 1..1000 */
+  limit?: number;
+  /** The next_cursor of the previous page */
+  cursor?: string;
+}
+
+export interface AssistantStatus {
+  /** false: no model provider is set; POST /v1/assistant/messages answers 503 with how to set one */
+  configured: boolean;
+  /** The protocol spoken to the provider: OpenAI Chat Completions or Anthropic Messages */
+  provider: "openai" | "anthropic" | null;
+  model: string | null;
+  /** The provider's origin (scheme, host and port); the key is never shown */
+  endpoint: string | null;
+  /** The tools this credential lets the assistant use (the same as the MCP server lists for it) */
+  tools: string[];
+}
+
+export interface AssistantTranscriptItem {
+  type: "user" | "assistant" | "tool";
+  /** user and assistant: the words */
+  text: string | null;
+  /** tool: its name */
+  tool: string | null;
+  tool_call_id: string | null;
+  arguments: Record<string, unknown> | null;
+  /** tool: what it answered (null while waiting for Run) */
+  result: unknown;
+  /** tool: it failed or was refused, or Cancel was chosen */
+  is_error: boolean | null;
+}
+
 export interface BulkResponse {
   results: BulkResponseResult[];
   summary: BulkResponseSummary;

@@ -54,6 +54,9 @@ export function registerSandboxCommands(program: Command): Command {
     .option('--quota <n/window>', 'requests per key or token per quota period, e.g. 100000/1d; 0 for none', policyText, '100000/1d')
     .option('--webhook-time-scale <factor>', 'multiply the webhook retry schedule (0.001 turns 5 min into 0.3 s, for tests)', positiveNumber, 1)
     .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
+    .option('--assistant-url <url>', "the assistant's model provider, an OpenAI-compatible or Anthropic API base (or CRM_ASSISTANT_URL)")
+    .option('--assistant-model <name>', 'the model the assistant uses (or CRM_ASSISTANT_MODEL)')
+    .addOption(new Option('--assistant-provider <protocol>', 'the protocol it speaks (or CRM_ASSISTANT_PROVIDER)').choices(['openai', 'anthropic']))
     .addHelpText(
       'after',
       `
@@ -61,6 +64,8 @@ The admin key (all scopes) is created and printed on an empty database; --api-ke
 CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when ready:
   {"base_url":"http://127.0.0.1:41234","listening_on":"127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
 --host 0.0.0.0 (or any address but loopback) lets other machines reach the sandbox: it warns on stderr.
+The dashboard's assistant talks to the model you name (docs/assistant.md); its key is read from
+CRM_ASSISTANT_API_KEY only, and stays in the server.
 SIGINT or SIGTERM stops it cleanly. Several sandboxes may run from one folder (one per --db);
 .crm/sandbox.json names each, and crm commands here use the live one started first.
 ${examples([
@@ -68,6 +73,7 @@ ${examples([
   ['crm sandbox start --port 0 --db :memory: --json', 'for CI: a free port, a throwaway database'],
   ['crm sandbox start --no-seed --fixtures fixtures/example', 'only your own records'],
   ['crm sandbox start --rate-limit 10/1s', 'try your client against a tight limit'],
+  ['crm sandbox start --assistant-url http://127.0.0.1:11434/v1 --assistant-model llama3.1', 'the assistant on a local Ollama'],
 ])}`,
     )
     .action(
@@ -82,6 +88,9 @@ ${examples([
           quota: string;
           logLevel: string;
           webhookTimeScale: number;
+          assistantUrl?: string;
+          assistantModel?: string;
+          assistantProvider?: string;
         },
         cmd: Command,
       ) => {

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { codeCacheAwaitsCheckpoint, codeCacheCheckpoint } from '../../../code-cache.js';
 import { limitHeapGrowth } from '../../../heap-limits.js';
 import { recordSandbox, recordStop } from '../../credentials.js';
+import { type AssistantConfig, assistantConfig } from '../../../assistant/config.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from '../../output.js';
 
 export interface StartOptions {
@@ -20,12 +21,21 @@ export interface StartOptions {
   json: boolean;
   logLevel?: string;
   webhookTimeScale?: number;
+  assistantUrl?: string;
+  assistantModel?: string;
+  assistantProvider?: string;
 }
 
 /** `crm sandbox start`: runs until SIGINT/SIGTERM, then closes the server and the database cleanly. */
 export async function startCommand(options: StartOptions): Promise<void> {
   checkpointAtFirstApiAnswer();
   const { startSandbox } = await import('../../../sandbox/sandbox.js');
+  let assistant: AssistantConfig | undefined;
+  try {
+    assistant = assistantConfig(options);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -39,6 +49,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
       ...(options.webhookTimeScale ? { webhookTimeScale: options.webhookTimeScale } : {}),
+      ...(assistant ? { assistant } : {}),
     });
   } catch (error) {
     const { code, syscall, path } = error as NodeJS.ErrnoException;
