@@ -145,6 +145,13 @@ export class CrmClient {
     } while (cursor);
   }
 
+  /** Every record of a list, its pages read one after the other: for lists short enough to hold (keys, webhook endpoints). */
+  async all<T>(path: string, query: RequestOptions['query'] = {}): Promise<T[]> {
+    const records: T[] = [];
+    for await (const page of this.pages<T>(path, query)) records.push(...page.data);
+    return records;
+  }
+
   /**
    * Every page of a list as the bytes of its JSON, for a reader that parses them elsewhere (the
    * export's render thread, sync/export/render-thread.ts). The next page is asked for with the cursor

@@ -63,6 +63,11 @@ export const PROTOCOL_SCHEMAS: Json = {
 
 const tooLarge = oauthError('`invalid_request`: the body is larger than 64 KB.');
 const wrongType = oauthError('`invalid_request`: the body is not application/x-www-form-urlencoded.');
+/** 401 of the endpoints where an OAuth client authenticates (token, revoke): its credentials were refused. */
+const clientRefused: Json = {
+  ...oauthError('`invalid_client`'),
+  headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } },
+};
 
 export const PROTOCOL_PATHS: Json = {
   '/oauth/authorize': {
@@ -129,10 +134,7 @@ export const PROTOCOL_PATHS: Json = {
       responses: {
         200: { description: 'The tokens.', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthTokens' } } } },
         400: oauthError('`invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`'),
-        401: {
-          ...oauthError('`invalid_client`'),
-          headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } },
-        },
+        401: clientRefused,
         413: tooLarge,
         415: wrongType,
       },
@@ -153,10 +155,7 @@ export const PROTOCOL_PATHS: Json = {
       responses: {
         200: { description: 'Revoked, or unknown.' },
         400: oauthError('`invalid_request`'),
-        401: {
-          ...oauthError('`invalid_client`'),
-          headers: { 'WWW-Authenticate': { description: '`Basic realm="crm"`', schema: { type: 'string', maxLength: 100 } } },
-        },
+        401: clientRefused,
         413: tooLarge,
         415: wrongType,
       },

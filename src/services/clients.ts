@@ -7,12 +7,12 @@ import { dealIdsOfClient, findDeal, unlinkDealFromClient } from '../store/deals.
 import { countInvoicesOfClient } from '../store/invoices.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { contactsOf, newContact } from './contacts.js';
-import { changedAttributes, sentFields } from './changes.js';
+import { sentFields } from './changes.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { assertExternalIdFree } from './external-ids.js';
 import { inTransaction } from './transactions.js';
-import { recordEvent, recordEvents } from './events.js';
+import { recordEvent, recordEvents, saveUpdate } from './events.js';
 
 const EMPTY_ADDRESS: Address = { line1: null, line2: null, city: null, region: null, postal_code: null, country: null };
 
@@ -84,11 +84,7 @@ export function updateClient(ctx: Ctx, id: string, patch: ClientUpdate): Client 
       address: address === undefined ? before.address : { ...(address === null ? EMPTY_ADDRESS : before.address), ...address },
       updated_at: nowIso(ctx),
     };
-    const previous = changedAttributes(before, after);
-    if (!previous) return before;
-    writeClient(ctx.db, after);
-    recordEvent(ctx, 'client.updated', after, previous);
-    return after;
+    return saveUpdate(ctx, 'client.updated', before, after, writeClient);
   });
 }
 

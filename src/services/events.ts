@@ -1,6 +1,8 @@
 import type { EventType } from '../schemas/event.js';
 import { insertEvent, insertEventRows, type EventRow } from '../store/events.js';
+import type { Db } from '../store/db.js';
 import { json } from '../store/rows.js';
+import { changedAttributes } from './changes.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { signalOutbox } from './outbox-signal.js';
@@ -36,4 +38,16 @@ function eventRow(ctx: Ctx, type: EventType, object: { id: string }, previousAtt
     previous_attributes: previousAttributes ? json(previousAttributes) : null,
     created_at: nowIso(ctx),
   };
+}
+
+/**
+ * The end of an update: when it changed something, the new row is written and its event carries the
+ * old values of what changed; when it changed nothing, the record stays as it was and no event goes out.
+ */
+export function saveUpdate<T extends { id: string }>(ctx: Ctx, type: EventType, before: T, after: T, write: (db: Db, record: T) => void): T {
+  const previous = changedAttributes(before, after);
+  if (!previous) return before;
+  write(ctx.db, after);
+  recordEvent(ctx, type, after, previous);
+  return after;
 }

@@ -3,12 +3,12 @@ import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lea
 import { commonConditions, type Condition } from '../store/list.js';
 import { deleteLeadRow, findLead, insertLead, insertLeadRows, leadJsonSql, writeLead } from '../store/leads.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
-import { changedAttributes, sentFields } from './changes.js';
+import { sentFields } from './changes.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { assertExternalIdFree } from './external-ids.js';
 import { inTransaction } from './transactions.js';
-import { recordEvent, recordEvents } from './events.js';
+import { recordEvent, recordEvents, saveUpdate } from './events.js';
 
 export function getLead(ctx: Ctx, id: string): Lead {
   const lead = findLead(ctx.db, id);
@@ -78,11 +78,7 @@ export function updateLead(ctx: Ctx, id: string, patch: LeadUpdate): Lead {
         errors: [{ path: 'first_name', code: 'required', message: 'A lead needs at least one of first_name, last_name, email or company.' }],
       });
     }
-    const previous = changedAttributes(before, after);
-    if (!previous) return before;
-    writeLead(ctx.db, after);
-    recordEvent(ctx, 'lead.updated', after, previous);
-    return after;
+    return saveUpdate(ctx, 'lead.updated', before, after, writeLead);
   });
 }
 

@@ -15,11 +15,7 @@ export async function createKey(options: GlobalOptions, name: string, scopes: st
 }
 
 export async function listKeys(options: GlobalOptions): Promise<void> {
-  const keys = await withClient(options, async (c) => {
-    const all: ApiKey[] = [];
-    for await (const page of c.pages<ApiKey>('/v1/api_keys', { limit: 100 })) all.push(...page.data);
-    return all;
-  });
+  const keys = await withClient(options, (c) => c.all<ApiKey>('/v1/api_keys', { limit: 100 }));
   if (options.json) return printJson({ data: keys });
   process.stdout.write(
     table(

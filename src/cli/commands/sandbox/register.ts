@@ -1,7 +1,10 @@
 import { Option, type Command, InvalidArgumentError } from 'commander';
 import { parsePolicy } from '../../../domain/rate-limit.js';
 import type { GlobalOptions } from '../../api.js';
+import { lazyActions, subcommand } from '../../command-definition.js';
 import { examples } from '../../help.js';
+
+const run = lazyActions(() => import('./sandbox.js'));
 
 /**
  * `crm sandbox start|wait|reset` and `crm dashboard` (docs/sandbox.md, docs/dashboard.md). Definitions only; each
@@ -33,33 +36,18 @@ function policyText(value: string): string {
 }
 
 export function registerSandboxCommands(program: Command): Command {
-  const sandbox = program
-    .command('sandbox')
-    .description('Run the local CRM sandbox')
-    .addHelpText(
-      'after',
-      examples([['crm sandbox start'], ['crm sandbox start --port 0 --db :memory: --json', 'for CI'], ['crm sandbox reset', 'fresh data, same keys']]),
-    );
+  const sandbox = subcommand(
+    program,
+    'sandbox',
+    'Run the local CRM sandbox',
+    examples([['crm sandbox start'], ['crm sandbox start --port 0 --db :memory: --json', 'for CI'], ['crm sandbox reset', 'fresh data, same keys']]),
+  );
 
-  sandbox
-    .command('start')
-    .description('Start the sandbox API on SQLite (seeded on first start)')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', integerIn(0, 65535, ' (0 picks a free port)'), 4010)
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--db <path>', "SQLite file, or ':memory:' for a throwaway database", '.crm/sandbox.db')
-    .option('--seed <n>', 'seed for the generated data (same seed, same data and ids)', integerIn(0, 2 ** 32 - 1, ''), 1)
-    .option('--no-seed', 'start with no generated data')
-    .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder')
-    .option('--rate-limit <n/window>', 'requests per key or token per window, e.g. 100/1s or 600/1m; 0 for none', policyText, '100/1s')
-    .option('--quota <n/window>', 'requests per key or token per quota period, e.g. 100000/1d; 0 for none', policyText, '100000/1d')
-    .option('--webhook-time-scale <factor>', 'multiply the webhook retry schedule (0.001 turns 5 min into 0.3 s, for tests)', positiveNumber, 1)
-    .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
-    .option('--assistant-url <url>', "the assistant's model provider, an OpenAI-compatible or Anthropic API base (or CRM_ASSISTANT_URL)")
-    .option('--assistant-model <name>', 'the model the assistant uses (or CRM_ASSISTANT_MODEL)')
-    .addOption(new Option('--assistant-provider <protocol>', 'the protocol it speaks (or CRM_ASSISTANT_PROVIDER)').choices(['openai', 'anthropic']))
-    .addHelpText(
-      'after',
-      `
+  subcommand(
+    sandbox,
+    'start',
+    'Start the sandbox API on SQLite (seeded on first start)',
+    `
 The admin key (all scopes) is created and printed on an empty database; --api-key K (or
 CRM_SANDBOX_API_KEY) registers K instead. With --json, one line is printed when ready:
   {"base_url":"http://127.0.0.1:41234","listening_on":"127.0.0.1:41234","api_key":"crm_test_…","db":".crm/sandbox.db","pid":1234}
@@ -75,7 +63,20 @@ ${examples([
   ['crm sandbox start --rate-limit 10/1s', 'try your client against a tight limit'],
   ['crm sandbox start --assistant-url http://127.0.0.1:11434/v1 --assistant-model llama3.1', 'the assistant on a local Ollama'],
 ])}`,
-    )
+  )
+    .option('--port <port>', 'port to listen on; 0 picks a free one', integerIn(0, 65535, ' (0 picks a free port)'), 4010)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--db <path>', "SQLite file, or ':memory:' for a throwaway database", '.crm/sandbox.db')
+    .option('--seed <n>', 'seed for the generated data (same seed, same data and ids)', integerIn(0, 2 ** 32 - 1, ''), 1)
+    .option('--no-seed', 'start with no generated data')
+    .option('--fixtures <dir>', 'load clients/leads/deals/invoices.json from this folder')
+    .option('--rate-limit <n/window>', 'requests per key or token per window, e.g. 100/1s or 600/1m; 0 for none', policyText, '100/1s')
+    .option('--quota <n/window>', 'requests per key or token per quota period, e.g. 100000/1d; 0 for none', policyText, '100000/1d')
+    .option('--webhook-time-scale <factor>', 'multiply the webhook retry schedule (0.001 turns 5 min into 0.3 s, for tests)', positiveNumber, 1)
+    .addOption(new Option('--log-level <level>', 'server log level (to stderr)').choices(['silent', 'error', 'warn', 'info', 'debug']).default('error'))
+    .option('--assistant-url <url>', "the assistant's model provider, an OpenAI-compatible or Anthropic API base (or CRM_ASSISTANT_URL)")
+    .option('--assistant-model <name>', 'the model the assistant uses (or CRM_ASSISTANT_MODEL)')
+    .addOption(new Option('--assistant-provider <protocol>', 'the protocol it speaks (or CRM_ASSISTANT_PROVIDER)').choices(['openai', 'anthropic']))
     .action(
       async (
         opts: {
@@ -107,34 +108,29 @@ ${examples([
       },
     );
 
-  sandbox
-    .command('wait')
-    .description('Wait until the sandbox at --base-url answers /healthz (for CI steps)')
-    .addHelpText('after', examples([['crm sandbox wait --base-url http://127.0.0.1:4010 --timeout 60']]))
+  subcommand(
+    sandbox,
+    'wait',
+    'Wait until the sandbox at --base-url answers /healthz (for CI steps)',
+    examples([['crm sandbox wait --base-url http://127.0.0.1:4010 --timeout 60']]),
+  )
     .option('--timeout <seconds>', 'give up after this long (exit 1)', integerIn(1, 3600, ''), 30)
     .option('--interval <ms>', 'time between polls', integerIn(10, 10_000, ''), 100)
-    .action(async (opts: { timeout: number; interval: number }, cmd: Command) => {
-      const { waitCommand } = await import('./sandbox.js');
-      await waitCommand({ ...cmd.optsWithGlobals<GlobalOptions>(), ...opts });
-    });
+    .action(run((m, g, opts: { timeout: number; interval: number }) => m.waitCommand({ ...g, ...opts })));
 
-  sandbox
-    .command('reset')
-    .description('Delete all data in a running sandbox and seed it again (API keys stay valid)')
-    .addHelpText('after', examples([['crm sandbox reset'], ['crm sandbox reset --base-url http://127.0.0.1:4011']]))
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { resetCommand } = await import('./sandbox.js');
-      await resetCommand(cmd.optsWithGlobals<GlobalOptions>());
-    });
+  subcommand(
+    sandbox,
+    'reset',
+    'Delete all data in a running sandbox and seed it again (API keys stay valid)',
+    examples([['crm sandbox reset'], ['crm sandbox reset --base-url http://127.0.0.1:4011']]),
+  ).action(run((m, g) => m.resetCommand(g)));
 
-  program
-    .command('dashboard')
-    .description('Print a fresh sign-in link to the web dashboard (single use, 15 minutes; needs the admin key)')
-    .addHelpText('after', examples([['crm dashboard'], ['crm dashboard --json', 'dashboard_url, expires_at']]))
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { dashboardCommand } = await import('./sandbox.js');
-      await dashboardCommand(cmd.optsWithGlobals<GlobalOptions>());
-    });
+  subcommand(
+    program,
+    'dashboard',
+    'Print a fresh sign-in link to the web dashboard (single use, 15 minutes; needs the admin key)',
+    examples([['crm dashboard'], ['crm dashboard --json', 'dashboard_url, expires_at']]),
+  ).action(run((m, g) => m.dashboardCommand(g)));
 
   return sandbox;
 }

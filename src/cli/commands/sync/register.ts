@@ -2,9 +2,10 @@ import { Argument, InvalidArgumentError, Option, type Command } from 'commander'
 import { BULK_MAX_RECORDS } from '../../../domain/bulk-limits.js';
 import { DEFAULT_MAX_FIELD_SIZE, FIELDS_PER_ROW, formatSize, parseSize } from '../../../sync/csv/limits.js';
 import { wholeNumber } from '../../arg-parsers.js';
-import type { GlobalOptions } from '../../api.js';
+import { lazyActions, subcommand } from '../../command-definition.js';
 import { sinceArg } from '../../since.js';
 import { examples } from '../../help.js';
+import type { CopyFlags } from './copy.js';
 
 /** --since of a copy: a time, or `last` (the start of the last complete copy between the same ends). */
 const copySince = (value: string): string => (value.trim() === 'last' ? 'last' : sinceArg(value));
@@ -22,20 +23,44 @@ function fieldSize(value: string): number {
 }
 
 const resource = () => new Argument('<resource>', 'leads or clients').choices(['leads', 'clients']);
-const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
+const runSync = lazyActions(() => import('./sync.js'));
+const runCopy = lazyActions(() => import('./copy.js'));
 
 export function registerSyncCommands(program: Command): void {
-  const sync = program
-    .command('sync')
-    .description('Bulk import and export of leads and clients as CSV, and copies between servers')
-    .addHelpText(
-      'after',
-      examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv'], ['crm sync copy --from prod --to sandbox']]),
-    );
+  const sync = subcommand(
+    program,
+    'sync',
+    'Bulk import and export of leads and clients as CSV, and copies between servers',
+    examples([['crm sync import leads leads.csv'], ['crm sync export clients --out clients.csv'], ['crm sync copy --from prod --to sandbox']]),
+  );
 
-  sync
-    .command('import')
-    .description('Create or update records from a CSV file, in bulk batches')
+  subcommand(
+    sync,
+    'import',
+    'Create or update records from a CSV file, in bulk batches',
+    `
+Columns match the API's field names, ignoring case, spaces, underscores and dashes ("First Name"
+is first_name). custom.<name> columns are custom fields; clients take address.<field> and one
+primary contact person as contact.first_name, contact.last_name, contact.email, contact.phone,
+contact.role. An id column (as exported) updates that record. Empty cells clear a field.
+--plan writes plan.csv (line, status, id, field, from, to; one line per changed field) into the
+results folder (default FILE.plan) and changes nothing; run again without --plan to import.
+A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
+and the results files escape cells as the export does; --raw turns both off (import a --raw export
+with --raw).
+A row that cannot be read (a quote never closed, a field longer than --max-field-size) stops the
+import there: the batches before it are imported, the rows after the last of them are not sent
+(unprocessed.csv), nothing after it is read.
+Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.
+${examples([
+  ['crm sync import leads leads.csv', 'upsert on external_id; a rerun never duplicates'],
+  ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
+  ['crm sync import clients hubspot.csv --from hubspot'],
+  ['crm sync import leads leads.csv --resume', 'after an interruption'],
+  ['crm sync import leads notes.csv --max-field-size 4M --resume', 'after a field longer than 1M stopped it'],
+  ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
+])}`,
+  )
     .addArgument(resource())
     .argument('<file>', 'a CSV file, a .jsonl file (one JSON record per line), or - for stdin')
     .addOption(
@@ -65,70 +90,36 @@ export function registerSyncCommands(program: Command): void {
     .option('--retries <n>', 'retries of a failing request before the import stops', wholeNumber(0, 20), 6)
     .option('--raw', "cells as they are: keep a leading ' and write the results files unescaped", false)
     .option('--bom', 'start the results files (failed.csv, …) with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
-    .addHelpText(
-      'after',
-      `
-Columns match the API's field names, ignoring case, spaces, underscores and dashes ("First Name"
-is first_name). custom.<name> columns are custom fields; clients take address.<field> and one
-primary contact person as contact.first_name, contact.last_name, contact.email, contact.phone,
-contact.role. An id column (as exported) updates that record. Empty cells clear a field.
---plan writes plan.csv (line, status, id, field, from, to; one line per changed field) into the
-results folder (default FILE.plan) and changes nothing; run again without --plan to import.
-A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
-and the results files escape cells as the export does; --raw turns both off (import a --raw export
-with --raw).
-A row that cannot be read (a quote never closed, a field longer than --max-field-size) stops the
-import there: the batches before it are imported, the rows after the last of them are not sent
-(unprocessed.csv), nothing after it is read.
-Exit: 0 all rows imported, 1 some rows failed or were not sent, 2 usage error.
-${examples([
-  ['crm sync import leads leads.csv', 'upsert on external_id; a rerun never duplicates'],
-  ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
-  ['crm sync import clients hubspot.csv --from hubspot'],
-  ['crm sync import leads leads.csv --resume', 'after an interruption'],
-  ['crm sync import leads notes.csv --max-field-size 4M --resume', 'after a field longer than 1M stopped it'],
-  ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
-])}`,
-    )
-    .action(async (res: 'leads' | 'clients', file: string, opts: Record<string, unknown>, cmd: Command) => {
-      const { importCommand } = await import('./sync.js');
-      await importCommand(globals(cmd), {
-        resource: res,
-        file,
-        mode: opts.mode as 'upsert' | 'create',
-        matchOn: opts.matchOn as 'external_id' | 'email',
-        map: opts.map as string | undefined,
-        batchSize: opts.batchSize as number,
-        concurrency: opts.concurrency as number,
-        dryRun: opts.dryRun as boolean,
-        plan: opts.plan as boolean,
-        from: opts.from as 'hubspot' | 'salesforce' | 'pipedrive' | undefined,
-        resume: opts.resume as boolean,
-        results: opts.results as string | undefined,
-        delimiter: opts.delimiter as string,
-        encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
-        maxFieldSize: opts.maxFieldSize as number,
-        retries: opts.retries as number,
-        raw: opts.raw as boolean,
-        bom: opts.bom as boolean,
-      });
-    });
+    .action(
+      runSync((m, g, res: 'leads' | 'clients', file: string, opts: Record<string, unknown>) =>
+        m.importCommand(g, {
+          resource: res,
+          file,
+          mode: opts.mode as 'upsert' | 'create',
+          matchOn: opts.matchOn as 'external_id' | 'email',
+          map: opts.map as string | undefined,
+          batchSize: opts.batchSize as number,
+          concurrency: opts.concurrency as number,
+          dryRun: opts.dryRun as boolean,
+          plan: opts.plan as boolean,
+          from: opts.from as 'hubspot' | 'salesforce' | 'pipedrive' | undefined,
+          resume: opts.resume as boolean,
+          results: opts.results as string | undefined,
+          delimiter: opts.delimiter as string,
+          encoding: opts.encoding as 'utf8' | 'latin1' | 'utf16le' | undefined,
+          maxFieldSize: opts.maxFieldSize as number,
+          retries: opts.retries as number,
+          raw: opts.raw as boolean,
+          bom: opts.bom as boolean,
+        }),
+      ),
+    );
 
-  sync
-    .command('export')
-    .description('Write every record as CSV, page by page')
-    .addArgument(resource())
-    .option('--out <file>', 'the CSV file, or - for stdout', '-')
-    .option('--fields <list>', 'columns to write, comma-separated (default: all)')
-    .addOption(new Option('--format <format>', 'csv, or jsonl: one JSON record per line (default: from --out, else csv)').choices(['csv', 'jsonl']))
-    .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
-    .option('--resume', 'continue an interrupted export into the same --out file', false)
-    .option('--retries <n>', 'retries of a failing request before the export stops', wholeNumber(0, 20), 6)
-    .option('--raw', 'write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)', false)
-    .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
-    .addHelpText(
-      'after',
-      `
+  subcommand(
+    sync,
+    'export',
+    'Write every record as CSV, page by page',
+    `
 Cells a spreadsheet would run as a formula (starting with = + - @, tab or CR, or their full-width
 forms) are written with a leading ' so that Excel, LibreOffice and Google Sheets show them as text;
 plain negative numbers (-12.5) are left as they are. crm sync import reads them back to the
@@ -141,56 +132,46 @@ Examples:
   $ crm sync import leads leads.csv                  # '=x cells read back as =x
   $ crm sync export leads --out raw.csv --raw        # cells exactly as stored
   $ crm sync import leads raw.csv --raw              # a --raw file imports with --raw`,
-    )
+  )
+    .addArgument(resource())
+    .option('--out <file>', 'the CSV file, or - for stdout', '-')
+    .option('--fields <list>', 'columns to write, comma-separated (default: all)')
+    .addOption(new Option('--format <format>', 'csv, or jsonl: one JSON record per line (default: from --out, else csv)').choices(['csv', 'jsonl']))
+    .option('--since <time>', 'only records updated after this time (RFC 3339, or 30m, 1h, 7d ago)', sinceArg)
+    .option('--resume', 'continue an interrupted export into the same --out file', false)
+    .option('--retries <n>', 'retries of a failing request before the export stops', wholeNumber(0, 20), 6)
+    .option('--raw', 'write cells as they are, even those a spreadsheet would run as formulas (=, +, -, @, tab, CR)', false)
+    .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so that Excel shows accented and CJK names right', false)
     .action(
-      async (
-        res: 'leads' | 'clients',
-        opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean; bom: boolean },
-        cmd: Command,
-      ) => {
-        const { exportCommand } = await import('./sync.js');
-        await exportCommand(globals(cmd), {
-          resource: res,
-          out: opts.out,
-          fields: opts.fields
-            ?.split(',')
-            .map((f) => f.trim())
-            .filter(Boolean),
-          since: opts.since,
-          resume: opts.resume,
-          format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
-          retries: opts.retries,
-          raw: opts.raw,
-          bom: opts.bom,
-        });
-      },
+      runSync(
+        (
+          m,
+          g,
+          res: 'leads' | 'clients',
+          opts: { out: string; fields?: string; since?: string; resume: boolean; retries: number; format?: 'csv' | 'jsonl'; raw: boolean; bom: boolean },
+        ) =>
+          m.exportCommand(g, {
+            resource: res,
+            out: opts.out,
+            fields: opts.fields
+              ?.split(',')
+              .map((f) => f.trim())
+              .filter(Boolean),
+            since: opts.since,
+            resume: opts.resume,
+            format: opts.format ?? (/\.(jsonl|ndjson)$/i.test(opts.out) ? 'jsonl' : 'csv'),
+            retries: opts.retries,
+            raw: opts.raw,
+            bom: opts.bom,
+          }),
+      ),
     );
 
-  sync
-    .command('copy')
-    .description("Copy one server's clients, leads, deals and invoices into another (a sandbox), masked, incrementally")
-    .requiredOption('--from <profile|url>', 'the source: a profile (crm login --profile NAME), sandbox, or a URL')
-    .requiredOption('--to <profile|url>', 'the target: a profile, sandbox (.crm/sandbox.json here), or a URL')
-    .option('--from-api-key <key>', "the source's key when --from is a URL (or CRM_FROM_API_KEY)")
-    .option('--to-api-key <key>', "the target's key when --to is a URL (or CRM_TO_API_KEY)")
-    .option('--resources <list>', 'what to copy, comma-separated', 'clients,leads,deals,invoices')
-    .option('--where <filter>', 'resource:field=value (a list filter of the source), e.g. "leads:status=qualified"; repeatable', collect, [])
-    .option('--limit <n>', 'only the N most recently updated records of each resource (and what they refer to)', wholeNumber(1, 10_000_000))
-    .option('--sample <share>', 'a stable share of each resource, e.g. 10% (and what it refers to)')
-    .option('--since <time>', 'only records updated after it: 30m, 1h, 7d, an RFC 3339 time, or last (since the last complete copy)', copySince)
-    .option('--mask <how>', 'default, none, or a rules FILE.json (default: on when the target is a sandbox and the source is not)')
-    .option('--mask-key-file <file>', 'the masking key (made once, 0600; default ~/.config/crm/mask.key)')
-    .option('--plan', 'count what would be created, updated, left unchanged and pruned, per resource; writes nothing', false)
-    .option('--resume', 'continue a copy that was interrupted (same ends and options)', false)
-    .option('--prune', 'delete in the target what was deleted in the source (reported either way)', false)
-    .option('--with-webhooks', "leave the target's webhook deliveries on during the copy", false)
-    .option('--results <dir>', 'results folder (default .crm/copy/FROM-to-TO)')
-    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, wholeNumber(1, BULK_MAX_RECORDS), 500)
-    .option('--concurrency <n>', 'requests in flight', wholeNumber(1, 32), 4)
-    .option('--retries <n>', 'retries of a failing request before the copy stops', wholeNumber(0, 20), 6)
-    .addHelpText(
-      'after',
-      `
+  subcommand(
+    sync,
+    'copy',
+    "Copy one server's clients, leads, deals and invoices into another (a sandbox), masked, incrementally",
+    `
 Clients (with their contact persons) go first, then leads, deals and invoices, so every reference
 lands; each target record has external_id = its source record's id, so a rerun updates in place and
 reports unchanged. A subset (--where, --limit, --sample) brings what its records refer to (a deal
@@ -210,9 +191,25 @@ ${examples([
   ['crm sync copy --from prod --to sandbox --sample 10% --where "leads:status=qualified"'],
   ['crm sync copy --from prod --to sandbox --mask rules.json --prune --json'],
 ])}`,
-    )
-    .action(async (opts: Record<string, unknown>, cmd: Command) => {
-      const { copyCommand } = await import('./copy.js');
-      await copyCommand(globals(cmd), opts as unknown as import('./copy.js').CopyFlags);
-    });
+  )
+    .requiredOption('--from <profile|url>', 'the source: a profile (crm login --profile NAME), sandbox, or a URL')
+    .requiredOption('--to <profile|url>', 'the target: a profile, sandbox (.crm/sandbox.json here), or a URL')
+    .option('--from-api-key <key>', "the source's key when --from is a URL (or CRM_FROM_API_KEY)")
+    .option('--to-api-key <key>', "the target's key when --to is a URL (or CRM_TO_API_KEY)")
+    .option('--resources <list>', 'what to copy, comma-separated', 'clients,leads,deals,invoices')
+    .option('--where <filter>', 'resource:field=value (a list filter of the source), e.g. "leads:status=qualified"; repeatable', collect, [])
+    .option('--limit <n>', 'only the N most recently updated records of each resource (and what they refer to)', wholeNumber(1, 10_000_000))
+    .option('--sample <share>', 'a stable share of each resource, e.g. 10% (and what it refers to)')
+    .option('--since <time>', 'only records updated after it: 30m, 1h, 7d, an RFC 3339 time, or last (since the last complete copy)', copySince)
+    .option('--mask <how>', 'default, none, or a rules FILE.json (default: on when the target is a sandbox and the source is not)')
+    .option('--mask-key-file <file>', 'the masking key (made once, 0600; default ~/.config/crm/mask.key)')
+    .option('--plan', 'count what would be created, updated, left unchanged and pruned, per resource; writes nothing', false)
+    .option('--resume', 'continue a copy that was interrupted (same ends and options)', false)
+    .option('--prune', 'delete in the target what was deleted in the source (reported either way)', false)
+    .option('--with-webhooks', "leave the target's webhook deliveries on during the copy", false)
+    .option('--results <dir>', 'results folder (default .crm/copy/FROM-to-TO)')
+    .option('--batch-size <n>', `records per bulk request (1..${BULK_MAX_RECORDS})`, wholeNumber(1, BULK_MAX_RECORDS), 500)
+    .option('--concurrency <n>', 'requests in flight', wholeNumber(1, 32), 4)
+    .option('--retries <n>', 'retries of a failing request before the copy stops', wholeNumber(0, 20), 6)
+    .action(runCopy((m, g, opts: Record<string, unknown>) => m.copyCommand(g, opts as unknown as CopyFlags)));
 }

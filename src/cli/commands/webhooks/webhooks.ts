@@ -26,11 +26,7 @@ export async function createWebhook(options: GlobalOptions, input: { url: string
 }
 
 export async function listWebhooks(options: GlobalOptions): Promise<void> {
-  const endpoints = await withClient(options, async (c) => {
-    const all: WebhookEndpoint[] = [];
-    for await (const page of c.pages<WebhookEndpoint>('/v1/webhook_endpoints', { limit: 100 })) all.push(...page.data);
-    return all;
-  });
+  const endpoints = await withClient(options, (c) => c.all<WebhookEndpoint>('/v1/webhook_endpoints', { limit: 100 }));
   if (options.json) return printJson({ data: endpoints });
   process.stdout.write(
     table(
