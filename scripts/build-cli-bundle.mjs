@@ -45,11 +45,12 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   format: 'cjs',
-  // Left in node_modules (dependencies, so installed): two packages only loaded on demand — undici
-  // (the HTTP client of sync and the webhook worker, a quarter of the bundle) and the MCP SDK —
-  // which every start would otherwise read and hash for nothing. better-sqlite3's native addon
+  // Left in node_modules (dependencies, so installed): packages only loaded on demand — undici
+  // (the HTTP client of sync and the webhook worker, a quarter of the bundle), the MCP SDK and the
+  // AI SDK with its providers (the assistant's first question; 0.85 MB) — which every start would
+  // otherwise read and hash for nothing. better-sqlite3's native addon
   // stays there too, found through its package.json at run time (PATCHES above); its JavaScript is bundled.
-  external: ['undici', '@modelcontextprotocol/sdk', 'better-sqlite3/package.json'],
+  external: ['undici', '@modelcontextprotocol/sdk', 'ai', '@ai-sdk/*', 'better-sqlite3/package.json'],
   plugins: [importMetaUrl, patchDependencies],
   legalComments: 'none',
   // A third less to read and hash on every start; names are kept, so stack traces still say where.

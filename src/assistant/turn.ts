@@ -59,9 +59,9 @@ export async function* ask(deps: TurnDeps, question: { conversation_id?: string 
   const conversation = openConversation(deps.ctx, deps.owner, question.conversation_id, question.content);
   const pending = pendingConfirmations(deps.ctx, conversation.id);
   if (pending.length) {
-    // The model would see a tool call without its result: cancel what was never answered.
+    // The model would see a tool call without its result: what was never answered is not run.
     for (const row of pending) decide(deps.ctx, deps.owner, row.id, false);
-    recordMessages(deps.ctx, conversation.id, [denials(pending, 'The user asked something else instead of answering.')], conversation.turn_tool_calls);
+    recordMessages(deps.ctx, conversation.id, [notRun(deps, conversation.id, pending)], conversation.turn_tool_calls);
   }
   recordMessages(deps.ctx, conversation.id, [{ role: 'user', content: question.content }], 0);
   yield { type: 'conversation', conversation_id: conversation.id };
@@ -105,9 +105,22 @@ const approvalResponse = (row: ConfirmationRow) => ({
   ...(row.status === 'cancelled' ? { reason: 'The user chose Cancel: do not retry this change unless asked.' } : {}),
 });
 
-function denials(rows: ConfirmationRow[], reason: string): StoredMessage {
-  return { role: 'tool', content: rows.map((row) => ({ type: 'tool-approval-response', approvalId: row.approval_id, approved: false, reason })) };
+/** Tool results saying the proposed calls did not run: the user asked something else instead of answering. */
+function notRun(deps: TurnDeps, conversationId: string, rows: ConfirmationRow[]): StoredMessage {
+  const parts = conversationMessages(deps.ctx, conversationId).flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolPart[]) : []));
+  const callOf = (approvalId: string) => parts.find((p) => p.type === 'tool-approval-request' && p.approvalId === approvalId)?.toolCallId;
+  return {
+    role: 'tool',
+    content: rows.map((row) => ({
+      type: 'tool-result',
+      toolCallId: callOf(row.approval_id),
+      toolName: row.tool,
+      output: { type: 'execution-denied', reason: 'Not run: the user asked something else instead of answering.' },
+    })),
+  };
 }
+
+type ToolPart = { type: string; approvalId?: string; toolCallId?: string };
 
 /** The model's steps until it answers, a write waits for Run, or the turn has made its 10 tool calls. */
 async function* run(deps: TurnDeps, conversationId: string, callsBefore: number, input: StoredMessage[]): Events {

@@ -200,6 +200,20 @@ describe('a narrower key', () => {
 });
 
 describe('a turn', () => {
+  it('a new question while a card waits cancels the card, and the conversation goes on', async () => {
+    fake.script([{ toolCalls: [{ name: 'create_lead', args: { first_name: 'Waiting', email: 'waiting@example.com' } }] }, { text: 'Fine, not added.' }]);
+    const first = await ask('Add Waiting as a lead');
+    const id = first.events[0]!.conversation_id!;
+    const card = ofType(first.events, 'confirmation_required')[0]!.confirmation!;
+    const second = await ask('Never mind', { conversation_id: id });
+    expect(text(second.events)).toBe('Fine, not added.');
+    // The provider saw the proposed call answered (as not run) before the new question.
+    const sent = fake.requests.at(-1)!.body.messages.map((m: any) => m.role);
+    expect(sent.slice(-3)).toEqual(['assistant', 'tool', 'user']);
+    expect((await answer(card.id, true)).res.status).toBe(409);
+    expect((await api.get('/v1/leads?email=waiting@example.com')).body.data).toEqual([]);
+  });
+
   it('stops after 10 tool calls and says so', async () => {
     fake.script(Array.from({ length: 12 }, () => ({ toolCalls: [{ name: 'list_leads', args: {} }] })));
     const { events } = await ask('Keep looking');
