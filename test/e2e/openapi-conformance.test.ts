@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../helpers/openapi-check.js';
 import { startPrismProxy, violationsOf, type RunningPrism, type Violation } from '../helpers/prism.js';
 import { tempDir } from '../helpers/sandbox.js';
-import { useApp, type RunningApp } from '../helpers/app.js';
+import { startApp, type RunningApp } from '../helpers/app.js';
+import { type FakeProvider, startFakeProvider } from '../helpers/fake-model-provider.js';
 
 /**
  * docs/api.md#the-openapi-document: the published document says exactly what the server does, by a tool we did not write.
@@ -26,8 +27,10 @@ const dir = tempDir('crm-conformance-');
 const called = new Set<string>();
 const reported: string[] = [];
 
-useApp({ seed: 1 }, (s) => (sandbox = s));
+let fake: FakeProvider;
 beforeAll(async () => {
+  fake = await startFakeProvider();
+  sandbox = await startApp({ seed: 1, assistant: { provider: 'openai', url: `${fake.url}/v1`, model: 'fake-model', timeoutMs: 5000 } });
   doc = (await (await fetch(`${sandbox.baseUrl}/v1/openapi.json`)).json()) as Json;
   const file = join(dir.path, 'openapi.json');
   writeFileSync(file, JSON.stringify(doc));
@@ -36,6 +39,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prism?.stop();
+  await sandbox?.stop();
+  await fake?.close();
   dir.remove();
 });
 
@@ -247,6 +252,22 @@ describe("the document and the server, through Prism's validation proxy", () => 
     // The streams: straight to the sandbox (a stream never ends, and Prism waits for the end)
     await direct('GET', '/v1/events/stream', 200, {}, false);
     await direct('GET', '/v1/usage/stream', 200, {}, false);
+
+    // The assistant, against a scripted model: its turns are streams that end, read whole and each
+    // event checked against the document's schema by the suite's validator.
+    await valid('GET', '/v1/assistant', 200);
+    fake.script([{ toolCalls: [{ name: 'create_lead', args: { first_name: 'Conformance' } }] }, { text: 'Added.' }]);
+    const turn = await direct('POST', '/v1/assistant/messages', 200, {
+      raw: { type: 'application/json', text: JSON.stringify({ content: 'Add Conformance' }) },
+      headers: { 'content-type': 'application/json' },
+    });
+    const confirmation = /"confirmation":\{"id":"(conf_\w+)"/.exec(turn.text)![1]!;
+    await direct('POST', `/v1/assistant/confirmations/${confirmation}`, 200, {
+      raw: { type: 'application/json', text: JSON.stringify({ approve: true }) },
+      headers: { 'content-type': 'application/json' },
+    });
+    const conversations = (await valid('GET', '/v1/assistant/conversations?limit=5', 200)).body;
+    await valid('GET', `/v1/assistant/conversations/${conversations.data[0].id}`, 200);
 
     // Sandbox controls and accounts
     await valid('POST', '/_sandbox/faults', 201, { body: { path_prefix: '/v1/nothing' }, headers: { 'idempotency-key': 'conformance-fault' } });
