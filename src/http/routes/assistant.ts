@@ -41,14 +41,23 @@ function credentialHeaders(request: FastifyRequest): Record<string, string> {
   return headers;
 }
 
-const streamDocs = {
+/** What a turn answers: its event stream, or a problem before it starts (the route's own, then the provider's). */
+const turnResponses = (...own: Parameters<typeof errorResponses>) => ({
   200: {
     description:
       'Server-Sent Events: `event: <type>` and `data: <JSON>` for each of conversation, text, tool_call, confirmation_required, ' +
       'tool_result, done and error. A provider failure before the first word is a problem instead (502/504).',
     content: { 'text/event-stream': { schema: AssistantStreamEvent } },
   },
-};
+  ...errorResponses(
+    ...own,
+    'validation_failed',
+    'assistant_provider_unavailable',
+    'assistant_provider_rate_limited',
+    'assistant_not_configured',
+    'assistant_provider_timeout',
+  ),
+});
 
 export function assistantRoutes(fastify: FastifyInstance, ctx: Ctx, config: AssistantConfig | undefined): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -116,17 +125,7 @@ export function assistantRoutes(fastify: FastifyInstance, ctx: Ctx, config: Assi
         'Reads run at once; a write is proposed (`confirmation_required`) and runs only after POST /v1/assistant/confirmations/{id}. ' +
         'A turn makes at most 10 tool calls.',
       body: AssistantMessageCreate,
-      response: {
-        ...streamDocs,
-        ...errorResponses(
-          'not_found',
-          'validation_failed',
-          'assistant_provider_unavailable',
-          'assistant_provider_rate_limited',
-          'assistant_not_configured',
-          'assistant_provider_timeout',
-        ),
-      },
+      response: turnResponses('not_found'),
     },
     handler: async (request, reply) => {
       configured();
@@ -142,18 +141,7 @@ export function assistantRoutes(fastify: FastifyInstance, ctx: Ctx, config: Assi
       summary: 'Run or cancel a write the assistant proposed, and go on with the turn (streamed)',
       params: IdParams,
       body: AssistantConfirmationAnswer,
-      response: {
-        ...streamDocs,
-        ...errorResponses(
-          'not_found',
-          'conflict',
-          'validation_failed',
-          'assistant_provider_unavailable',
-          'assistant_provider_rate_limited',
-          'assistant_not_configured',
-          'assistant_provider_timeout',
-        ),
-      },
+      response: turnResponses('not_found', 'conflict'),
     },
     handler: async (request, reply) => {
       configured();
