@@ -7,6 +7,7 @@ import { codeCacheAwaitsCheckpoint, codeCacheCheckpoint } from '../../../code-ca
 import { limitHeapGrowth } from '../../../heap-limits.js';
 import { recordSandbox, recordStop } from '../../credentials.js';
 import { type AssistantConfig, assistantConfig } from '../../../assistant/config.js';
+import { EXIT } from '../../exit-codes.js';
 import { CliError, bold, cyan, dim, green, printJson, yellow } from '../../output.js';
 
 export interface StartOptions {
@@ -34,7 +35,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   try {
     assistant = assistantConfig(options);
   } catch (error) {
-    throw new CliError((error as Error).message);
+    throw new CliError((error as Error).message, EXIT.usage); // a flag or variable the CLI can check itself
   }
   let sandbox;
   try {
@@ -109,6 +110,8 @@ export async function startCommand(options: StartOptions): Promise<void> {
         field('Database', `${sandbox.db}${options.seed === false ? '' : dim(` (seed ${options.seed})`)}`),
         field('OpenAPI', `${sandbox.baseUrl}/v1/openapi.json`),
         field('API docs', `${sandbox.baseUrl}/docs`),
+        // Only when set: the model and where it runs, never the key (docs/assistant.md).
+        ...(assistant ? [field('Assistant', `${assistant.model} ${dim(`(${assistant.provider} at ${new URL(assistant.url).origin})`)}`)] : []),
         ...(recorded && !recorded.otherDefault ? [dim(`  Saved to ${recorded.path}: crm commands run in this folder use it.`)] : []),
         '',
         dim(`  Try: curl -H "Authorization: Bearer ${sandbox.apiKey ?? '<key>'}" "${sandbox.baseUrl}/v1/deals?limit=5"`),
