@@ -46,7 +46,24 @@ const (
 	EventTypeInvoicePaid                    = "invoice.paid"
 	EventTypeInvoiceVoided                  = "invoice.voided"
 	EventTypeInvoiceOverdue                 = "invoice.overdue"
+	EventTypeFieldCreated                   = "field.created"
+	EventTypeFieldUpdated                   = "field.updated"
+	EventTypeFieldDeleted                   = "field.deleted"
 	EventTypeAccountTrialEnded              = "account.trial_ended"
+	FieldObjectLead                         = "lead"
+	FieldObjectClient                       = "client"
+	FieldObjectDeal                         = "deal"
+	FieldTypeText                           = "text"
+	FieldTypeLongText                       = "long_text"
+	FieldTypeNumber                         = "number"
+	FieldTypeBoolean                        = "boolean"
+	FieldTypeDate                           = "date"
+	FieldTypeDatetime                       = "datetime"
+	FieldTypeSelect                         = "select"
+	FieldTypeMultiSelect                    = "multi_select"
+	FieldTypeEmail                          = "email"
+	FieldTypeURL                            = "url"
+	FieldTypePhone                          = "phone"
 	InvoiceStatusDraft                      = "draft"
 	InvoiceStatusOpen                       = "open"
 	InvoiceStatusPaid                       = "paid"
@@ -364,6 +381,46 @@ type EventResendResult struct {
 	APIResource
 	EventID    string             `json:"event_id"`
 	Deliveries []*WebhookDelivery `json:"deliveries"`
+}
+
+// Field is an object the API returns.
+type Field struct {
+	APIResource
+	// fld_…
+	ID          string          `json:"id"`
+	Object      string          `json:"object"`
+	Key         string          `json:"key"`
+	Label       string          `json:"label"`
+	Type        string          `json:"type"`
+	Description *string         `json:"description"`
+	Required    bool            `json:"required"`
+	Options     []*FieldOptions `json:"options"`
+	Decimals    *int            `json:"decimals"`
+	Position    int             `json:"position"`
+	CreatedAt   string          `json:"created_at"`
+	UpdatedAt   string          `json:"updated_at"`
+}
+
+// FieldDeleted is an object the API returns.
+type FieldDeleted struct {
+	APIResource
+	ID            string `json:"id"`
+	Deleted       bool   `json:"deleted"`
+	ValuesRemoved int    `json:"values_removed"`
+}
+
+// FieldOptions is an object the API returns.
+type FieldOptions struct {
+	APIResource
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// FieldUsage is an object the API returns.
+type FieldUsage struct {
+	APIResource
+	ID                string `json:"id"`
+	RecordsWithValues int    `json:"records_with_values"`
 }
 
 // Invoice is an object the API returns.

@@ -59,7 +59,7 @@ type ClientBulkRecordParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Contact persons created with the client
 	Contacts []*ContactCreateParams `json:"contacts,omitempty"`
@@ -79,7 +79,7 @@ type ClientCreateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Contact persons created with the client
 	Contacts []*ContactCreateParams `json:"contacts,omitempty"`
@@ -123,7 +123,7 @@ type ClientUpdateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -185,7 +185,7 @@ type DealBulkRecordParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Upsert only: the id of the record to update (an export carries it). Matched before match_on.
 	ID *string `json:"id,omitempty"`
@@ -209,7 +209,7 @@ type DealCreateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -283,7 +283,7 @@ type DealUpdateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -307,6 +307,64 @@ type EventListParams struct {
 type EventResendParams struct {
 	// Only to this endpoint; by default to every enabled endpoint that takes the type
 	EndpointID *string `json:"endpoint_id,omitempty"`
+}
+
+// FieldCreateOptionParams is what a method sends.
+type FieldCreateOptionParams struct {
+	// What records hold and filters match; unique within the field
+	Value string `json:"value"`
+	// What people see
+	Label string `json:"label"`
+}
+
+// FieldCreateParams is what a method sends.
+type FieldCreateParams struct {
+	Object string `json:"object"`
+	// The name in custom_fields, columns and filters
+	Key         string  `json:"key"`
+	Label       string  `json:"label"`
+	Type        string  `json:"type"`
+	Description *string `json:"description,omitempty"`
+	// Set on create, never cleared. Default: `false`.
+	Required *bool `json:"required,omitempty"`
+	// select and multi_select: 1..500 options, in the order people see them
+	Options []*FieldCreateOptionParams `json:"options,omitempty"`
+	// number: how many decimals a value may have; none means any
+	Decimals *int `json:"decimals,omitempty"`
+	// Order among the object’s fields; the end by default
+	Position *int `json:"position,omitempty"`
+}
+
+// FieldListParams is what a method sends.
+type FieldListParams struct {
+	// Only this object’s fields
+	Object *string `url:"object"`
+	// Page size, 1..1000
+	Limit *int `url:"limit"`
+	// The next_cursor of the previous page
+	Cursor *string `url:"cursor"`
+}
+
+// FieldUpdateOptionParams is what a method sends.
+type FieldUpdateOptionParams struct {
+	// What records hold and filters match; unique within the field
+	Value string `json:"value"`
+	// What people see
+	Label string `json:"label"`
+}
+
+// FieldUpdateParams is what a method sends.
+type FieldUpdateParams struct {
+	Label       *string `json:"label,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Required    *bool   `json:"required,omitempty"`
+	Position    *int    `json:"position,omitempty"`
+	// The whole list: add and relabel freely; an option records still hold cannot go (409)
+	Options []*FieldUpdateOptionParams `json:"options,omitempty"`
+	// Only text ↔ long_text and select → multi_select (409 otherwise)
+	Type *string `json:"type,omitempty"`
+	// number: how many decimals a value may have; none means any
+	Decimals *int `json:"decimals,omitempty"`
 }
 
 // InvoiceCreateLineItemParams is what a method sends.
@@ -409,7 +467,7 @@ type LeadBulkRecordParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Upsert only: the id of the record to update (an export carries it). Matched before match_on.
 	ID *string `json:"id,omitempty"`
@@ -455,7 +513,7 @@ type LeadCreateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -504,7 +562,7 @@ type LeadUpdateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans or null
+	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 

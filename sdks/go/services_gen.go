@@ -15,6 +15,7 @@ type services struct {
 	Assistant        *AssistantService
 	Events           *EventsService
 	WebhookEndpoints *WebhookEndpointsService
+	Fields           *FieldsService
 	RequestLogs      *RequestLogsService
 	Account          *AccountService
 }
@@ -31,6 +32,7 @@ func (s *services) init(b *backend) {
 	s.Assistant = &AssistantService{b: b, Conversations: &ConversationsService{b: b}}
 	s.Events = &EventsService{b: b}
 	s.WebhookEndpoints = &WebhookEndpointsService{b: b}
+	s.Fields = &FieldsService{b: b}
 	s.RequestLogs = &RequestLogsService{b: b}
 	s.Account = &AccountService{b: b}
 }

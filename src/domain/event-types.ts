@@ -17,6 +17,9 @@ export const EVENT_TYPES = [
   'invoice.paid',
   'invoice.voided',
   'invoice.overdue',
+  'field.created',
+  'field.updated',
+  'field.deleted',
   'account.trial_ended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

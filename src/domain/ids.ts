@@ -5,7 +5,7 @@ import { randomFillSync } from 'node:crypto';
  * creation, which is what keyset pagination relies on, so ids made in the same millisecond
  * increase monotonically instead of being random.
  */
-export type IdPrefix = 'lead' | 'cli' | 'con' | 'deal' | 'inv' | 'evt' | 'we' | 'whd' | 'key' | 'app' | 'req' | 'mail' | 'acct' | 'conv' | 'conf';
+export type IdPrefix = 'lead' | 'cli' | 'con' | 'deal' | 'inv' | 'evt' | 'we' | 'whd' | 'key' | 'app' | 'req' | 'mail' | 'acct' | 'conv' | 'conf' | 'fld';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32
 // The 80 random bits are kept as two 40-bit halves in plain numbers (exact up to 2^53): BigInt

@@ -8,6 +8,8 @@ export const SCOPES = [
   'deals:write',
   'invoices:read',
   'invoices:write',
+  'fields:read',
+  'fields:write',
   'events:read',
   'webhooks:read',
   'webhooks:write',

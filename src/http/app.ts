@@ -23,6 +23,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { sandboxRoutes, type SandboxControl } from './routes/sandbox.js';
 import { usageRoutes } from './routes/usage.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { fieldRoutes } from './routes/fields.js';
 import { assistantRoutes } from './routes/assistant.js';
 import type { AssistantConfig } from '../assistant/config.js';
 import { eventRoutes } from './routes/events.js';
@@ -178,6 +179,7 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   eventRoutes(app, ctx);
   eventStreamRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  fieldRoutes(app, ctx);
   requestLogRoutes(app, ctx, () => current().requestLog);
   dashboardRoutes(app, ctx, accounts, failedAuthentications);
   dashboardStreamRoutes(app, ctx, accounts, current);

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { Email, Phone, ShortText, listEnvelope, listQueryFields, listSortFields, recordFields, searchField, syncFields, syncFilterFields } from './common.js';
+import {
+  Email,
+  Phone,
+  ShortText,
+  listEnvelope,
+  listQueryFields,
+  listSortFields,
+  recordFields,
+  searchField,
+  syncFields,
+  syncFilterFields,
+  CustomFieldValues,
+} from './common.js';
 import { lazySchema } from './lazy.js';
 
 /**
@@ -142,7 +154,7 @@ export const Client = lazySchema(() =>
       website: z.string().nullable(),
       address: addressOut(),
       tags: z.array(z.string()),
-      custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      custom_fields: CustomFieldValues(),
       contacts: z.array(Contact.unwrap()),
       ...recordFields(),
     })

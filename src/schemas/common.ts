@@ -42,10 +42,13 @@ const Tags = buildOnce(() => z.array(z.string().min(1).max(50)).max(20).describe
 
 const CustomFields = buildOnce(() =>
   z
-    .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+    .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null(), z.array(z.string().max(100)).max(500)]))
     .refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields.' })
-    .describe('At most 50 keys; values are strings, numbers, booleans or null'),
+    .describe('At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null'),
 );
+
+/** A record's custom field values as the API answers them (docs/reference/custom-fields.md). */
+export const CustomFieldValues = buildOnce(() => z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())])));
 
 export const Currency = buildOnce(() => z.enum(CURRENCIES).describe('ISO 4217 code'));
 export const MoneyAmount = buildOnce(() => z.number().nonnegative().max(1e13).describe("Major units (19.99); at most the currency's minor digits"));

@@ -11,6 +11,7 @@ import {
   searchField,
   syncFields,
   syncFilterFields,
+  CustomFieldValues,
 } from './common.js';
 import { lazySchema } from './lazy.js';
 
@@ -62,7 +63,7 @@ export const Deal = lazySchema(() =>
       lost_at: z.string().nullable(),
       lost_reason: z.string().nullable(),
       tags: z.array(z.string()),
-      custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      custom_fields: CustomFieldValues(),
       ...recordFields(),
     })
     .meta({ id: 'Deal' }),

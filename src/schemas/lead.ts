@@ -12,6 +12,7 @@ import {
   searchField,
   syncFields,
   syncFilterFields,
+  CustomFieldValues,
 } from './common.js';
 import { lazySchema } from './lazy.js';
 
@@ -64,7 +65,7 @@ export const Lead = lazySchema(() =>
       status: z.enum(LEAD_STATUSES),
       notes: z.string().nullable(),
       tags: z.array(z.string()),
-      custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      custom_fields: CustomFieldValues(),
       converted_client_id: z.string().nullable(),
       ...recordFields(),
     })

@@ -1,6 +1,7 @@
 import type { Ctx } from '../services/context.js';
 import { inTransaction } from '../services/transactions.js';
 import { emptyData, hasWebhookEndpoints } from '../store/seed-fill.js';
+import { defineSeedFields } from './fields.js';
 import { loadFixtures } from './fixtures.js';
 import { seed } from './seed.js';
 import { copySeedImage } from './seed-image.js';
@@ -23,6 +24,7 @@ export function fill(ctx: Ctx, options: FillOptions): boolean {
       // Not with webhook endpoints (a reset): seeding queues deliveries of its events to them.
       const copied = seedValue === 1 && !hasWebhookEndpoints(ctx.db) && copySeedImage(ctx);
       if (!copied) seed(ctx, seedValue);
+      defineSeedFields(ctx);
     }
     if (options.fixtures) loadFixtures(ctx, options.fixtures);
     return seedValue !== false || Boolean(options.fixtures);

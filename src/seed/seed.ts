@@ -8,6 +8,7 @@ import { inTransaction } from '../services/transactions.js';
 import { createDeal } from '../services/deals.js';
 import { createInvoice, payInvoice, voidInvoice } from '../services/invoices.js';
 import { createLead } from '../services/leads.js';
+import { LIFECYCLE_OF_STATUS, PRODUCT_LINES } from './fields.js';
 import { SeededRandom } from './random.js';
 import * as V from './seed-data.js';
 import { asciiWord, emailLocalPart } from './ascii.js';
@@ -80,7 +81,7 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
       tick();
       const [first, last] = name();
       const company = rnd.chance(0.8) ? `${rnd.pick(V.COMPANY_WORDS)} ${rnd.pick(V.COMPANY_SUFFIXES)}` : null;
-      createLead(ctx, {
+      const lead = {
         first_name: first,
         last_name: last,
         email: `${emailLocalPart(first, last, 'lead')}${i}@${company ? slug(company.split(' ')[0]!) : 'mail'}.example`,
@@ -92,7 +93,9 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
         notes: rnd.chance(0.3) ? `Met at ${rnd.pick(V.CITIES).city}; follow up "soon".` : null,
         external_id: `seed-lead-${i + 1}`,
         tags: tags(),
-      });
+      };
+      // From the status, not drawn: a new draw would change every later record of the seed.
+      createLead(ctx, { ...lead, custom_fields: { lifecycle_stage: LIFECYCLE_OF_STATUS[lead.status]! } });
     }
 
     const deals = [];
@@ -114,6 +117,8 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
           lost_reason: stage === 'lost' ? rnd.pick(['Price', 'Went with a competitor', 'No budget', 'Timing']) : null,
           external_id: `seed-deal-${i + 1}`,
           tags: tags(),
+          // By position, not drawn (see the leads): every third deal has two product lines.
+          custom_fields: { product_line: i % 3 === 0 ? [PRODUCT_LINES[i % 4]!, PRODUCT_LINES[(i + 1) % 4]!] : [PRODUCT_LINES[i % 4]!] },
         }),
       );
     }

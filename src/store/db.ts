@@ -1,3 +1,4 @@
+import { defineHeldFields } from './held-fields.js';
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -81,6 +82,9 @@ export function openImage(image: Buffer): Db {
   return new Database(image as unknown as string, addon ? { nativeBinding: addon as unknown as string } : {});
 }
 
+/** What a migration does beyond its SQL, run in the same transaction after it: what SQL cannot say. */
+const AFTER_SQL: Record<number, (db: Db) => void> = { 21: defineHeldFields };
+
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
@@ -90,6 +94,7 @@ function migrate(db: Db): void {
     const sql = readSql();
     db.transaction(() => {
       db.exec(sql);
+      AFTER_SQL[version]?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, new Date().toISOString());
     })();
   }

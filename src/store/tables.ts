@@ -30,6 +30,7 @@ export const CONFIGURATION_TABLES = [
   'dashboard_logins',
   'dashboard_sessions',
   'webhook_endpoints',
+  'fields',
 ] as const;
 
 /** The account's own records of its traffic, and its people's assistant conversations: kept by a reset and a restore. */

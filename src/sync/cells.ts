@@ -8,7 +8,7 @@
  *     An empty cell means the key is absent. Values that would not come back the same that way
  *     (null, "", the string "42") are exported in the custom_fields JSON column instead.
  */
-export type CustomValue = string | number | boolean | null;
+export type CustomValue = string | number | boolean | null | string[];
 
 export function tagsToCell(tags: string[]): string {
   const joined = tags.join('|');

@@ -253,6 +253,18 @@ describe("the document and the server, through Prism's validation proxy", () => 
     await direct('GET', '/v1/events/stream', 200, {}, false);
     await direct('GET', '/v1/usage/stream', 200, {}, false);
 
+    // Custom field definitions
+    const field = (
+      await valid('POST', '/v1/fields', 201, {
+        body: { object: 'client', key: 'conformance_tier', label: 'Tier', type: 'select', options: [{ value: 'gold', label: 'Gold' }] },
+      })
+    ).body;
+    await valid('GET', '/v1/fields?object=client&limit=5', 200);
+    await valid('GET', `/v1/fields/${field.id}`, 200);
+    await valid('GET', `/v1/fields/${field.id}/usage`, 200);
+    await valid('PATCH', `/v1/fields/${field.id}`, 200, { body: { label: 'Customer tier' } });
+    await valid('DELETE', `/v1/fields/${field.id}`, 200);
+
     // The assistant, against a scripted model: its turns are streams that end, read whole and each
     // event checked against the document's schema by the suite's validator.
     await valid('GET', '/v1/assistant', 200);

@@ -52,6 +52,7 @@ describe('the SDK generator', () => {
       'clients',
       'deals',
       'events',
+      'fields',
       'invoices',
       'leads',
       'oauthApps',

@@ -220,7 +220,7 @@ class ClientBulkRecordParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
     contacts: Optional[List["ContactCreateParams"]]
     """Contact persons created with the client"""
     id: Optional[str]
@@ -239,7 +239,7 @@ class ClientCreateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
     contacts: Optional[List["ContactCreateParams"]]
     """Contact persons created with the client"""
 
@@ -283,7 +283,7 @@ class ClientUpdateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
 
 
 class Contact(CrmObject):
@@ -372,7 +372,7 @@ class DealBulkRecordParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
     id: Optional[str]
     """Upsert only: the id of the record to update (an export carries it). Matched before match_on."""
 
@@ -395,7 +395,7 @@ class DealCreateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
 
 
 class DealListParams(CrmObject):
@@ -488,7 +488,7 @@ class DealUpdateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
 
 
 class Deleted(CrmObject):
@@ -498,7 +498,7 @@ class Deleted(CrmObject):
 
 class Event(CrmObject):
     id: str
-    type: Literal["lead.created", "lead.updated", "lead.deleted", "lead.converted", "client.created", "client.updated", "client.deleted", "deal.created", "deal.updated", "deal.won", "deal.lost", "deal.deleted", "invoice.created", "invoice.sent", "invoice.paid", "invoice.voided", "invoice.overdue", "account.trial_ended"]
+    type: Literal["lead.created", "lead.updated", "lead.deleted", "lead.converted", "client.created", "client.updated", "client.deleted", "deal.created", "deal.updated", "deal.won", "deal.lost", "deal.deleted", "invoice.created", "invoice.sent", "invoice.paid", "invoice.voided", "invoice.overdue", "field.created", "field.updated", "field.deleted", "account.trial_ended"]
     created_at: str
     data: "EventData"
     previous_attributes: Optional[Dict[str, Any]]
@@ -531,6 +531,91 @@ class EventResendParams(CrmObject):
 class EventResendResult(CrmObject):
     event_id: str
     deliveries: List["WebhookDelivery"]
+
+
+class Field(CrmObject):
+    id: str
+    """fld_…"""
+    object: Literal["lead", "client", "deal"]
+    key: str
+    label: str
+    type: Literal["text", "long_text", "number", "boolean", "date", "datetime", "select", "multi_select", "email", "url", "phone"]
+    description: Optional[str]
+    required: bool
+    options: Optional[List["FieldOptions"]]
+    decimals: Optional[int]
+    position: int
+    created_at: str
+    updated_at: str
+
+
+class FieldCreateOptionParams(CrmObject):
+    value: str
+    """What records hold and filters match; unique within the field"""
+    label: str
+    """What people see"""
+
+
+class FieldCreateParams(CrmObject):
+    object: Literal["lead", "client", "deal"]
+    key: str
+    """The name in custom_fields, columns and filters"""
+    label: str
+    type: Literal["text", "long_text", "number", "boolean", "date", "datetime", "select", "multi_select", "email", "url", "phone"]
+    description: Optional[str]
+    required: Optional[bool]
+    """Set on create, never cleared. Default: `false`."""
+    options: Optional[List["FieldCreateOptionParams"]]
+    """select and multi_select: 1..500 options, in the order people see them"""
+    decimals: Optional[int]
+    """number: how many decimals a value may have; none means any"""
+    position: Optional[int]
+    """Order among the object’s fields; the end by default"""
+
+
+class FieldDeleted(CrmObject):
+    id: str
+    deleted: bool
+    values_removed: int
+
+
+class FieldListParams(CrmObject):
+    object: Optional[Literal["lead", "client", "deal"]]
+    """Only this object’s fields"""
+    limit: Optional[int]
+    """Page size, 1..1000"""
+    cursor: Optional[str]
+    """The next_cursor of the previous page"""
+
+
+class FieldOptions(CrmObject):
+    value: str
+    label: str
+
+
+class FieldUpdateOptionParams(CrmObject):
+    value: str
+    """What records hold and filters match; unique within the field"""
+    label: str
+    """What people see"""
+
+
+class FieldUpdateParams(CrmObject):
+    label: Optional[str]
+    description: Optional[str]
+    required: Optional[bool]
+    position: Optional[int]
+    options: Optional[List["FieldUpdateOptionParams"]]
+    """The whole list: add and relabel freely; an option records still hold cannot go (409)"""
+    type: Optional[Literal["text", "long_text", "number", "boolean", "date", "datetime", "select", "multi_select", "email", "url", "phone"]]
+    """Only text ↔ long_text and select → multi_select (409 otherwise)"""
+    decimals: Optional[int]
+    """number: how many decimals a value may have; none means any"""
+
+
+class FieldUsage(CrmObject):
+    id: str
+    records_with_values: int
 
 
 class Invoice(CrmObject):
@@ -678,7 +763,7 @@ class LeadBulkRecordParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
     id: Optional[str]
     """Upsert only: the id of the record to update (an export carries it). Matched before match_on."""
 
@@ -728,7 +813,7 @@ class LeadCreateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
 
 
 class LeadListParams(CrmObject):
@@ -775,7 +860,7 @@ class LeadUpdateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans or null"""
+    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
 
 
 class OAuthApp(CrmObject):

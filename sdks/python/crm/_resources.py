@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Literal, Optional, Union, Unpack
 
 from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote
 from ._pagination import Page
-from ._models import Account, ApiKey, ApiKeyWithSecret, AssistantConversation, AssistantStatus, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
+from ._models import Account, ApiKey, ApiKeyWithSecret, AssistantConversation, AssistantStatus, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Field, FieldDeleted, FieldUsage, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
 
 
 class LeadsResource:
@@ -893,6 +893,89 @@ class WebhookEndpointsResource:
         ]), model=WebhookRecoverResult, options=options)
 
 
+class FieldsResource:
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    def list(
+        self,
+        *,
+        object: Union[Optional[Literal["lead", "client", "deal"]], NotGiven] = NOT_GIVEN,
+        limit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        cursor: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> Page[Field]:
+        """List custom fields, by object and position"""
+        return self._core.page("GET", "/v1/fields", _given([
+            ("object", object),
+            ("limit", limit),
+            ("cursor", cursor),
+        ]), Field, options)
+
+    def create(
+        self,
+        *,
+        object: Literal["lead", "client", "deal"],
+        key: str,
+        label: str,
+        type: Literal["text", "long_text", "number", "boolean", "date", "datetime", "select", "multi_select", "email", "url", "phone"],
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        required: Union[Optional[bool], NotGiven] = NOT_GIVEN,
+        options: Union[Optional[List["FieldCreateOptionParams"]], NotGiven] = NOT_GIVEN,
+        decimals: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        position: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> Field:
+        """Define a custom field of leads, clients or deals"""
+        return self._core.call("POST", "/v1/fields", body=_given([
+            ("object", object),
+            ("key", key),
+            ("label", label),
+            ("type", type),
+            ("description", description),
+            ("required", required),
+            ("options", options),
+            ("decimals", decimals),
+            ("position", position),
+        ]), model=Field, options=options)
+
+    def retrieve(self, id: str, **options: Unpack[RequestOptions]) -> Field:
+        """Get a custom field"""
+        return self._core.call("GET", f"/v1/fields/{_quote(id)}", query=None, model=Field, options=options)
+
+    def update(
+        self,
+        id: str,
+        *,
+        label: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        required: Union[Optional[bool], NotGiven] = NOT_GIVEN,
+        position: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        options: Union[Optional[List["FieldUpdateOptionParams"]], NotGiven] = NOT_GIVEN,
+        type: Union[Optional[Literal["text", "long_text", "number", "boolean", "date", "datetime", "select", "multi_select", "email", "url", "phone"]], NotGiven] = NOT_GIVEN,
+        decimals: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> Field:
+        """Change a custom field: label, description, required, position, options; some type changes"""
+        return self._core.call("PATCH", f"/v1/fields/{_quote(id)}", body=_given([
+            ("label", label),
+            ("description", description),
+            ("required", required),
+            ("position", position),
+            ("options", options),
+            ("type", type),
+            ("decimals", decimals),
+        ]), model=Field, options=options)
+
+    def delete(self, id: str, **options: Unpack[RequestOptions]) -> FieldDeleted:
+        """Delete a custom field and its values on every record"""
+        return self._core.call("DELETE", f"/v1/fields/{_quote(id)}", query=None, model=FieldDeleted, options=options)
+
+    def list_usage(self, id: str, **options: Unpack[RequestOptions]) -> FieldUsage:
+        """How many records hold a value for the field (what deleting it removes)"""
+        return self._core.call("GET", f"/v1/fields/{_quote(id)}/usage", query=None, model=FieldUsage, options=options)
+
+
 class RequestLogsResource:
     def __init__(self, core: Core) -> None:
         self._core = core
@@ -957,5 +1040,6 @@ class Resources:
         self.assistant = AssistantResource(core)
         self.events = EventsResource(core)
         self.webhook_endpoints = WebhookEndpointsResource(core)
+        self.fields = FieldsResource(core)
         self.request_logs = RequestLogsResource(core)
         self.account = AccountResource(core)

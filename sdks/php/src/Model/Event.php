@@ -25,6 +25,9 @@ final class Event extends Model
     public const TYPE_INVOICE_PAID = 'invoice.paid';
     public const TYPE_INVOICE_VOIDED = 'invoice.voided';
     public const TYPE_INVOICE_OVERDUE = 'invoice.overdue';
+    public const TYPE_FIELD_CREATED = 'field.created';
+    public const TYPE_FIELD_UPDATED = 'field.updated';
+    public const TYPE_FIELD_DELETED = 'field.deleted';
     public const TYPE_ACCOUNT_TRIAL_ENDED = 'account.trial_ended';
 
     public string $id;

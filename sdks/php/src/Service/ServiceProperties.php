@@ -19,6 +19,7 @@ trait ServiceProperties
     public readonly AssistantService $assistant;
     public readonly EventsService $events;
     public readonly WebhookEndpointsService $webhookEndpoints;
+    public readonly FieldsService $fields;
     public readonly RequestLogsService $requestLogs;
     public readonly AccountService $account;
 
@@ -35,6 +36,7 @@ trait ServiceProperties
         $this->assistant = new AssistantService($requestor);
         $this->events = new EventsService($requestor);
         $this->webhookEndpoints = new WebhookEndpointsService($requestor);
+        $this->fields = new FieldsService($requestor);
         $this->requestLogs = new RequestLogsService($requestor);
         $this->account = new AccountService($requestor);
     }

@@ -214,7 +214,7 @@ export interface ClientBulkRecordParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
   /** Contact persons created with the client */
   contacts?: ContactCreateParams[];
@@ -233,7 +233,7 @@ export interface ClientCreateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
   /** Contact persons created with the client */
   contacts?: ContactCreateParams[];
@@ -276,7 +276,7 @@ export interface ClientUpdateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -365,7 +365,7 @@ export interface DealBulkRecordParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
   /** Upsert only: the id of the record to update (an export carries it). Matched before match_on. */
   id?: string;
@@ -388,7 +388,7 @@ export interface DealCreateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -480,7 +480,7 @@ export interface DealUpdateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -491,7 +491,7 @@ export interface Deleted {
 
 export interface Event {
   id: string;
-  type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.converted" | "client.created" | "client.updated" | "client.deleted" | "deal.created" | "deal.updated" | "deal.won" | "deal.lost" | "deal.deleted" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "account.trial_ended";
+  type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.converted" | "client.created" | "client.updated" | "client.deleted" | "deal.created" | "deal.updated" | "deal.won" | "deal.lost" | "deal.deleted" | "invoice.created" | "invoice.sent" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "field.created" | "field.updated" | "field.deleted" | "account.trial_ended";
   created_at: string;
   data: EventData;
   previous_attributes?: Record<string, unknown>;
@@ -524,6 +524,91 @@ export interface EventResendParams {
 export interface EventResendResult {
   event_id: string;
   deliveries: WebhookDelivery[];
+}
+
+export interface Field {
+  /** fld_… */
+  id: string;
+  object: "lead" | "client" | "deal";
+  key: string;
+  label: string;
+  type: "text" | "long_text" | "number" | "boolean" | "date" | "datetime" | "select" | "multi_select" | "email" | "url" | "phone";
+  description: string | null;
+  required: boolean;
+  options: FieldOptions[] | null;
+  decimals: number | null;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FieldCreateOptionParams {
+  /** What records hold and filters match; unique within the field */
+  value: string;
+  /** What people see */
+  label: string;
+}
+
+export interface FieldCreateParams {
+  object: "lead" | "client" | "deal";
+  /** The name in custom_fields, columns and filters */
+  key: string;
+  label: string;
+  type: "text" | "long_text" | "number" | "boolean" | "date" | "datetime" | "select" | "multi_select" | "email" | "url" | "phone";
+  description?: string | null;
+  /** Set on create, never cleared. Default: `false`. */
+  required?: boolean;
+  /** select and multi_select: 1..500 options, in the order people see them */
+  options?: FieldCreateOptionParams[];
+  /** number: how many decimals a value may have; none means any */
+  decimals?: number;
+  /** Order among the object’s fields; the end by default */
+  position?: number;
+}
+
+export interface FieldDeleted {
+  id: string;
+  deleted: boolean;
+  values_removed: number;
+}
+
+export interface FieldListParams {
+  /** Only this object’s fields */
+  object?: "lead" | "client" | "deal";
+  /** Page size, 1..1000 */
+  limit?: number;
+  /** The next_cursor of the previous page */
+  cursor?: string;
+}
+
+export interface FieldOptions {
+  value: string;
+  label: string;
+}
+
+export interface FieldUpdateOptionParams {
+  /** What records hold and filters match; unique within the field */
+  value: string;
+  /** What people see */
+  label: string;
+}
+
+export interface FieldUpdateParams {
+  label?: string;
+  description?: string | null;
+  required?: boolean;
+  position?: number;
+  /** The whole list: add and relabel freely; an option records still hold cannot go (409) */
+  options?: FieldUpdateOptionParams[];
+  /** Only text ↔ long_text and select → multi_select (409 otherwise) */
+  type?: "text" | "long_text" | "number" | "boolean" | "date" | "datetime" | "select" | "multi_select" | "email" | "url" | "phone";
+  /** number: how many decimals a value may have; none means any */
+  decimals?: number | null;
+}
+
+export interface FieldUsage {
+  id: string;
+  records_with_values: number;
 }
 
 export interface Invoice {
@@ -669,7 +754,7 @@ export interface LeadBulkRecordParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
   /** Upsert only: the id of the record to update (an export carries it). Matched before match_on. */
   id?: string;
@@ -718,7 +803,7 @@ export interface LeadCreateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -765,7 +850,7 @@ export interface LeadUpdateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans or null */
+  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
   custom_fields?: Record<string, unknown>;
 }
 

@@ -26,6 +26,8 @@ const lead = (c: CrmClient) =>
     company: 'Triggered Ltd',
     source: 'other',
   });
+/** A throwaway text field on leads: the key starts with a letter and is unique per run. */
+const field = (c: CrmClient) => c.post<Obj>('/v1/fields', { object: 'lead', key: `triggered_${tag()}`, label: 'Triggered field', type: 'text' });
 const client = (c: CrmClient) => c.post<Obj>('/v1/clients', { name: `Triggered Client ${tag()}`, email: `billing-${tag()}@example.com` });
 const deal = (c: CrmClient) => c.post<Obj>('/v1/deals', { title: `Triggered deal ${tag()}`, value: 1000, currency: 'EUR', stage: 'proposal' });
 const invoice = async (c: CrmClient, send: boolean) => {
@@ -61,6 +63,12 @@ const RECIPES: Record<TriggerableEventType, Recipe> = {
   'deal.won': { story: 'created a deal and won it', run: after(deal, (c, id) => c.post(`/v1/deals/${id}/win`)) },
   'deal.lost': { story: 'created a deal and lost it', run: after(deal, (c, id) => c.post(`/v1/deals/${id}/lose`, { reason: 'triggered' })) },
   'deal.deleted': { story: 'created a deal and deleted it', run: after(deal, (c, id) => c.request('DELETE', `/v1/deals/${id}`)) },
+  'field.created': { story: 'created a lead field', run: field },
+  'field.updated': {
+    story: 'created a lead field and relabelled it',
+    run: after(field, (c, id) => c.request('PATCH', `/v1/fields/${id}`, { body: { label: 'Triggered field (renamed)' } })),
+  },
+  'field.deleted': { story: 'created a lead field and deleted it', run: after(field, (c, id) => c.request('DELETE', `/v1/fields/${id}`)) },
   'invoice.created': { story: 'created a client and a draft invoice', run: (c) => invoice(c, false) },
   'invoice.sent': { story: 'created a client and an invoice, sent at once', run: (c) => invoice(c, true) },
   'invoice.paid': {
