@@ -28,6 +28,7 @@ export async function askCommand(options: AskOptions, words: string[]): Promise<
   const view = options.json ? jsonView() : terminalView();
   let conversationId = options.conversation;
   let cancelledUnattended = 0;
+  let prompting = false;
 
   /** Shows a stream's events as they come; the writes it proposed are answered after its `done`. */
   async function play(events: AsyncGenerator<AssistantStreamEvent>): Promise<{ status: string; proposed: AssistantConfirmation[] }> {
@@ -55,7 +56,10 @@ export async function askCommand(options: AskOptions, words: string[]): Promise<
       return false;
     }
     view.card(confirmation, 'asked');
-    return askOnTerminal('Run this? [y/N] ', interrupt.signal);
+    prompting = true;
+    const yes = await askOnTerminal('Run this? [y/N] ', interrupt.signal);
+    prompting = false;
+    return yes;
   }
 
   let failed: unknown;
@@ -68,7 +72,7 @@ export async function askCommand(options: AskOptions, words: string[]): Promise<
       turn = next;
     }
   } catch (error) {
-    failed = failure(error, interrupt.signal.aborted, options);
+    failed = interrupt.signal.aborted ? interrupted(prompting) : failure(error, options);
   } finally {
     interrupt.dispose();
     await turns.close();
@@ -82,9 +86,17 @@ export async function askCommand(options: AskOptions, words: string[]): Promise<
   }
 }
 
+/** Ctrl+C: at the prompt, the write stays proposed (the server has not been answered). */
+function interrupted(atPrompt: boolean): CliError {
+  return new CliError(
+    atPrompt
+      ? 'Stopped (Ctrl+C): the proposed write was not run. It waits in the conversation; a new question there cancels it.'
+      : 'Stopped (Ctrl+C) before the end of the turn.',
+  );
+}
+
 /** What went wrong, said so that the user knows what to do next (exit 1, docs/assistant.md). */
-function failure(error: unknown, interrupted: boolean, options: AskOptions): unknown {
-  if (interrupted) return new CliError('Stopped (Ctrl+C) before the end of the turn; a write waiting for an answer was not run.');
+function failure(error: unknown, options: AskOptions): unknown {
   if (error instanceof CliError || !(error instanceof Error)) return error;
   if (error instanceof CrmNetworkError) return new CliError(error.message);
   if (!(error instanceof CrmApiError)) return new CliError(error.message);
