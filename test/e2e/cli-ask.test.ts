@@ -134,6 +134,23 @@ describe('--json', () => {
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'complete' });
     expect(await dealsOf(acme.id)).toHaveLength(1);
   });
+
+  it('never asks, even on a terminal: without --yes the write is cancelled and the last line is the error, exit 1', async () => {
+    const acme = await aClient(api, { name: 'Acme Json No GmbH' });
+    fake.script([createDeal(acme.id, 'Json unasked'), { text: 'Not created.' }]);
+    // Nothing typed: a prompt would show its question (and read the end of input as no).
+    const run = await runCrmOnTerminal(['ask', '--json', 'create a deal for Acme Json No'], env);
+    expect(run.code).toBe(1);
+    expect(run.output).not.toContain('Run this?');
+    const lines = run.output
+      .split('\r\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(lines.find((e) => e.type === 'tool_result')).toMatchObject({ tool: 'create_deal', is_error: true });
+    expect(lines.at(-2)).toMatchObject({ type: 'done', status: 'complete' });
+    expect(lines.at(-1).error).toMatchObject({ exit_code: 1, message: expect.stringContaining('--yes') });
+    expect(await dealsOf(acme.id)).toEqual([]);
+  });
 });
 
 describe('text from the server', () => {
