@@ -12,11 +12,16 @@ export interface GlobalOptions {
   noKeyReason?: string;
 }
 
-/** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
-export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
+/** The key every command that talks to a server needs, or the message that says how to get one. */
+export function requireApiKey(options: GlobalOptions): string {
   // A stopped sandbox is not a usage error: the command was right, the server is not there (exit 1).
   if (!options.apiKey) throw options.noKeyReason ? new CliError(options.noKeyReason, EXIT.failure) : new CliError(HOW_TO_LOG_IN, EXIT.usage);
-  return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: options.apiKey });
+  return options.apiKey;
+}
+
+/** The client for commands that talk to a server; they all need a key. `tuning` sets retries, connections, etc. */
+export function clientFor(options: GlobalOptions, tuning: Omit<ClientOptions, 'baseUrl' | 'apiKey'> = {}): CrmClient {
+  return new CrmClient({ ...tuning, baseUrl: options.baseUrl, apiKey: requireApiKey(options) });
 }
 
 /**

@@ -9,6 +9,7 @@ import { registerSandboxCommands } from './commands/sandbox/register.js';
 import { registerKeyCommands } from './commands/keys/register.js';
 import { registerUsageCommand } from './commands/usage/register.js';
 import { registerMcpCommand } from './commands/mcp/register.js';
+import { registerAskCommand } from './commands/ask/register.js';
 import { registerOpenapiCommand } from './commands/openapi/register.js';
 import { registerSdkCommands } from './commands/sdk/register.js';
 import { registerVersionCommand } from './commands/version/register.js';
@@ -47,6 +48,7 @@ Examples:
   $ crm sync export clients --out -       # CSV on stdout
   $ crm listen --forward-to http://localhost:3000/webhooks
   $ crm trigger deal.won                  # make the API calls that cause an event
+  $ crm ask "how much is in negotiation?"  # the sandbox's assistant (needs a model provider)
 
 Credentials, first found wins: --base-url/--api-key, CRM_BASE_URL/CRM_API_KEY, --profile or
 CRM_PROFILE, .crm/sandbox.json in this folder (written by \`crm sandbox start\`), the default
@@ -64,6 +66,7 @@ Environment: CRM_BASE_URL, CRM_API_KEY, CRM_PROFILE, CRM_SANDBOX_API_KEY, XDG_CO
   registerKeyCommands(program);
   registerUsageCommand(program);
   registerMcpCommand(program);
+  registerAskCommand(program);
   registerOpenapiCommand(program);
   registerSdkCommands(program);
   registerVersionCommand(program);

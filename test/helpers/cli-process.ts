@@ -58,3 +58,20 @@ export function spawnCrm(args: string[], env: NodeJS.ProcessEnv = {}, node = pro
     },
   };
 }
+
+/**
+ * Runs `bin/crm …` on a pseudo-terminal, as a person at a terminal would (util-linux `script`):
+ * stdin, stdout and stderr are all the terminal, so prompts appear; `input` is typed into it.
+ * The output is what the terminal showed: stdout and stderr together, lines ending in CRLF.
+ */
+export function runCrmOnTerminal(args: string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<{ code: number | null; output: string }> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CRM_BIN, ...args].map(quote).join(' ');
+  // -e: script exits with the command's code; -q: no "Script started" lines; the log goes nowhere.
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin!.end(input);
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+}
