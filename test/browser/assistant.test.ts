@@ -96,7 +96,7 @@ describe('the assistant panel', () => {
     expect(deals).toHaveLength(1);
     expect(deals[0]).toMatchObject({ title: 'Acme rollout', value: 12000, currency: 'EUR', stage: 'proposal' });
     // The card became the step that says what happened.
-    await panel(page).locator('summary').filter({ hasText: 'Created a deal “Acme rollout”, stage proposal for “Acme GmbH”' }).waitFor();
+    await panel(page).locator('summary').filter({ hasText: 'Created a deal “Acme rollout” for Acme GmbH' }).waitFor();
 
     // The records named in the answer are links by their names, the ids left out.
     expect(await answer.textContent()).toBe('Done: Acme rollout for Acme GmbH, in Proposal.');
@@ -238,7 +238,9 @@ describe('without a model provider', () => {
       const setup = panel(page);
       await setup.getByRole('heading', { name: 'Set up a model provider' }).waitFor();
       const text = await setup.textContent();
-      expect(text).toContain('crm sandbox start --assistant-url http://127.0.0.1:11434/v1 --assistant-model llama3.1');
+      expect(await setup.getByLabel('Command for Ollama').textContent()).toBe(
+        'crm sandbox start \\\n  --assistant-url http://127.0.0.1:11434/v1 \\\n  --assistant-model llama3.1',
+      );
       for (const name of ['--assistant-url', 'CRM_ASSISTANT_URL', '--assistant-model', 'CRM_ASSISTANT_MODEL', 'CRM_ASSISTANT_API_KEY'])
         expect(text).toContain(name);
       expect(await setup.getByRole('link', { name: /docs\/assistant\.md/ }).getAttribute('href')).toMatch(/docs\/assistant\.md$/);

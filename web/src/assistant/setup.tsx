@@ -3,6 +3,8 @@
 import { CopyButton } from '../components/table.js';
 
 const OLLAMA = 'crm sandbox start --assistant-url http://127.0.0.1:11434/v1 --assistant-model llama3.1';
+/** The same command a flag a line, so no line breaks inside a flag or the URL in a narrow panel. */
+const OLLAMA_LINES = 'crm sandbox start \\\n  --assistant-url http://127.0.0.1:11434/v1 \\\n  --assistant-model llama3.1';
 const DOCS = 'https://github.com/crm-sandbox/crm-sandbox/blob/main/docs/assistant.md';
 
 const SETTINGS: [flag: string, env: string, what: string][] = [
@@ -23,7 +25,7 @@ export function Setup() {
       </p>
       <p>With Ollama running on this machine, restart the sandbox with:</p>
       <pre tabIndex={0} aria-label="Command for Ollama">
-        {OLLAMA}
+        {OLLAMA_LINES}
       </pre>
       <CopyButton text={OLLAMA} label="Copy command" />
       <h4 class="assistant-settings-head">Flags and environment variables</h4>

@@ -15,24 +15,25 @@ const STATE_WORDS: Record<Step['state'], string> = {
 };
 
 /** A record's name where the id stands, once known (the id until then). Text only: the summary line is a toggle, not a link. */
-function RecordName(props: { id: string }) {
+function RecordName(props: { id: string; quoted?: boolean }) {
   const resource = resourceOfId(props.id) as ResourceName;
   const lookup = useRecordName(resource, props.id);
-  return <>{lookup.state === 'found' ? `“${lookup.name}”` : props.id}</>;
+  if (lookup.state !== 'found') return <>{props.id}</>;
+  return <>{props.quoted ? `“${lookup.name}”` : lookup.name}</>;
 }
 
 /** The step's line: the title (past tense once it ran), the record, the key arguments, the client. */
 export function StepLabel(props: { step: Step }) {
   const { step } = props;
   const words = toolWords(step.tool);
-  const key = keyArguments(step.args);
+  const key = keyArguments(step.tool, step.args);
   return (
     <>
       {step.state === 'done' ? words.done : words.title}
       {key.record && (
         <>
           {' '}
-          <RecordName id={key.record} />
+          <RecordName id={key.record} quoted />
         </>
       )}
       {key.text && ` ${key.text}`}

@@ -73,30 +73,38 @@ export const resourceOfId = (id: string): RecordResource | undefined => RECORD_P
 export interface KeyArguments {
   /** The record the call is about (`id`), shown by its name right after the title. */
   record?: string;
-  /** The search words (`for “acme”`), the new record's name (`“Acme rollout”`), a stage or status. */
+  /** The search words (`for “acme”`), a new record's name (`“Acme rollout”`), a stage moved to or listed (`to Negotiation`). */
   text: string;
   /** The client it is for (`client_id`), shown as “for Acme GmbH” at the end. */
   client?: string;
 }
 
-/** The arguments that say which call this was, beside its title. Ids are left to the caller, which shows names. */
-export function keyArguments(args: Record<string, unknown>): KeyArguments {
+const sentence = (id: string) => {
+  const words = id.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * The arguments that say which call this was, beside its title: "Searched clients for “acme”",
+ * "Created a deal “Acme rollout”", "Moved a deal to Negotiation", "Listed deals in Proposal".
+ * Ids are left to the caller, which shows the records' names.
+ */
+export function keyArguments(tool: string, args: Record<string, unknown>): KeyArguments {
   const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const quoted = (v: string) => `“${v.length > 60 ? `${v.slice(0, 59)}…` : v}”`;
+  const record = text(args.id);
+  const client = text(args.client_id);
   const parts: string[] = [];
   const q = text(args.q);
   if (q) parts.push(`for ${quoted(q)}`);
   const person = [text(args.first_name), text(args.last_name)].filter(Boolean).join(' ');
   const name = text(args.title) ?? text(args.name) ?? (person || undefined) ?? text(args.number) ?? text(args.email);
-  if (name) parts.push(quoted(name));
-  for (const key of ['stage', 'status'] as const) {
-    const value = text(args[key]);
-    if (value) parts.push(`${key} ${value.replace(/_/g, ' ')}`);
-  }
-  const record = text(args.id);
-  const client = text(args.client_id);
+  if (name && !record) parts.push(quoted(name));
+  const stage = text(args.stage) ?? text(args.status);
+  if (stage && tool.startsWith('list_')) parts.push(`in ${sentence(stage)}`);
+  else if (stage && (tool === 'move_deal_stage' || tool === 'reopen_deal')) parts.push(`to ${sentence(stage)}`);
   return {
-    text: parts.join(', '),
+    text: parts.join(' '),
     ...(record && resourceOfId(record) ? { record } : {}),
     ...(client && resourceOfId(client) === 'clients' ? { client } : {}),
   };
