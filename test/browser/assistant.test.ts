@@ -7,6 +7,7 @@ import { aClient, aDeal, anApiKey } from '../helpers/factories.js';
 import { type FakeProvider, startFakeProvider } from '../helpers/fake-model-provider.js';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
 import { startSandboxProcess } from '../helpers/sandbox.js';
+import { brokenWordsIn } from './measure-layout.js';
 
 /**
  * The assistant panel (docs/dashboard.md#the-assistant) in Chromium, against a sandbox process whose
@@ -246,6 +247,7 @@ describe('without a model provider', () => {
       expect(await setup.getByRole('link', { name: /docs\/assistant\.md/ }).getAttribute('href')).toMatch(/docs\/assistant\.md$/);
       expect(await setup.getByRole('textbox').count()).toBe(0); // nothing to ask yet
       expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await page.evaluate(brokenWordsIn, '#assistant-panel')).toEqual([]);
       await screenshot(page, 'assistant-setup-light');
       await page.context().close();
     } finally {
@@ -259,10 +261,11 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
-/** The panel with an answer, steps and a destructive card, at 1440 and 1024 px. */
+/** The panel with an answer, steps and a destructive card, at 1440 and 1024 px: no word of it broken across lines. */
 async function shoot(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   for (const width of [1440, 1024]) {
     await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate(brokenWordsIn, '#assistant-panel'), `${width} px`).toEqual([]);
     await screenshot(page, `assistant-${width}-${scheme}`);
   }
 }

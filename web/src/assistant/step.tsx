@@ -23,7 +23,7 @@ function RecordName(props: { id: string; quoted?: boolean }) {
 }
 
 /** The step's line: the title (past tense once it ran), the record, the key arguments, the client. */
-export function StepLabel(props: { step: Step }) {
+function StepLabel(props: { step: Step }) {
   const { step } = props;
   const words = toolWords(step.tool);
   const key = keyArguments(step.tool, step.args);

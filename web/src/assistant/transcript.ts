@@ -11,7 +11,7 @@ import { toolWords } from './tools.js';
  * it or it broke · cancelled: Cancel was chosen (or another question asked instead) · stopped: the
  * turn ended (an error) before the call had its result.
  */
-export type StepState = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled' | 'stopped';
+type StepState = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled' | 'stopped';
 
 /** A write's card: pending until Run or Cancel; `sending` while that answer is on its way. */
 export interface Card {
