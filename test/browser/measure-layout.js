@@ -32,6 +32,29 @@ export function measure() {
 }
 
 /**
+ * Runs in the page: the words of the element `scope` selects that break across lines (every visible
+ * text node but preformatted code, which scrolls). Self-contained, as page.evaluate sends only its text.
+ */
+export function brokenWordsIn(scope) {
+  const root = document.querySelector(scope);
+  if (!root) return [`nothing matches ${scope}`];
+  const words = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('pre') || parent.offsetParent === null) continue;
+    for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) words.push(match[0]);
+    }
+  }
+  return [...new Set(words)];
+}
+
+/**
  * For the test of the measure: a header squeezed until its word breaks, and the page's primary
  * button too narrow for its name. Through the DOM and the CSSOM: the dashboard's CSP refuses a
  * <style> element (as it should).

@@ -17,6 +17,8 @@ const ARGS = [
   '--no-first-run',
 ];
 
+const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+
 export interface BrowserSuite {
   sandbox: RunningSandbox;
   api: ApiClient;
@@ -29,12 +31,15 @@ export interface BrowserSuite {
   signedIn(colorScheme?: 'light' | 'dark'): Promise<Page>;
 }
 
-/** One sandbox and one Chromium per test file. */
-export function useBrowser(args: string[], ready: (suite: BrowserSuite) => void): void {
+/**
+ * One sandbox and one Chromium per test file. `env()`, read when the sandbox starts (after the
+ * file's earlier beforeAll hooks), adds to its environment: CRM_ASSISTANT_URL of a fake provider.
+ */
+export function useBrowser(args: string[], ready: (suite: BrowserSuite) => void, env: () => NodeJS.ProcessEnv = () => ({})): void {
   let sandbox: RunningSandbox | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [sandbox, browser] = await Promise.all([startSandboxProcess(args), chromium.launch({ executablePath: CHROMIUM, args: ARGS })]);
+    [sandbox, browser] = await Promise.all([startSandboxProcess(args, { env: env() }), launchChromium()]);
     const api = apiClient(sandbox);
     const s = sandbox;
     const b = browser;

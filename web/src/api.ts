@@ -31,24 +31,55 @@ export class ApiProblem extends Error {
 }
 
 export async function api<T = any>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
-  const headers: Record<string, string> = { ...extraHeaders, 'x-crm-dashboard': '1' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await send(method, path, body, extraHeaders);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   const parsed = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
-  if (!response.ok) {
-    if (response.status === 401 && path !== '/dashboard/session') me.value = null;
-    const errors = Array.isArray(parsed?.errors) ? parsed.errors : [];
-    throw new ApiProblem(
-      response.status,
-      parsed?.code ?? 'error',
-      parsed?.detail ?? `HTTP ${response.status}`,
-      errors,
-      retryAfterSeconds(response.headers.get('retry-after')),
-    );
-  }
+  if (!response.ok) throw problemOf(response, path, parsed);
   return parsed as T;
+}
+
+/**
+ * A request whose answer is read as it arrives (the assistant's Server-Sent Events, which an
+ * EventSource cannot ask for: it only GETs): the response once its status is a success, else the
+ * API's problem, thrown as `api` throws it.
+ */
+export async function apiStream(method: string, path: string, body: unknown, signal: AbortSignal): Promise<Response> {
+  const response = await send(method, path, body, { accept: 'text/event-stream' }, signal);
+  if (response.ok) return response;
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
+  } catch {
+    // A proxy's HTML error page: the status says enough.
+  }
+  throw problemOf(response, path, parsed);
+}
+
+function send(method: string, path: string, body: unknown, extraHeaders: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = { ...extraHeaders, 'x-crm-dashboard': '1' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+function problemOf(response: Response, path: string, parsed: unknown): ApiProblem {
+  if (response.status === 401 && path !== '/dashboard/session') me.value = null;
+  const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { code?: string; detail?: string; errors?: unknown };
+  const errors = Array.isArray(problem.errors) ? problem.errors : [];
+  return new ApiProblem(
+    response.status,
+    problem.code ?? 'error',
+    problem.detail ?? `HTTP ${response.status}`,
+    errors,
+    retryAfterSeconds(response.headers.get('retry-after')),
+  );
 }
 
 /** Retry-After as seconds: a number of seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */

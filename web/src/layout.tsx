@@ -2,6 +2,8 @@ import type { ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api, can, me } from './api.js';
 import { connectLive } from './live.js';
+import { AssistantButton, AssistantPanel, mayUseAssistant, useAssistantShortcut } from './assistant/panel.js';
+import { panelOpen } from './assistant/session.js';
 import { CommandMenuButton, CommandMenuHost } from './command-menu/command-menu.js';
 import { ConfirmHost } from './components/confirm.js';
 import { Link } from './components/link.js';
@@ -56,15 +58,17 @@ async function signOut() {
 
 export function Layout() {
   useEffect(connectLive, []); // one live stream for every page, closed on sign-out
+  useAssistantShortcut();
   void location.value; // re-render on navigation
   const current = pageName();
   const found = PAGES.find(([path]) => path === current);
   const Page = found?.[2];
   return (
-    <div class="layout">
+    <div class={panelOpen.value ? 'layout with-assistant' : 'layout'}>
       <nav aria-label="Main">
         <p class="brand">crm</p>
         <CommandMenuButton />
+        <AssistantButton />
         <ul>
           {PAGES.map(([path, name]) => (
             <li key={path}>
@@ -79,6 +83,7 @@ export function Layout() {
         </button>
       </nav>
       <main>{Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}</main>
+      {panelOpen.value && mayUseAssistant() && <AssistantPanel />}
       <ConfirmHost />
       <CommandMenuHost pages={MENU_PAGES} actions={createActions()} />
     </div>
