@@ -10,6 +10,13 @@ import { RedirectUri } from './oauth.js';
  * knows are checked as strictly as POST /v1/oauth_apps checks its own, because anyone who reaches
  * the port may send this.
  */
+/** A space-separated list of the API's scopes (never `*`, which is for the account's own keys). */
+const knownScopes = (value: string) =>
+  value
+    .trim()
+    .split(/ +/)
+    .every((name) => (SCOPES as readonly string[]).includes(name));
+
 export const ClientRegistrationRequest = lazySchema(() =>
   z.object({
     redirect_uris: z.array(RedirectUri.unwrap()).min(1).max(10),
@@ -24,9 +31,7 @@ export const ClientRegistrationRequest = lazySchema(() =>
     scope: z
       .string()
       .max(1000)
-      .refine((value) => value.trim().split(/ +/).every((name) => (SCOPES as readonly string[]).includes(name)), {
-        message: `Each scope must be one of: ${SCOPES.join(' ')}.`,
-      })
+      .refine(knownScopes, { message: `Each scope must be one of: ${SCOPES.join(' ')}.` })
       .optional(),
   }),
 );

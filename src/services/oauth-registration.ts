@@ -14,8 +14,8 @@ import { OAuthError } from './oauth-apps.js';
  * dashboard user may approve it, for scopes the user's key holds. What is left to an attacker is
  * filling the table: capped per account, per hour and in all.
  */
-export const SELF_REGISTERED_PER_HOUR = 20;
-export const SELF_REGISTERED_MAX = 100;
+const SELF_REGISTERED_PER_HOUR = 20;
+const SELF_REGISTERED_MAX = 100;
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -52,7 +52,7 @@ describe('MCP client sign-in by discovery and dynamic registration', () => {
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toHaveLength(33);
-      const made = (await client.callTool({ name: 'create_lead', arguments: { first_name: 'Via OAuth' } })) as { structuredContent: { id: string } };
+      const made = (await client.callTool({ name: 'create_lead', arguments: { first_name: 'Via OAuth' } })) as any;
       expect((await api.get(`/v1/leads/${made.structuredContent.id}`)).body.first_name).toBe('Via OAuth');
     } finally {
       await client.close();
@@ -92,7 +92,7 @@ describe('MCP client sign-in by discovery and dynamic registration', () => {
   });
 
   it('publishes the discovery documents an MCP client reads', async () => {
-    const metadata = await (await fetch(`${sandbox.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json();
+    const metadata: any = await (await fetch(`${sandbox.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(metadata).toMatchObject({
       resource: `${sandbox.baseUrl}/mcp`,
       authorization_servers: [sandbox.baseUrl],
@@ -101,14 +101,14 @@ describe('MCP client sign-in by discovery and dynamic registration', () => {
     });
     expect(metadata.scopes_supported).toContain('deals:read');
     expect(metadata.scopes_supported).not.toContain('*');
-    const whole = await (await fetch(`${sandbox.baseUrl}/.well-known/oauth-protected-resource`)).json();
+    const whole: any = await (await fetch(`${sandbox.baseUrl}/.well-known/oauth-protected-resource`)).json();
     expect(whole.resource).toBe(sandbox.baseUrl);
-    const as = await (await fetch(`${sandbox.baseUrl}/.well-known/oauth-authorization-server`)).json();
+    const as: any = await (await fetch(`${sandbox.baseUrl}/.well-known/oauth-authorization-server`)).json();
     expect(as).toMatchObject({ registration_endpoint: `${sandbox.baseUrl}/oauth/register`, code_challenge_methods_supported: ['S256'] });
     expect(as.token_endpoint_auth_methods_supported).toContain('none');
     // A client that reached the sandbox as localhost finds a resource on localhost (the SDK checks they match).
     const port = new URL(sandbox.baseUrl).port;
     const local = await fetch(`http://localhost:${port}/.well-known/oauth-protected-resource/mcp`);
-    expect((await local.json()).resource).toBe(`http://localhost:${port}/mcp`);
+    expect(((await local.json()) as any).resource).toBe(`http://localhost:${port}/mcp`);
   });
 });

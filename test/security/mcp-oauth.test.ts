@@ -46,7 +46,13 @@ function authorizationUrl(clientId: string, params: Record<string, string> = {})
 }
 
 const tokenRequest = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-  rawRequest(sandbox.baseUrl, 'POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded', ...headers }, new URLSearchParams(form).toString());
+  rawRequest(
+    sandbox.baseUrl,
+    'POST',
+    '/oauth/token',
+    { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    new URLSearchParams(form).toString(),
+  );
 
 describe('dynamic client registration', () => {
   it('refuses redirect URIs a code could leak through, and registers nothing', async () => {
@@ -146,13 +152,21 @@ describe('a self-registered app gets a token only through a signed-in dashboard 
   it('the signed-in key must hold every scope asked for, and must not expire', async () => {
     const clientId = await registerClient();
     const reader = (await api.post('/v1/api_keys', { name: 'reader', scopes: ['leads:read'] })).body.secret;
-    const wide = await answerConsent(sandbox.baseUrl, authorizationUrl(clientId, { scope: 'leads:read leads:write' }).url, await signInWithKey(sandbox.baseUrl, reader));
+    const wide = await answerConsent(
+      sandbox.baseUrl,
+      authorizationUrl(clientId, { scope: 'leads:read leads:write' }).url,
+      await signInWithKey(sandbox.baseUrl, reader),
+    );
     expect(wide.answer.status).toBe(403);
     expect(wide.answer.body).toContain('leads:write');
     expect(wide.location).toBeUndefined();
 
     const expiring = (await api.post('/v1/api_keys', { name: 'short', scopes: ['*'], expires_at: new Date(Date.now() + 3600_000).toISOString() })).body.secret;
-    const refused = await answerConsent(sandbox.baseUrl, authorizationUrl(clientId, { scope: 'leads:read' }).url, await signInWithKey(sandbox.baseUrl, expiring));
+    const refused = await answerConsent(
+      sandbox.baseUrl,
+      authorizationUrl(clientId, { scope: 'leads:read' }).url,
+      await signInWithKey(sandbox.baseUrl, expiring),
+    );
     expect(refused.answer.status).toBe(403);
     expect(refused.location).toBeUndefined();
   });
@@ -182,7 +196,11 @@ describe('resource indicators (RFC 8707)', () => {
       const back = new URL(String(res.headers.location));
       expect(back.searchParams.get('error'), resource).toBe('invalid_target');
     }
-    const own = await rawRequest(sandbox.baseUrl, 'GET', (({ url }) => url.pathname + url.search)(authorizationUrl(clientId, { resource: `${sandbox.baseUrl}/mcp` })));
+    const own = await rawRequest(
+      sandbox.baseUrl,
+      'GET',
+      (({ url }) => url.pathname + url.search)(authorizationUrl(clientId, { resource: `${sandbox.baseUrl}/mcp` })),
+    );
     expect(own.status).toBe(200);
   });
 

@@ -174,8 +174,7 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
         // A public client cannot authenticate: its client_id alone must never be a token.
         if (client.self_registered) throw new OAuthError('unauthorized_client', 'A self-registered (public) client may not use client_credentials.');
         tokens = clientCredentialsGrant(ctx, client, p);
-      }
-      else if (!grantType) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
+      } else if (!grantType) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
       else throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code, refresh_token or client_credentials.');
       // Tokens must never sit in a cache (RFC 6749 §5.1).
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').type('application/json; charset=utf-8').send(tokens);
