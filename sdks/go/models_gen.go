@@ -494,9 +494,11 @@ type OAuthApp struct {
 	ClientID     string   `json:"client_id"`
 	RedirectURIs []string `json:"redirect_uris"`
 	Scopes       []string `json:"scopes"`
-	// The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded
+	// The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones
 	RegisteredBy *string `json:"registered_by"`
-	CreatedAt    string  `json:"created_at"`
+	// True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it
+	SelfRegistered bool   `json:"self_registered"`
+	CreatedAt      string `json:"created_at"`
 }
 
 // OAuthAppWithSecret is an object the API returns.
@@ -507,9 +509,11 @@ type OAuthAppWithSecret struct {
 	ClientID     string   `json:"client_id"`
 	RedirectURIs []string `json:"redirect_uris"`
 	Scopes       []string `json:"scopes"`
-	// The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded
+	// The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones
 	RegisteredBy *string `json:"registered_by"`
-	CreatedAt    string  `json:"created_at"`
+	// True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it
+	SelfRegistered bool   `json:"self_registered"`
+	CreatedAt      string `json:"created_at"`
 	// Shown once, at creation
 	ClientSecret string `json:"client_secret"`
 }

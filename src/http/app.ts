@@ -15,6 +15,8 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, valid
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { oauthRegisterRoutes } from './routes/oauth-register.js';
+import { protectedResourceRoutes } from './routes/protected-resource.js';
 import { clientRoutes } from './routes/clients.js';
 import { dealRoutes } from './routes/deals.js';
 import { invoiceRoutes } from './routes/invoices.js';
@@ -172,6 +174,8 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   invoiceRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   oauthRoutes(app, ctx, accounts);
+  oauthRegisterRoutes(app, ctx);
+  protectedResourceRoutes(app, ctx);
   sandboxRoutes(app, ctx, control, accounts);
   usageRoutes(app, current);
   mcpRoutes(app);

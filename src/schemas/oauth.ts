@@ -24,7 +24,7 @@ function redirectUriProblem(value: string): string | undefined {
   return 'A redirect URI must use https (or http on localhost).';
 }
 
-const RedirectUri = lazySchema(() =>
+export const RedirectUri = lazySchema(() =>
   z
     .string()
     .max(2000)
@@ -60,7 +60,12 @@ export const OAuthApp = lazySchema(() =>
         .string()
         .nullable()
         .describe(
-          'The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded',
+          'The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones',
+        ),
+      self_registered: z
+        .boolean()
+        .describe(
+          'True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it',
         ),
       created_at: z.string(),
     })
@@ -83,6 +88,7 @@ export const AuthorizationServerMetadata = lazySchema(() =>
       authorization_endpoint: z.string(),
       token_endpoint: z.string(),
       revocation_endpoint: z.string(),
+      registration_endpoint: z.string().describe('Dynamic client registration (RFC 7591) for public clients such as MCP clients'),
       scopes_supported: z.array(z.string()),
       response_types_supported: z.array(z.string()),
       response_modes_supported: z.array(z.string()),

@@ -23,6 +23,10 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'access_denied'
   | 'unsupported_response_type'
+  | 'invalid_target'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'temporarily_unavailable'
   | 'server_error';
 
 export class OAuthError extends Error {
@@ -30,6 +34,7 @@ export class OAuthError extends Error {
     readonly error: OAuthErrorCode,
     description: string,
     readonly status = error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400,
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
     this.name = 'OAuthError';
@@ -55,6 +60,7 @@ export function createOAuthApp(ctx: Ctx, input: OAuthAppCreate, by: Principal | 
     redirect_uris: [...new Set(input.redirect_uris)],
     scopes: [...new Set(input.scopes)],
     registered_by: by?.subject ?? null,
+    self_registered: false,
     created_at: nowIso(ctx),
   };
   insertOAuthApp(ctx.db, app);
@@ -96,6 +102,16 @@ export function authenticateClient(ctx: Ctx, clientId: string, clientSecret: str
   if (!app || !timingSafeEqual(presented, Buffer.from(app.secret_hash, 'hex'))) {
     throw new OAuthError('invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.');
   }
+  return app;
+}
+
+/**
+ * A public client (a self-registered one) naming itself at the token or revocation endpoint with
+ * its client_id alone; any other app must authenticate (invalid_client, as for a wrong secret).
+ */
+export function publicClient(ctx: Ctx, clientId: string): AppRecord {
+  const app = findAppByClientId(ctx, clientId);
+  if (!app?.self_registered) throw new OAuthError('invalid_client', 'Client authentication failed: send the client_secret (this client is not a public one).');
   return app;
 }
 

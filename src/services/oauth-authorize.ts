@@ -3,6 +3,8 @@ import { metaValue } from '../store/db.js';
 import { dropExpiredConsents, markConsentAnswered } from '../store/oauth-apps.js';
 import { wallNow } from './clock.js';
 import type { Ctx } from './context.js';
+import { missingScope } from '../domain/scopes.js';
+import type { Principal } from './api-keys.js';
 import { findAppByClientId, narrowScopes, OAuthError, type AppRecord } from './oauth-apps.js';
 
 /**
@@ -74,8 +76,16 @@ export function sealRequest(ctx: Ctx, request: AuthorizationRequest): string {
   return `${payload}.${sign(ctx, payload).toString('base64url')}`;
 }
 
-/** The request sealed in the consent form, checked again against the app as it is now. */
-export function openSealedRequest(ctx: Ctx, sealed: string | undefined): { app: AppRecord; request: AuthorizationRequest } {
+/**
+ * The request sealed in the consent form, checked again against the app as it is now. `check`
+ * may refuse it (throw) before the form is used up, so that the person can fix what was wrong
+ * (sign in to the dashboard) and answer the same page.
+ */
+export function openSealedRequest(
+  ctx: Ctx,
+  sealed: string | undefined,
+  check: (app: AppRecord, request: AuthorizationRequest) => void = () => {},
+): { app: AppRecord; request: AuthorizationRequest } {
   const [payload = '', mac = ''] = (sealed ?? '').split('.');
   const expected = sign(ctx, payload);
   const given = Buffer.from(mac, 'base64url');
@@ -85,6 +95,7 @@ export function openSealedRequest(ctx: Ctx, sealed: string | undefined): { app: 
   const { exp, nonce, ...request } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as AuthorizationRequest & { exp: number; nonce: string };
   if (exp <= wallNow(ctx)) throw new OAuthError('invalid_request', 'The consent page expired. Start the authorization again.');
   const { app } = checkAuthorizeClient(ctx, { client_id: request.client_id, redirect_uri: request.redirect_uri });
+  check(app, request);
   answerOnce(ctx, nonce, exp);
   return { app, request };
 }
@@ -104,4 +115,37 @@ export function redirectWith(ctx: Ctx, redirectUri: string, params: Record<strin
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries({ ...params, iss: ctx.baseUrl() })) if (value !== undefined) url.searchParams.set(name, value);
   return url.href;
+}
+
+/**
+ * Who may approve a self-registered app (docs/security.md#mcp-clients-that-register-themselves):
+ * anyone may register one, so the consent page's usual rule (whoever has the page approves) would
+ * hand a token to anyone who reaches the port. It takes a dashboard session of the app's account
+ * (`approver`, from the session cookie), whose key holds every scope asked for and does not expire
+ * (the grant's refresh token lives 30 days). Apps made with a key keep the page's usual rule.
+ */
+export function requireApprover(app: AppRecord, request: AuthorizationRequest, approver: Principal | undefined): void {
+  if (!app.self_registered) return;
+  if (!approver) {
+    throw new OAuthError(
+      'access_denied',
+      'This app registered itself, so only someone signed in to the sandbox dashboard may approve it. Sign in to the dashboard in this browser (the link crm sandbox start printed), then press Approve again.',
+      401,
+    );
+  }
+  const missing = missingScope(approver.scopes, request.scopes);
+  if (missing) {
+    throw new OAuthError(
+      'access_denied',
+      `The dashboard is signed in with a key that lacks the scope '${missing}', which this app asks for. Sign in with a key that holds it, or have the app ask for less.`,
+      403,
+    );
+  }
+  if (approver.expiresAt !== null) {
+    throw new OAuthError(
+      'access_denied',
+      'The dashboard is signed in with a key that expires, and this grant would outlive it (its refresh token lasts 30 days). Sign in with a key that does not expire.',
+      403,
+    );
+  }
 }

@@ -8,7 +8,7 @@ export interface AppRecord extends OAuthApp {
   secret_hash: string;
 }
 
-const codec = rowCodec<AppRecord>({ json: ['redirect_uris', 'scopes'] });
+const codec = rowCodec<AppRecord>({ json: ['redirect_uris', 'scopes'], bool: ['self_registered'] });
 
 export const insertOAuthApp = (db: Db, app: AppRecord): void => insertRow(db, 'oauth_apps', codec.toRow(app));
 
@@ -38,3 +38,15 @@ export function dropExpiredConsents(db: Db, now: number): void {
 /** Records a consent form as answered: false when it already was. */
 export const markConsentAnswered = (db: Db, nonce: string, expiresAt: number): boolean =>
   stmt(db, 'INSERT INTO oauth_consents_answered (nonce, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(nonce, expiresAt).changes > 0;
+
+/**
+ * The account's self-registered apps: how many there are, how many were made at `since` (ISO) or
+ * later, and when the oldest of those was made.
+ */
+export function countSelfRegisteredApps(db: Db, since: string): { total: number; recent: number; oldestRecent: string | null } {
+  return stmt(
+    db,
+    `SELECT count(*) AS total, coalesce(sum(created_at >= @since), 0) AS recent, min(CASE WHEN created_at >= @since THEN created_at END) AS oldestRecent
+       FROM oauth_apps WHERE self_registered = 1`,
+  ).get({ since }) as { total: number; recent: number; oldestRecent: string | null };
+}

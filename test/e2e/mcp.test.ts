@@ -223,6 +223,18 @@ describe('MCP scopes', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="crm"');
+    // RFC 9728 §5.1: where an MCP client finds how to sign in (test/e2e/mcp-oauth.test.ts follows it).
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="crm", resource_metadata="${sandbox.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    const wrong = await fetch(`${sandbox.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer crm_test_unknown' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe(
+      `Bearer realm="crm", error="invalid_token", resource_metadata="${sandbox.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    // Other routes keep their challenge as it was.
+    expect((await fetch(`${sandbox.baseUrl}/v1/leads`)).headers.get('www-authenticate')).toBe('Bearer realm="crm"');
   });
 });

@@ -113,7 +113,9 @@ describe('discovery (RFC 8414)', () => {
       revocation_endpoint: `${t.sandbox.baseUrl}/oauth/revoke`,
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      registration_endpoint: `${t.sandbox.baseUrl}/oauth/register`,
+      // 'none' is for the public clients dynamic registration makes (test/e2e/mcp-oauth.test.ts).
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     });
     expect(res.body.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials']));
     expect(res.body.scopes_supported).toContain('leads:read');

@@ -870,7 +870,9 @@ class OAuthApp(CrmObject):
     redirect_uris: List[str]
     scopes: List[str]
     registered_by: Optional[str]
-    """The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded"""
+    """The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones"""
+    self_registered: bool
+    """True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it"""
     created_at: str
 
 
@@ -895,7 +897,9 @@ class OAuthAppWithSecret(CrmObject):
     redirect_uris: List[str]
     scopes: List[str]
     registered_by: Optional[str]
-    """The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded"""
+    """The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones"""
+    self_registered: bool
+    """True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it"""
     created_at: str
     client_secret: str
     """Shown once, at creation"""

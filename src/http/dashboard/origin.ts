@@ -33,8 +33,12 @@ function ownHosts(ctx: Ctx, request: FastifyRequest): Set<string> {
 }
 
 export function isOwnHost(ctx: Ctx, request: FastifyRequest): boolean {
-  const host = (request.headers.host ?? '').toLowerCase();
-  return ownHosts(ctx, request).has(host);
+  return namesThisSandbox(ctx, request, request.headers.host ?? '');
+}
+
+/** True when `host` (a Host header, or a URL's host) is one the sandbox answers to. */
+export function namesThisSandbox(ctx: Ctx, request: FastifyRequest, host: string): boolean {
+  return ownHosts(ctx, request).has(host.toLowerCase());
 }
 
 /** True when the `Origin` header is http://<Host>, for a Host the sandbox answers to. */

@@ -12,6 +12,7 @@ import { enterAccountOfBearer, enterAccountOfSession } from '../../accounts/cred
 import { currentAccountOr } from '../../accounts/current.js';
 import type { AccountRegistry } from '../../accounts/registry.js';
 import { surfaceOf } from '../route-surface.js';
+import { resourceMetadataUrl } from '../oauth-resource.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,6 +25,11 @@ declare module 'fastify' {
      * could make the request itself. Throws 403 (or the check's own error) to refuse.
      */
     authorize?: (request: FastifyRequest) => void;
+    /**
+     * The route is an OAuth protected resource with metadata of its own (RFC 9728, /mcp): its 401
+     * names where that metadata is, which is how an MCP client finds where to sign in.
+     */
+    protectedResource?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -58,8 +64,14 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
   app.decorateRequest('principal', null);
   app.decorateRequest('ownAccount', false);
   app.decorateRequest('credential', null);
+  // RFC 9728 §5.1: a protected resource's challenge carries resource_metadata.
+  const challenge = (request: FastifyRequest, error?: string): string => {
+    const parts = [REALM, ...(error ? [`error="${error}"`] : [])];
+    if (request.routeOptions.config?.protectedResource) parts.push(`resource_metadata="${resourceMetadataUrl(ctx, request, request.routeOptions.url!)}"`);
+    return parts.join(', ');
+  };
   const refuse = (request: FastifyRequest, detail: string): never =>
-    failures.refuse(request, new ApiError('unauthenticated', detail, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } }));
+    failures.refuse(request, new ApiError('unauthenticated', detail, { headers: { 'www-authenticate': challenge(request, 'invalid_token') } }));
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
@@ -75,7 +87,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx, accounts: AccountRe
         return;
       }
       throw new ApiError('unauthenticated', 'Send an API key as "Authorization: Bearer <key>". The sandbox prints its admin key at start.', {
-        headers: { 'www-authenticate': REALM },
+        headers: { 'www-authenticate': challenge(request) },
       });
     }
     request.ownAccount = enterAccountOfBearer(accounts, token) !== undefined;

@@ -9,13 +9,26 @@ import type { Ctx } from '../../services/context.js';
 import {
   authenticateClient,
   createOAuthApp,
+  publicClient,
   deleteOAuthApp,
   listOAuthApps,
   OAuthError,
   requireAuthorityOverApp,
   type AppRecord,
 } from '../../services/oauth-apps.js';
-import { checkAuthorizeClient, checkAuthorizeRequest, oneParam, openSealedRequest, redirectWith, sealRequest } from '../../services/oauth-authorize.js';
+import {
+  checkAuthorizeClient,
+  checkAuthorizeRequest,
+  oneParam,
+  openSealedRequest,
+  redirectWith,
+  requireApprover,
+  sealRequest,
+} from '../../services/oauth-authorize.js';
+import { sessionPrincipal } from '../../services/dashboard-sessions.js';
+import { sessionCookie } from '../dashboard/cookie.js';
+import { isSameOrigin } from '../dashboard/origin.js';
+import { requireOwnResource } from '../oauth-resource.js';
 import { clientCredentialsGrant, exchangeCode, issueCode, refreshGrant, revokeToken } from '../../services/oauth-tokens.js';
 import { consentPage, errorPage } from '../oauth-pages.js';
 import { enterAccountOfClient } from '../../accounts/credentials.js';
@@ -88,7 +101,7 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
     oauth.setErrorHandler(async (error: FastifyError, request, reply) => {
       const failure = error instanceof OAuthError ? error : fromOtherError(error);
       if (failure.status >= 500) request.log.error({ err: error }, 'oauth request failed');
-      reply.header('cache-control', 'no-store');
+      reply.header('cache-control', 'no-store').headers(failure.headers);
       if (request.routeOptions.url === '/oauth/authorize') return html(reply, failure.status, errorPage(failure.error, failure.message));
       // RFC 6749 §5.2 / RFC 9110: a 401 names the scheme to authenticate with.
       if (failure.status === 401) reply.header('www-authenticate', 'Basic realm="crm"');
@@ -107,12 +120,17 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
       let checked;
       try {
         checked = checkAuthorizeRequest(client, redirectUri, params);
+        requireOwnResource(ctx, request, oneParam(params, 'resource'));
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
         const state = typeof params.state === 'string' ? params.state : undefined;
         return redirect(reply, redirectWith(ctx, redirectUri, { error: error.error, error_description: error.message, state }));
       }
-      return html(reply, 200, consentPage({ appName: client.name, redirectUri, scopes: checked.scopes, sealed: sealRequest(ctx, checked) }));
+      return html(
+        reply,
+        200,
+        consentPage({ appName: client.name, selfRegistered: client.self_registered, redirectUri, scopes: checked.scopes, sealed: sealRequest(ctx, checked) }),
+      );
     });
 
     oauth.post('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
@@ -120,7 +138,13 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
       const decision = oneParam(params, 'decision');
       // Checked before the form is opened, which uses it up: a bad decision leaves it answerable.
       if (decision !== 'approve' && decision !== 'deny') throw new OAuthError('invalid_request', "decision must be 'approve' or 'deny'.");
-      const { app: client, request: checked } = openSealedRequest(ctx, oneParam(params, 'request'));
+      // Only a signed-in dashboard user approves a self-registered app; the session counts on a form
+      // posted from the sandbox's own page (the consent page), never from another site's.
+      const approve = (app: AppRecord, sealed: Parameters<typeof requireApprover>[1]) => {
+        const session = isSameOrigin(ctx, request) ? sessionCookie(ctx, request) : undefined;
+        requireApprover(app, sealed, session ? sessionPrincipal(ctx, session) : undefined);
+      };
+      const { app: client, request: checked } = openSealedRequest(ctx, oneParam(params, 'request'), decision === 'approve' ? approve : undefined);
       if (decision === 'approve') {
         const code = issueCode(ctx, client, checked);
         return redirect(reply, redirectWith(ctx, checked.redirect_uri, { code, state: checked.state }));
@@ -142,11 +166,15 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
         refresh_token: oneParam(params, 'refresh_token'),
         scope: oneParam(params, 'scope'),
       };
+      requireOwnResource(ctx, request, oneParam(params, 'resource'));
       let tokens;
       if (grantType === 'authorization_code') tokens = exchangeCode(ctx, client, p);
       else if (grantType === 'refresh_token') tokens = refreshGrant(ctx, client, p);
-      else if (grantType === 'client_credentials') tokens = clientCredentialsGrant(ctx, client, p);
-      else if (!grantType) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
+      else if (grantType === 'client_credentials') {
+        // A public client cannot authenticate: its client_id alone must never be a token.
+        if (client.self_registered) throw new OAuthError('unauthorized_client', 'A self-registered (public) client may not use client_credentials.');
+        tokens = clientCredentialsGrant(ctx, client, p);
+      } else if (!grantType) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
       else throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code, refresh_token or client_credentials.');
       // Tokens must never sit in a cache (RFC 6749 §5.1).
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').type('application/json; charset=utf-8').send(tokens);
@@ -165,12 +193,14 @@ export function oauthRoutes(fastify: FastifyInstance, ctx: Ctx, accounts: Accoun
 
 function metadata(ctx: Ctx): z.infer<typeof AuthorizationServerMetadata> {
   const issuer = ctx.baseUrl();
-  const authMethods = ['client_secret_basic', 'client_secret_post'];
+  // 'none': the public clients dynamic registration makes (MCP clients); apps made with a key have a secret.
+  const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
+    registration_endpoint: `${issuer}/oauth/register`,
     scopes_supported: [...SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
@@ -235,6 +265,7 @@ function authenticate(ctx: Ctx, request: FastifyRequest, params: Record<string, 
   if (header === undefined) {
     const clientId = oneParam(params, 'client_id');
     const secret = oneParam(params, 'client_secret');
+    if (clientId && !secret) return publicClient(ctx, clientId);
     if (!clientId || !secret) throw new OAuthError('invalid_client', 'Authenticate the client with HTTP Basic, or client_id and client_secret in the body.');
     return authenticateClient(ctx, clientId, secret);
   }

@@ -15,8 +15,10 @@ final class OAuthAppWithSecret extends Model
     public array $redirect_uris;
     /** @var list<string> */
     public array $scopes;
-    /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded */
+    /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones */
     public ?string $registered_by = null;
+    /** True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it */
+    public bool $self_registered;
     public string $created_at;
     /** Shown once, at creation */
     public string $client_secret;

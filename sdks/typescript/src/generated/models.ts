@@ -860,8 +860,10 @@ export interface OAuthApp {
   client_id: string;
   redirect_uris: string[];
   scopes: string[];
-  /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded */
+  /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones */
   registered_by: string | null;
+  /** True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it */
+  self_registered: boolean;
   created_at: string;
 }
 
@@ -885,8 +887,10 @@ export interface OAuthAppWithSecret {
   client_id: string;
   redirect_uris: string[];
   scopes: string[];
-  /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded */
+  /** The API key (key_…), or the OAuth app (app_…) whose token, registered the app. Revoking that key leaves the app working: if the key leaked, delete its apps too. Null for apps registered before this was recorded, and for self-registered ones */
   registered_by: string | null;
+  /** True when an OAuth client (an MCP client) registered itself through dynamic client registration (POST /oauth/register): nobody on the team made it, its name is the one the client chose, it has no secret, and only a signed-in dashboard user can approve it */
+  self_registered: boolean;
   created_at: string;
   /** Shown once, at creation */
   client_secret: string;
