@@ -6,77 +6,87 @@ import "encoding/json"
 
 // Values of the enum fields of the models.
 const (
-	AccountPlanFree                         = "free"
-	AccountPlanTrial                        = "trial"
-	AccountPlanPro                          = "pro"
-	AssistantConfirmationStatusPending      = "pending"
-	AssistantConfirmationStatusApproved     = "approved"
-	AssistantConfirmationStatusCancelled    = "cancelled"
-	AssistantStatusProviderOpenai           = "openai"
-	AssistantStatusProviderAnthropic        = "anthropic"
-	AssistantTranscriptItemTypeUser         = "user"
-	AssistantTranscriptItemTypeAssistant    = "assistant"
-	AssistantTranscriptItemTypeTool         = "tool"
-	BulkResponseResultStatusCreated         = "created"
-	BulkResponseResultStatusUpdated         = "updated"
-	BulkResponseResultStatusUnchanged       = "unchanged"
-	BulkResponseResultStatusFailed          = "failed"
-	ClientKindCompany                       = "company"
-	ClientKindPerson                        = "person"
-	StageLeadIn                             = "lead_in"
-	StageQualified                          = "qualified"
-	StageProposal                           = "proposal"
-	StageNegotiation                        = "negotiation"
-	StageWon                                = "won"
-	StageLost                               = "lost"
-	EventTypeLeadCreated                    = "lead.created"
-	EventTypeLeadUpdated                    = "lead.updated"
-	EventTypeLeadDeleted                    = "lead.deleted"
-	EventTypeLeadConverted                  = "lead.converted"
-	EventTypeClientCreated                  = "client.created"
-	EventTypeClientUpdated                  = "client.updated"
-	EventTypeClientDeleted                  = "client.deleted"
-	EventTypeDealCreated                    = "deal.created"
-	EventTypeDealUpdated                    = "deal.updated"
-	EventTypeDealWon                        = "deal.won"
-	EventTypeDealLost                       = "deal.lost"
-	EventTypeDealDeleted                    = "deal.deleted"
-	EventTypeInvoiceCreated                 = "invoice.created"
-	EventTypeInvoiceSent                    = "invoice.sent"
-	EventTypeInvoicePaid                    = "invoice.paid"
-	EventTypeInvoiceVoided                  = "invoice.voided"
-	EventTypeInvoiceOverdue                 = "invoice.overdue"
-	EventTypeAccountTrialEnded              = "account.trial_ended"
-	InvoiceStatusDraft                      = "draft"
-	InvoiceStatusOpen                       = "open"
-	InvoiceStatusPaid                       = "paid"
-	InvoiceStatusVoid                       = "void"
-	LeadSourceWeb                           = "web"
-	LeadSourceReferral                      = "referral"
-	LeadSourceEvent                         = "event"
-	LeadSourceColdCall                      = "cold_call"
-	LeadSourcePartner                       = "partner"
-	LeadSourceOther                         = "other"
-	LeadStatusNew                           = "new"
-	LeadStatusContacted                     = "contacted"
-	LeadStatusQualified                     = "qualified"
-	LeadStatusUnqualified                   = "unqualified"
-	LeadStatusConverted                     = "converted"
-	RequestLogSourceAPI                     = "api"
-	RequestLogSourceDashboard               = "dashboard"
-	RequestLogDetailSourceAPI               = "api"
-	RequestLogDetailSourceDashboard         = "dashboard"
-	UsageSourceAPI                          = "api"
-	UsageSourceDashboard                    = "dashboard"
-	UsageBySourceSourceAPI                  = "api"
-	UsageBySourceSourceDashboard            = "dashboard"
-	WebhookDeliveryStatusPending            = "pending"
-	WebhookDeliveryStatusSucceeded          = "succeeded"
-	WebhookDeliveryStatusFailed             = "failed"
-	WebhookEndpointStatusEnabled            = "enabled"
-	WebhookEndpointStatusDisabled           = "disabled"
-	WebhookEndpointWithSecretStatusEnabled  = "enabled"
-	WebhookEndpointWithSecretStatusDisabled = "disabled"
+	AccountPlanFree                                = "free"
+	AccountPlanTrial                               = "trial"
+	AccountPlanPro                                 = "pro"
+	AssistantConfirmationStatusPending             = "pending"
+	AssistantConfirmationStatusApproved            = "approved"
+	AssistantConfirmationStatusCancelled           = "cancelled"
+	AssistantStatusProviderOpenai                  = "openai"
+	AssistantStatusProviderAnthropic               = "anthropic"
+	AssistantStreamEventTypeConversation           = "conversation"
+	AssistantStreamEventTypeText                   = "text"
+	AssistantStreamEventTypeToolCall               = "tool_call"
+	AssistantStreamEventTypeConfirmationRequired   = "confirmation_required"
+	AssistantStreamEventTypeToolResult             = "tool_result"
+	AssistantStreamEventTypeDone                   = "done"
+	AssistantStreamEventTypeError                  = "error"
+	AssistantStreamEventStatusComplete             = "complete"
+	AssistantStreamEventStatusAwaitingConfirmation = "awaiting_confirmation"
+	AssistantStreamEventStatusToolLimit            = "tool_limit"
+	AssistantTranscriptItemTypeUser                = "user"
+	AssistantTranscriptItemTypeAssistant           = "assistant"
+	AssistantTranscriptItemTypeTool                = "tool"
+	BulkResponseResultStatusCreated                = "created"
+	BulkResponseResultStatusUpdated                = "updated"
+	BulkResponseResultStatusUnchanged              = "unchanged"
+	BulkResponseResultStatusFailed                 = "failed"
+	ClientKindCompany                              = "company"
+	ClientKindPerson                               = "person"
+	StageLeadIn                                    = "lead_in"
+	StageQualified                                 = "qualified"
+	StageProposal                                  = "proposal"
+	StageNegotiation                               = "negotiation"
+	StageWon                                       = "won"
+	StageLost                                      = "lost"
+	EventTypeLeadCreated                           = "lead.created"
+	EventTypeLeadUpdated                           = "lead.updated"
+	EventTypeLeadDeleted                           = "lead.deleted"
+	EventTypeLeadConverted                         = "lead.converted"
+	EventTypeClientCreated                         = "client.created"
+	EventTypeClientUpdated                         = "client.updated"
+	EventTypeClientDeleted                         = "client.deleted"
+	EventTypeDealCreated                           = "deal.created"
+	EventTypeDealUpdated                           = "deal.updated"
+	EventTypeDealWon                               = "deal.won"
+	EventTypeDealLost                              = "deal.lost"
+	EventTypeDealDeleted                           = "deal.deleted"
+	EventTypeInvoiceCreated                        = "invoice.created"
+	EventTypeInvoiceSent                           = "invoice.sent"
+	EventTypeInvoicePaid                           = "invoice.paid"
+	EventTypeInvoiceVoided                         = "invoice.voided"
+	EventTypeInvoiceOverdue                        = "invoice.overdue"
+	EventTypeAccountTrialEnded                     = "account.trial_ended"
+	InvoiceStatusDraft                             = "draft"
+	InvoiceStatusOpen                              = "open"
+	InvoiceStatusPaid                              = "paid"
+	InvoiceStatusVoid                              = "void"
+	LeadSourceWeb                                  = "web"
+	LeadSourceReferral                             = "referral"
+	LeadSourceEvent                                = "event"
+	LeadSourceColdCall                             = "cold_call"
+	LeadSourcePartner                              = "partner"
+	LeadSourceOther                                = "other"
+	LeadStatusNew                                  = "new"
+	LeadStatusContacted                            = "contacted"
+	LeadStatusQualified                            = "qualified"
+	LeadStatusUnqualified                          = "unqualified"
+	LeadStatusConverted                            = "converted"
+	RequestLogSourceAPI                            = "api"
+	RequestLogSourceDashboard                      = "dashboard"
+	RequestLogDetailSourceAPI                      = "api"
+	RequestLogDetailSourceDashboard                = "dashboard"
+	UsageSourceAPI                                 = "api"
+	UsageSourceDashboard                           = "dashboard"
+	UsageBySourceSourceAPI                         = "api"
+	UsageBySourceSourceDashboard                   = "dashboard"
+	WebhookDeliveryStatusPending                   = "pending"
+	WebhookDeliveryStatusSucceeded                 = "succeeded"
+	WebhookDeliveryStatusFailed                    = "failed"
+	WebhookEndpointStatusEnabled                   = "enabled"
+	WebhookEndpointStatusDisabled                  = "disabled"
+	WebhookEndpointWithSecretStatusEnabled         = "enabled"
+	WebhookEndpointWithSecretStatusDisabled        = "disabled"
 )
 
 // Account is an object the API returns.
@@ -180,6 +190,36 @@ type AssistantStatus struct {
 	Endpoint *string `json:"endpoint"`
 	// The tools this credential lets the assistant use (the same as the MCP server lists for it)
 	Tools []string `json:"tools"`
+}
+
+// AssistantStreamEvent is an object the API returns.
+type AssistantStreamEvent struct {
+	APIResource
+	Type string `json:"type"`
+	// conversation, done
+	ConversationID string `json:"conversation_id"`
+	// text: the next words of the answer
+	Delta string `json:"delta"`
+	// tool_call, tool_result
+	ToolCallID string `json:"tool_call_id"`
+	// tool_call, tool_result, confirmation_required
+	Tool string `json:"tool"`
+	// tool_call
+	Arguments map[string]interface{} `json:"arguments"`
+	// tool_call: a read runs at once; a write waits for a confirmation
+	ReadOnly bool `json:"read_only"`
+	// tool_result: what the tool answered
+	Result interface{} `json:"result"`
+	// tool_result: the call failed, was refused or cancelled
+	IsError bool `json:"is_error"`
+	// confirmation_required
+	Confirmation *AssistantConfirmation `json:"confirmation"`
+	// done: answered; waiting for Run or Cancel; or stopped after 10 tool calls
+	Status string `json:"status"`
+	// error: a problem type code, e.g. assistant_provider_unavailable
+	Code string `json:"code"`
+	// error: what happened and what to do
+	Detail string `json:"detail"`
 }
 
 // AssistantTranscriptItem is an object the API returns.
