@@ -43,6 +43,8 @@ class EventStream(Generic[T]):
     def __next__(self) -> T:
         if self._events is None:
             self._events = self._read()
+        if self._raw is None and self.last_response is not None:
+            raise StopIteration  # closed
         return next(self._events)
 
     def _read(self) -> Iterator[T]:
@@ -55,6 +57,8 @@ class EventStream(Generic[T]):
 
     def close(self) -> None:
         """Stops the HTTP response; the iteration ends."""
+        if self._events is None:
+            self._events = iter(())  # closed before it started: nothing is sent
         if self._raw is not None:
             self._raw.close()
             self._raw = None
@@ -96,8 +100,9 @@ def server_sent_events(chunks: Iterable[bytes]) -> Iterator[ServerSentEvent]:
     data: List[str] = []
     last_id: Optional[str] = None
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    for chunk in chunks:
-        buffer += decoder.decode(chunk)
+    for chunk in _then_end(chunks):
+        done = chunk is None
+        buffer += decoder.decode(b"", final=True) if done else decoder.decode(chunk)
         if first and buffer:
             buffer, first = (buffer[1:] if buffer[0] == "\ufeff" else buffer), False
         while True:
@@ -106,7 +111,7 @@ def server_sent_events(chunks: Iterable[bytes]) -> Iterator[ServerSentEvent]:
                 break
             end = min(ends)
             # A CR last in the buffer may be the first half of a CRLF: wait for the next chunk.
-            if buffer[end] == "\r" and end == len(buffer) - 1:
+            if not done and buffer[end] == "\r" and end == len(buffer) - 1:
                 break
             line = buffer[:end]
             buffer = buffer[end + (2 if buffer[end : end + 2] == "\r\n" else 1):]
@@ -126,3 +131,9 @@ def server_sent_events(chunks: Iterable[bytes]) -> Iterator[ServerSentEvent]:
                 data.append(value)
             elif field == "id" and "\0" not in value:
                 last_id = value
+
+
+def _then_end(chunks: Iterable[bytes]) -> Iterator[Optional[bytes]]:
+    """The chunks, then None: the end, where a last CR ends its line."""
+    yield from chunks
+    yield None

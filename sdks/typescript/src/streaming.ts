@@ -74,9 +74,8 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>, onChun
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
-      onChunk();
-      buffer += decoder.decode(value, { stream: true });
+      if (!done) onChunk();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       if (first && buffer.length > 0) {
         if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
         first = false;
@@ -84,7 +83,7 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>, onChun
       for (;;) {
         const end = buffer.search(/[\r\n]/);
         // A CR last in the buffer may be the first half of a CRLF: wait for the next piece.
-        if (end < 0 || (buffer[end] === '\r' && end === buffer.length - 1)) break;
+        if (end < 0 || (!done && buffer[end] === '\r' && end === buffer.length - 1)) break;
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + (buffer[end] === '\r' && buffer[end + 1] === '\n' ? 2 : 1));
         if (line === '') {
@@ -103,6 +102,7 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>, onChun
         else if (field === 'data') data.push(text);
         else if (field === 'id' && !text.includes('\0')) id = text;
       }
+      if (done) return;
     }
   } finally {
     await reader.cancel().catch(() => {});
