@@ -56,7 +56,7 @@ func (s *Stream[T]) Next() bool {
 			return false
 		}
 		s.LastResponse, s.body = resp, body
-		s.events = &sseReader{body: body}
+		s.events = &sseReader{body: body.body, touch: body.touch}
 	}
 	message, err := s.events.next()
 	if err != nil {
@@ -104,9 +104,11 @@ type ServerSentEvent struct {
 // line feed; one space after the colon is dropped; an event cut off before its blank line is not
 // dispatched.
 type sseReader struct {
-	body    *openBody
+	body    io.Reader
+	touch   func() // on each piece read: restarts the wait for the next
 	buffer  []byte
 	started bool
+	eof     bool
 	id      string
 }
 
@@ -152,30 +154,34 @@ func (r *sseReader) next() (ServerSentEvent, error) {
 // line returns the next line without its end, reading more of the body when needed.
 func (r *sseReader) line() (string, error) {
 	for {
-		if end := bytes.IndexAny(r.buffer, "\r\n"); end >= 0 {
-			// A CR last in the buffer may be the first half of a CRLF: read on.
-			if !(r.buffer[end] == '\r' && end == len(r.buffer)-1) {
-				line := string(r.buffer[:end])
-				skip := 1
-				if r.buffer[end] == '\r' && r.buffer[end+1] == '\n' {
-					skip = 2
-				}
-				r.buffer = r.buffer[end+skip:]
-				return line, nil
+		// A CR last in the buffer may be the first half of a CRLF: read on, unless the body ended.
+		if end := bytes.IndexAny(r.buffer, "\r\n"); end >= 0 && (r.eof || r.buffer[end] == '\n' || end < len(r.buffer)-1) {
+			line := string(r.buffer[:end])
+			skip := 1
+			if r.buffer[end] == '\r' && end+1 < len(r.buffer) && r.buffer[end+1] == '\n' {
+				skip = 2
 			}
+			r.buffer = r.buffer[end+skip:]
+			return line, nil
+		}
+		if r.eof {
+			return "", io.EOF
 		}
 		chunk := make([]byte, 32*1024)
-		n, err := r.body.body.Read(chunk)
+		n, err := r.body.Read(chunk)
 		if n > 0 {
-			r.body.touch()
+			if r.touch != nil {
+				r.touch()
+			}
 			r.buffer = append(r.buffer, chunk[:n]...)
 			if !r.started {
 				r.started = true
 				r.buffer = bytes.TrimPrefix(r.buffer, []byte("\xef\xbb\xbf"))
 			}
-			continue
 		}
-		if err != nil {
+		if err == io.EOF {
+			r.eof = true
+		} else if err != nil {
 			return "", err
 		}
 	}
