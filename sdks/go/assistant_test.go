@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	crm "github.com/crm-sandbox/crm-sandbox/sdks/go"
 )
@@ -25,6 +26,7 @@ type fakeProvider struct {
 	ControlURL string `json:"control_url"`
 	cmd        *exec.Cmd
 	stdin      io.Closer
+	stopped    bool
 }
 
 func startFakeProvider(t *testing.T) *fakeProvider {
@@ -47,11 +49,17 @@ func startFakeProvider(t *testing.T) *fakeProvider {
 		t.Fatalf("the fake model provider did not start: %v", err)
 	}
 	must(t, json.Unmarshal([]byte(line), f))
-	t.Cleanup(func() {
+	t.Cleanup(f.stop)
+	return f
+}
+
+// stop ends the provider (closing its stdin); again is a no-op.
+func (f *fakeProvider) stop() {
+	if !f.stopped {
+		f.stopped = true
 		_ = f.stdin.Close()
 		_ = f.cmd.Wait()
-	})
-	return f
+	}
 }
 
 // script sets what the next model calls answer: {"text": …, "toolCalls": [{"name", "args"}]} or {"status": 503}.
@@ -100,7 +108,9 @@ func TestAssistant(t *testing.T) {
 	fake := startFakeProvider(t)
 	sb, err := startSandbox("--no-seed", "--assistant-url", fake.URL+"/v1", "--assistant-model", "fake-model")
 	must(t, err)
+	// The provider first: a turn still waiting on it (the timeout test) would hold the sandbox's stop.
 	defer sb.stop()
+	defer fake.stop()
 	client, ctx := crm.NewClient(sb.APIKey, &crm.Options{BaseURL: sb.BaseURL}), context.Background()
 
 	t.Run("a read streams text and ends with done", func(t *testing.T) {
@@ -190,6 +200,21 @@ func TestAssistant(t *testing.T) {
 		stream.Close()
 		if stream.Next() || stream.Err() != nil {
 			t.Fatalf("Next after Close: err %v", stream.Err())
+		}
+	})
+
+	t.Run("events arrive as made; Timeout is the wait between them", func(t *testing.T) {
+		impatient := crm.NewClient(sb.APIKey, &crm.Options{BaseURL: sb.BaseURL, Timeout: 2 * time.Second})
+		fake.script(t, map[string]interface{}{"text": "Let me look.", "toolCalls": []interface{}{map[string]interface{}{"name": "list_leads", "args": map[string]interface{}{}}}},
+			map[string]interface{}{"hang": true})
+		stream := impatient.Assistant.Ask(ctx, "List, then think forever", nil)
+		defer stream.Close()
+		var seen []string
+		for stream.Next() {
+			seen = append(seen, stream.Event().Type)
+		}
+		if e := kindOf(t, stream.Err()); e.Kind != crm.ErrConnection || fmt.Sprint(seen) != "[conversation text tool_call tool_result]" {
+			t.Fatalf("err %v after %v", e, seen)
 		}
 	})
 

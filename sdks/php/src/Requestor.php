@@ -127,7 +127,10 @@ final class Requestor
             'timeout' => $timeout,
             'ignore_errors' => true,   // read 4xx/5xx bodies instead of failing
             'follow_location' => 0,
-            'protocol_version' => 1.1,
+            // A stream is asked for over HTTP/1.0, so that the server ends it by closing the connection:
+            // over 1.1 it comes chunked, and PHP's dechunking reads on to the connection's close
+            // (seconds after the last event, on a kept-alive connection), in 8 KiB reads.
+            'protocol_version' => $keepOpen ? 1.0 : 1.1,
         ]]);
         $previous = set_error_handler(static fn () => true);
         try {

@@ -22,9 +22,9 @@ class AssistantTest(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls) -> None:
+        cls.fake.stop()  # first: a turn still waiting on it (the timeout test) would hold the sandbox's stop
         cls.sandbox.stop()
         cls.unconfigured.stop()
-        cls.fake.stop()
 
     def test_read_streams_text_and_ends_with_done(self) -> None:
         self.fake.script([{"text": "Let me look.", "toolCalls": [{"name": "list_leads", "args": {}}]}, {"text": "No leads yet."}])
@@ -66,6 +66,15 @@ class AssistantTest(unittest.TestCase):
         self.fake.script([{"toolCalls": [{"name": "list_leads", "args": {}}]}, {"status": 503}])
         events = list(self.crm.assistant.ask("List, then fail"))
         self.assertEqual((events[-1].type, events[-1].code), ("error", "assistant_provider_unavailable"))
+
+    def test_events_arrive_as_made_and_the_timeout_is_between_them(self) -> None:
+        impatient = crm.Crm(api_key=self.sandbox.api_key, base_url=self.sandbox.base_url, timeout=2)
+        self.fake.script([{"text": "Let me look.", "toolCalls": [{"name": "list_leads", "args": {}}]}, {"hang": True}])
+        seen = []
+        with self.assertRaises(crm.ConnectionError):
+            for event in impatient.assistant.ask("List, then think forever"):
+                seen.append(event.type)
+        self.assertEqual(seen, ["conversation", "text", "tool_call", "tool_result"])
 
     def test_unconfigured_raises_the_api_error_before_any_event(self) -> None:
         bare = crm.Crm(api_key=self.unconfigured.api_key, base_url=self.unconfigured.base_url, max_retries=0)

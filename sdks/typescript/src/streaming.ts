@@ -7,7 +7,7 @@
  * loop early (break, return, a throw) closes the HTTP response. The client's `timeout` is how long
  * to wait for the answer and then between two pieces of it, not for the whole stream.
  */
-import { CrmError } from './errors.js';
+import { ConnectionError, CrmError } from './errors.js';
 import type { LastResponse } from './core.js';
 
 /** One Server-Sent Event as sent: `event:` (default "message"), its joined `data:` lines, `id:`. */
@@ -41,10 +41,25 @@ export class EventStream<T> implements AsyncIterable<T> {
     const opened = await this.open();
     this.lastResponse = opened.lastResponse;
     try {
-      for await (const message of serverSentEvents(opened.body, opened.touch)) yield toEvent<T>(message);
+      for await (const message of readEvents(opened)) yield toEvent<T>(message);
     } finally {
       opened.close();
     }
+  }
+}
+
+/** The events of the body; a read that fails (the timeout, a broken connection) is a ConnectionError. */
+async function* readEvents(opened: OpenedStream): AsyncGenerator<ServerSentEvent> {
+  const events = serverSentEvents(opened.body, opened.touch);
+  for (;;) {
+    let next: IteratorResult<ServerSentEvent>;
+    try {
+      next = await events.next();
+    } catch (cause) {
+      throw new ConnectionError(`The stream stopped: ${(cause as Error).message}`, { cause });
+    }
+    if (next.done) return;
+    yield next.value;
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../../../test/helpers/fake-model-provider.js';
-import { ApiError, Crm, type AssistantStreamEvent } from '../src/index.js';
+import { ApiError, ConnectionError, Crm, type AssistantStreamEvent } from '../src/index.js';
 import { startSandbox, unique, type Sandbox } from './sandbox.js';
 
 /**
@@ -20,8 +20,9 @@ beforeAll(async () => {
   crm = new Crm({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
 });
 afterAll(async () => {
-  await Promise.all([sandbox?.stop(), unconfigured?.stop()]);
+  // The provider first: a turn still waiting on it (the timeout test) would hold the sandbox's stop.
   await fake?.close();
+  await Promise.all([sandbox?.stop(), unconfigured?.stop()]);
 });
 
 async function collect(stream: AsyncIterable<AssistantStreamEvent>): Promise<AssistantStreamEvent[]> {
@@ -94,6 +95,17 @@ describe('crm.assistant', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, code: 'assistant_not_configured' });
     expect(seen).toEqual([]);
+  });
+
+  it('events arrive as they are made; the timeout is the wait between them (ConnectionError)', async () => {
+    const impatient = new Crm({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, timeout: 2000 });
+    fake.script([{ text: 'Let me look.', toolCalls: [{ name: 'list_leads', args: {} }] }, { hang: true }]);
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of impatient.assistant.ask('List, then think forever')) seen.push(event.type);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(seen).toEqual(['conversation', 'text', 'tool_call', 'tool_result']);
   });
 
   it('a stream is read once: iterating it again throws instead of asking twice', async () => {
