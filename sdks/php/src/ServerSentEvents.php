@@ -22,8 +22,9 @@ final class ServerSentEvents
         $event = '';
         $data = [];
         $id = null;
-        foreach ($chunks as $chunk) {
-            $buffer .= $chunk;
+        foreach (self::thenEnd($chunks) as $chunk) {
+            $done = $chunk === null;
+            $buffer .= $chunk ?? '';
             if ($first && $buffer !== '') {
                 if (str_starts_with($buffer, "\xEF\xBB\xBF")) {
                     $buffer = substr($buffer, 3);
@@ -32,7 +33,7 @@ final class ServerSentEvents
             }
             while (($end = strcspn($buffer, "\r\n")) < strlen($buffer)) {
                 // A CR last in the buffer may be the first half of a CRLF: wait for the next chunk.
-                if ($buffer[$end] === "\r" && $end === strlen($buffer) - 1) {
+                if (!$done && $buffer[$end] === "\r" && $end === strlen($buffer) - 1) {
                     break;
                 }
                 $line = substr($buffer, 0, $end);
@@ -61,6 +62,18 @@ final class ServerSentEvents
                 }
             }
         }
+    }
+
+    /**
+     * The chunks, then null: the end, where a last CR ends its line.
+     *
+     * @param iterable<string> $chunks
+     * @return \Generator<int, ?string>
+     */
+    private static function thenEnd(iterable $chunks): \Generator
+    {
+        yield from $chunks;
+        yield null;
     }
 
     /**

@@ -6,6 +6,7 @@ namespace Crm\Tests;
 
 use Crm\ApiError;
 use Crm\Model\AssistantStreamEvent;
+use Crm\ServerSentEvents;
 
 /**
  * $crm->assistant through the PHP SDK: a sandbox whose assistant talks to the scripted model
@@ -115,6 +116,16 @@ final class AssistantTest extends TestCase
             }
         });
         self::assertSame(['conversation', 'text', 'tool_call', 'tool_result'], $seen, 'the events made before the model hung');
+    }
+
+    public function testServerSentEventsParsing(): void
+    {
+        $events = iterator_to_array(ServerSentEvents::parse(["\xEF\xBB\xBF: heartbeat\r\nevent: text\r\ndata: {\"a\":", "1}\r", "\ndata:  two\r\n\r\nid: 7\ndata\rdata: x\r\r"]), false);
+        self::assertSame([
+            ['event' => 'text', 'data' => "{\"a\":1}\n two", 'id' => null],
+            ['event' => 'message', 'data' => "\nx", 'id' => '7'],
+        ], $events, 'events');
+        self::assertSame([], iterator_to_array(ServerSentEvents::parse(["id: 1\n\nevent: done\n\n", 'data: cut off']), false), 'nothing without data or cut off');
     }
 
     public function testUnconfiguredThrowsTheApiErrorBeforeAnyEvent(): void
