@@ -4,7 +4,7 @@ package crm
 
 import "context"
 
-// AssistantService is client.Assistant: Retrieve.
+// AssistantService is client.Assistant: Retrieve, Ask, Confirm.
 type AssistantService struct {
 	b             *backend
 	Conversations *ConversationsService
@@ -19,6 +19,27 @@ func (s *AssistantService) Retrieve(ctx context.Context, opts ...*RequestOptions
 	return out, nil
 }
 
+// assistantAskBody is what Ask sends.
+type assistantAskBody struct {
+	Content string `json:"content"`
+	*AssistantAskParams
+}
+
+// Ask: Ask the assistant: one turn, streamed (POST /v1/assistant/messages): for stream.Next() { event := stream.Event() }; stream.Err().
+func (s *AssistantService) Ask(ctx context.Context, content string, params *AssistantAskParams, opts ...*RequestOptions) *Stream[AssistantStreamEvent] {
+	return newStream[AssistantStreamEvent](s.b, ctx, "POST", "/v1/assistant/messages", nil, &assistantAskBody{Content: content, AssistantAskParams: params}, opts)
+}
+
+// assistantConfirmBody is what Confirm sends.
+type assistantConfirmBody struct {
+	Approve bool `json:"approve"`
+}
+
+// Confirm: Run or cancel a write the assistant proposed, and go on with the turn (streamed) (POST /v1/assistant/confirmations/{id}): for stream.Next() { event := stream.Event() }; stream.Err().
+func (s *AssistantService) Confirm(ctx context.Context, confirmationID string, approve bool, opts ...*RequestOptions) *Stream[AssistantStreamEvent] {
+	return newStream[AssistantStreamEvent](s.b, ctx, "POST", "/v1/assistant/confirmations/"+pathEscape(confirmationID), nil, &assistantConfirmBody{Approve: approve}, opts)
+}
+
 // ConversationsService is client.Assistant.Conversations: List, Retrieve.
 type ConversationsService struct {
 	b *backend
@@ -30,9 +51,9 @@ func (s *ConversationsService) List(ctx context.Context, params *AssistantConver
 }
 
 // Retrieve: Get a conversation: its questions, answers, tool calls and the writes waiting for Run (GET /v1/assistant/conversations/{id}).
-func (s *ConversationsService) Retrieve(ctx context.Context, assistantID string, opts ...*RequestOptions) (*AssistantConversation, error) {
+func (s *ConversationsService) Retrieve(ctx context.Context, id string, opts ...*RequestOptions) (*AssistantConversation, error) {
 	out := &AssistantConversation{}
-	if err := s.b.call(ctx, "GET", "/v1/assistant/conversations/"+pathEscape(assistantID), nil, nil, opts, out); err != nil {
+	if err := s.b.call(ctx, "GET", "/v1/assistant/conversations/"+pathEscape(id), nil, nil, opts, out); err != nil {
 		return nil, err
 	}
 	return out, nil

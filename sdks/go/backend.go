@@ -81,6 +81,13 @@ func isWrite(method string) bool {
 
 // do runs the attempts of one request and returns the final 2xx response, or an *Error.
 func (b *backend) do(ctx context.Context, method, path string, query url.Values, body interface{}, opts *RequestOptions) (*APIResponse, error) {
+	resp, _, err := b.send(ctx, method, path, query, body, opts, false)
+	return resp, err
+}
+
+// send runs the attempts of one request. With stream, a 2xx answer's body is left open (openBody)
+// for the caller to read and close; every other answer is read whole.
+func (b *backend) send(ctx context.Context, method, path string, query url.Values, body interface{}, opts *RequestOptions, stream bool) (*APIResponse, *openBody, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -89,7 +96,7 @@ func (b *backend) do(ctx context.Context, method, path string, query url.Values,
 		apiKey = opts.APIKey
 	}
 	if apiKey == "" {
-		return nil, &Error{Kind: ErrAuthentication, Message: "crm: no API key: pass one to crm.NewClient or set CRM_API_KEY"}
+		return nil, nil, &Error{Kind: ErrAuthentication, Message: "crm: no API key: pass one to crm.NewClient or set CRM_API_KEY"}
 	}
 	maxRetries := b.maxRetries
 	if opts.MaxRetries != nil {
@@ -106,7 +113,7 @@ func (b *backend) do(ctx context.Context, method, path string, query url.Values,
 	} else if body != nil {
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
-			return nil, &Error{Kind: ErrValidation, Message: "crm: the request body cannot be encoded: " + err.Error(), Err: err}
+			return nil, nil, &Error{Kind: ErrValidation, Message: "crm: the request body cannot be encoded: " + err.Error(), Err: err}
 		}
 	}
 	target := b.baseURL + path
@@ -121,50 +128,89 @@ func (b *backend) do(ctx context.Context, method, path string, query url.Values,
 		}
 	}
 
+	req := request{method: method, target: target, payload: payload, apiKey: apiKey, idempotencyKey: idempotencyKey, headers: opts.Headers, stream: stream}
 	for attempt := 0; ; attempt++ {
-		resp, err := b.attempt(ctx, method, target, payload, apiKey, idempotencyKey, timeout, opts.Headers)
+		resp, open, err := b.attempt(ctx, req, timeout)
 		if err == nil && resp.StatusCode < 300 {
-			return resp, nil
+			return resp, open, nil
 		}
 		if err == nil {
 			err = errorFromResponse(resp)
 		}
 		if ctx.Err() != nil || attempt >= maxRetries || !shouldRetry(err) {
-			return nil, err
+			return nil, nil, err
 		}
 		wait := retryDelay(attempt, err)
 		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return nil, &Error{Kind: ErrConnection, Message: "crm: " + ctx.Err().Error(), Err: ctx.Err()}
+			return nil, nil, &Error{Kind: ErrConnection, Message: "crm: " + ctx.Err().Error(), Err: ctx.Err()}
 		case <-timer.C:
 		}
 	}
 }
 
+// request is what each attempt sends.
+type request struct {
+	method, target         string
+	payload                []byte
+	apiKey, idempotencyKey string
+	headers                http.Header
+	stream                 bool
+}
+
+// openBody is a 2xx stream's body, read as it arrives. Its timeout is restarted on each read
+// (touch), so that it bounds the wait between two events, not the whole stream.
+type openBody struct {
+	body    io.ReadCloser
+	timer   *time.Timer
+	cancel  context.CancelFunc
+	timeout time.Duration
+}
+
+func (o *openBody) touch() { o.timer.Reset(o.timeout) }
+
+func (o *openBody) close() {
+	o.timer.Stop()
+	o.cancel()
+	_ = o.body.Close()
+}
+
 // attempt sends the request once. A transport failure is an *Error of kind ErrConnection.
-func (b *backend) attempt(ctx context.Context, method, target string, payload []byte, apiKey, idempotencyKey string, timeout time.Duration, extra http.Header) (*APIResponse, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+func (b *backend) attempt(parent context.Context, r request, timeout time.Duration) (*APIResponse, *openBody, error) {
+	ctx, cancel := context.WithCancel(parent)
+	timer := time.AfterFunc(timeout, cancel)
+	keepOpen := false
+	defer func() {
+		if !keepOpen {
+			timer.Stop()
+			cancel()
+		}
+	}()
+	method, target, payload := r.method, r.target, r.payload
 	var reader io.Reader
 	if payload != nil {
 		reader = bytes.NewReader(payload)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, reader)
 	if err != nil {
-		return nil, &Error{Kind: ErrConnection, Message: "crm: " + err.Error(), Err: err}
+		return nil, nil, &Error{Kind: ErrConnection, Message: "crm: " + err.Error(), Err: err}
 	}
-	req.Header.Set("Authorization", "Bearer "+apiKey)
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+r.apiKey)
+	if r.stream {
+		req.Header.Set("Accept", "text/event-stream")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
 	req.Header.Set("User-Agent", b.userAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if idempotencyKey != "" {
-		req.Header.Set("Idempotency-Key", idempotencyKey)
+	if r.idempotencyKey != "" {
+		req.Header.Set("Idempotency-Key", r.idempotencyKey)
 	}
-	for k, vs := range extra {
+	for k, vs := range r.headers {
 		req.Header.Del(k)
 		for _, v := range vs {
 			req.Header.Add(k, v)
@@ -172,14 +218,26 @@ func (b *backend) attempt(ctx context.Context, method, target string, payload []
 	}
 	res, err := b.httpClient.Do(req)
 	if err != nil {
-		return nil, &Error{Kind: ErrConnection, Message: "crm: " + method + " " + target + ": " + err.Error(), Err: err}
+		return nil, nil, &Error{Kind: ErrConnection, Message: "crm: " + method + " " + target + ": " + timedOut(parent, ctx, err), Err: err}
+	}
+	if r.stream && res.StatusCode < 300 {
+		keepOpen = true
+		return newAPIResponse(res, nil), &openBody{body: res.Body, timer: timer, cancel: cancel, timeout: timeout}, nil
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	if err != nil {
-		return nil, &Error{Kind: ErrConnection, Message: "crm: reading the response: " + err.Error(), Err: err}
+		return nil, nil, &Error{Kind: ErrConnection, Message: "crm: reading the response: " + timedOut(parent, ctx, err), Err: err}
 	}
-	return newAPIResponse(res, raw), nil
+	return newAPIResponse(res, raw), nil, nil
+}
+
+// timedOut says "timed out" when the attempt's own timeout ended it (not the caller's context).
+func timedOut(parent, attempt context.Context, err error) string {
+	if attempt.Err() != nil && parent.Err() == nil {
+		return "timed out (the client's Timeout): " + err.Error()
+	}
+	return err.Error()
 }
 
 // shouldRetry: network errors, 408, 409 idempotency_key_in_use, 429 and 5xx.

@@ -27,6 +27,12 @@ type APIKeyListParams struct {
 	Cursor *string `url:"cursor"`
 }
 
+// AssistantAskParams is what a method sends.
+type AssistantAskParams struct {
+	// Continue this conversation; a new one is started without it
+	ConversationID *string `json:"conversation_id,omitempty"`
+}
+
 // AssistantConversationListParams is what a method sends.
 type AssistantConversationListParams struct {
 	// Page size, 1..1000

@@ -8,7 +8,8 @@
  *   GET /v1/clients/{id}/contacts → clients.contacts.list (records live under it)
  *   GET /v1/webhook_endpoints/{id}/deliveries → webhookEndpoints.listDeliveries
  *   GET /v1/usage → usage.retrieve (a single object, no id)
- *   GET /v1/deals/summary → deals.summarize (computed from the collection: COMPUTED)
+ *   GET /v1/deals/summary → deals.summarize (computed from the collection: NAMED)
+ *   POST /v1/assistant/messages → assistant.ask (a streamed command: NAMED too)
  * Outside /v1 the same rules apply to the path after its first word: /_sandbox/faults → sandbox.faults.*.
  */
 const OUTSIDE_V1: Record<string, string> = {
@@ -21,9 +22,14 @@ const OUTSIDE_V1: Record<string, string> = {
   'delete /_sandbox/webhook_pause': 'sandbox.webhookPause.resume',
 };
 
-/** Reads on a collection that return one computed object, named by what they do. */
-const COMPUTED: Record<string, string> = {
+/**
+ * Named by what they do: reads on a collection that return one computed object, and the
+ * assistant's streamed turns (a message to it is asked, not a record made: `crm.assistant.ask()`).
+ */
+const NAMED: Record<string, string> = {
   'get /v1/deals/summary': 'deals.summarize',
+  'post /v1/assistant/messages': 'assistant.ask',
+  'post /v1/assistant/confirmations/{id}': 'assistant.confirm',
 };
 
 const camel = (words: string): string =>
@@ -45,7 +51,7 @@ function answersList(op: OperationShape): boolean {
 }
 
 export function operationId(path: string, method: string, op: OperationShape, allPaths: string[]): string {
-  const fixed = OUTSIDE_V1[`${method} ${path}`] ?? COMPUTED[`${method} ${path}`];
+  const fixed = OUTSIDE_V1[`${method} ${path}`] ?? NAMED[`${method} ${path}`];
   if (fixed) return fixed;
   const words = path.split('/').filter(Boolean);
   const prefix = words[0] === 'v1' ? [] : [camel(words[0]!.replace(/^_/, ''))];

@@ -68,6 +68,29 @@ describe('the SDK generator', () => {
     ).toEqual(['retrieve', 'startTrial']);
   });
 
+  it('makes the finite event streams methods with typed events, and leaves the endless ones out', () => {
+    const assistant = resource('assistant');
+    expect(assistant.methods.map((m) => m.name)).toEqual(['retrieve', 'ask', 'confirm']);
+    const ask = assistant.methods.find((m) => m.name === 'ask')!;
+    expect(ask.result).toEqual({ kind: 'stream', event: 'AssistantStreamEvent' });
+    // Required body fields are arguments; the optional ones a params object of their own.
+    expect(ask.args!.map((f) => [f.name, f.type.kind])).toEqual([['content', 'string']]);
+    expect(ask.body).toEqual({ type: 'AssistantAskParams', required: false });
+    expect(view.objects.find((o) => o.name === 'AssistantAskParams')!.fields.map((f) => f.name)).toEqual(['conversation_id']);
+    const confirm = assistant.methods.find((m) => m.name === 'confirm')!;
+    expect(confirm.pathParams.map((p) => p.name)).toEqual(['confirmation_id']);
+    expect(confirm.args!.map((f) => [f.name, f.type.kind])).toEqual([['approve', 'boolean']]);
+    expect(confirm.body).toBeUndefined();
+    expect(view.objects.find((o) => o.name === 'AssistantStreamEvent')?.role).toBe('model');
+    // The record's own id is `id`, not named after the namespace above it (it was assistant_id).
+    const conversations = assistant.children.find((c) => c.name === 'conversations')!;
+    expect(conversations.methods.map((m) => [m.name, m.pathParams.map((p) => p.name)])).toEqual([
+      ['list', []],
+      ['retrieve', ['id']],
+    ]);
+    expect(resource('usage').methods.map((m) => m.name)).toEqual(['retrieve']); // usage.stream runs until closed
+  });
+
   it('types lists, params and nested objects', () => {
     const list = resource('leads').methods.find((m) => m.name === 'list')!;
     expect(list.result).toEqual({ kind: 'list', item: 'Lead', page: 'LeadList', paginated: true });

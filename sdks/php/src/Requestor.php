@@ -32,6 +32,29 @@ final class Requestor
      */
     public function request(string $method, string $path, ?array $body = null, array $opts = []): ApiResponse
     {
+        return $this->send($method, $path, $body, $opts, false)[0];
+    }
+
+    /**
+     * A streamed method's answer: its response (headers) and its body, open, to be read as it
+     * arrives (EventStream) and closed by the caller. An error answer throws, after retries, as request() does.
+     *
+     * @param array<string, mixed>|null $body
+     * @param array<string, mixed> $opts
+     * @return array{ApiResponse, resource}
+     */
+    public function stream(string $method, string $path, ?array $body = null, array $opts = []): array
+    {
+        return $this->send($method, $path, $body, $opts, true);
+    }
+
+    /**
+     * @param array<string, mixed>|null $body
+     * @param array<string, mixed> $opts
+     * @return array{ApiResponse, resource|null}
+     */
+    private function send(string $method, string $path, ?array $body, array $opts, bool $stream): array
+    {
         $unknown = array_diff(array_keys($opts), self::REQUEST_OPTIONS);
         if ($unknown !== []) {
             throw new \InvalidArgumentException('Unknown request option(s): ' . implode(', ', $unknown)
@@ -45,7 +68,7 @@ final class Requestor
         $timeout = (float) ($opts['timeout'] ?? $this->timeout);
         $headers = [
             'Authorization' => 'Bearer ' . $apiKey,
-            'Accept' => 'application/json',
+            'Accept' => $stream ? 'text/event-stream' : 'application/json',
             'User-Agent' => $this->userAgent,
             'Connection' => 'close',
         ];
@@ -69,9 +92,9 @@ final class Requestor
 
         for ($attempt = 0; ; $attempt++) {
             try {
-                $response = $this->send($method, $this->baseUrl . $path, $headers, $payload, $timeout);
+                [$response, $open] = $this->attempt($method, $this->baseUrl . $path, $headers, $payload, $timeout, $stream);
                 if ($response->status < 300) {
-                    return $response;
+                    return [$response, $open];
                 }
                 $error = CrmError::fromResponse($response);
             } catch (ConnectionError $e) {
@@ -84,8 +107,14 @@ final class Requestor
         }
     }
 
-    /** @param array<string, string> $headers */
-    private function send(string $method, string $url, array $headers, ?string $payload, float $timeout): ApiResponse
+    /**
+     * One attempt. With $keepOpen, a 2xx answer's body is left open and returned beside it; the
+     * context's timeout is then how long each read waits (between two events), not the whole stream.
+     *
+     * @param array<string, string> $headers
+     * @return array{ApiResponse, resource|null}
+     */
+    private function attempt(string $method, string $url, array $headers, ?string $payload, float $timeout, bool $keepOpen): array
     {
         $lines = [];
         foreach ($headers as $name => $value) {
@@ -98,7 +127,10 @@ final class Requestor
             'timeout' => $timeout,
             'ignore_errors' => true,   // read 4xx/5xx bodies instead of failing
             'follow_location' => 0,
-            'protocol_version' => 1.1,
+            // A stream is asked for over HTTP/1.0, so that the server ends it by closing the connection:
+            // over 1.1 it comes chunked, and PHP's dechunking reads on to the connection's close
+            // (seconds after the last event, on a kept-alive connection), in 8 KiB reads.
+            'protocol_version' => $keepOpen ? 1.0 : 1.1,
         ]]);
         $previous = set_error_handler(static fn () => true);
         try {
@@ -107,6 +139,10 @@ final class Requestor
             if ($stream === false) {
                 $reason = error_get_last()['message'] ?? 'no response';
                 throw new ConnectionError("$method $url: $reason");
+            }
+            [$status, $responseHeaders] = self::parseHeaders(stream_get_meta_data($stream)['wrapper_data'] ?? []);
+            if ($keepOpen && $status >= 200 && $status < 300) {
+                return [new ApiResponse($status, $responseHeaders, '', null), $stream];
             }
             $raw = stream_get_contents($stream);
             $meta = stream_get_meta_data($stream);
@@ -117,7 +153,6 @@ final class Requestor
         if ($raw === false || !empty($meta['timed_out'])) {
             throw new ConnectionError("$method $url: timed out after {$timeout} s");
         }
-        [$status, $responseHeaders] = self::parseHeaders($meta['wrapper_data'] ?? []);
         if ($status === 0) {
             throw new ConnectionError("$method $url: no HTTP status line in the response");
         }
@@ -129,7 +164,7 @@ final class Requestor
                 $json = null;
             }
         }
-        return new ApiResponse($status, $responseHeaders, $raw, $json);
+        return [new ApiResponse($status, $responseHeaders, $raw, $json), null];
     }
 
     /**

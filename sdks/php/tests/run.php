@@ -10,6 +10,7 @@ require __DIR__ . '/lib/Sandbox.php';
 require __DIR__ . '/lib/TestCase.php';
 require __DIR__ . '/lib/Receiver.php';
 require __DIR__ . '/lib/RecordingProxy.php';
+require __DIR__ . '/lib/FakeProvider.php';
 
 use Crm\Tests\Sandbox;
 use Crm\Tests\TestCase;

@@ -1,7 +1,8 @@
 """The hand-written core: one request path for every generated method. It adds the key, an
 Idempotency-Key on every write (the caller's or a fresh UUID4, the same on each retry), retries
 network errors, 408, 409 idempotency_key_in_use, 429 and 5xx (waiting Retry-After when given, else
-0.5 s doubling to 8 s with jitter), and raises CrmError classes. Standard library only (urllib)."""
+0.5 s doubling to 8 s with jitter), and raises CrmError classes; `stream` opens a streamed method
+the same way. Standard library only (urllib)."""
 from __future__ import annotations
 
 import json
@@ -14,10 +15,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Dict, Iterable, Optional, Tuple, Type, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Optional, Tuple, Type, TypedDict, TypeVar
 
 from ._errors import ConnectionError, CrmError, error_from_response
 from ._object import CrmObject, Response
+
+if TYPE_CHECKING:
+    from ._streaming import EventStream
 
 VERSION = "0.1.0"
 _WRITES = {"POST", "PATCH", "DELETE"}
@@ -71,6 +75,18 @@ class Core:
 
     def request(self, method: str, path: str, *, query: Optional[Dict[str, Any]] = None, body: Any = None,
                 options: Optional[RequestOptions] = None) -> Tuple[Any, Response]:
+        text, response = self._send(method, path, query, body, options, stream=False)
+        return _parse(text, response.headers), response
+
+    def stream(self, method: str, path: str, *, body: Any, model: Type[T], options: RequestOptions) -> "EventStream[T]":
+        """A streamed method: its events, the request sent when iteration starts (_streaming.py)."""
+        from ._streaming import EventStream
+
+        return EventStream(lambda: self._send(method, path, None, body, options, stream=True), model)
+
+    def _send(self, method: str, path: str, query: Optional[Dict[str, Any]], body: Any, options: Optional[RequestOptions],
+              *, stream: bool) -> Tuple[Any, Response]:
+        """Sends with retries; returns a 2xx answer's text, or with stream its open HTTP response."""
         options = dict(options or {})
         unknown = set(options) - set(RequestOptions.__annotations__)
         if unknown:
@@ -81,7 +97,8 @@ class Core:
         url = self.base_url + path
         if query:
             url += "?" + urllib.parse.urlencode({k: _query_value(v) for k, v in query.items() if v is not None})
-        headers = {"Authorization": f"Bearer {api_key}", "Accept": "application/json", "User-Agent": self.user_agent}
+        accept = "text/event-stream" if stream else "application/json"
+        headers = {"Authorization": f"Bearer {api_key}", "Accept": accept, "User-Agent": self.user_agent}
         data = None
         if body is not None:
             data = json.dumps(body).encode("utf-8")
@@ -90,26 +107,31 @@ class Core:
             headers["Idempotency-Key"] = options.get("idempotency_key") or str(uuid.uuid4())
         headers.update(options.get("headers") or {})
         max_retries = options.get("max_retries", self.max_retries)
+        # A socket timeout bounds each wait for bytes: for a stream, the wait between two events.
         timeout = options.get("timeout", self.timeout)
 
         attempt = 0
         while True:
             request = urllib.request.Request(url, data=data, headers=headers, method=method)
             try:
-                with self._opener.open(request, timeout=timeout) as raw:
-                    status, response_headers, text = raw.status, _lower(raw.headers.items()), raw.read().decode("utf-8")
+                raw = self._opener.open(request, timeout=timeout)
+                status, response_headers = raw.status, _lower(raw.headers.items())
+                if stream:
+                    return raw, Response(status, response_headers)
+                with raw:
+                    text = raw.read().decode("utf-8")
             except urllib.error.HTTPError as error:
                 status, response_headers, text = error.code, _lower(error.headers.items()), error.read().decode("utf-8", "replace")
+                error.close()
             except (urllib.error.URLError, socket.timeout, OSError) as error:
                 if attempt < max_retries:
                     time.sleep(_backoff(attempt))
                     attempt += 1
                     continue
                 raise ConnectionError(f"Could not reach {self.base_url}: {getattr(error, 'reason', error)}") from error
-            parsed = _parse(text, response_headers)
             if 200 <= status < 300:
-                return parsed, Response(status, response_headers)
-            failure = error_from_response(status, response_headers, parsed)
+                return text, Response(status, response_headers)
+            failure = error_from_response(status, response_headers, _parse(text, response_headers))
             if attempt < max_retries and _retryable(status, failure.code):
                 time.sleep(_retry_delay(response_headers, attempt))
                 attempt += 1

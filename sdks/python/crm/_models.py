@@ -72,6 +72,11 @@ class ApiKeyWithSecret(CrmObject):
     """Shown once, at creation"""
 
 
+class AssistantAskParams(CrmObject):
+    conversation_id: Optional[str]
+    """Continue this conversation; a new one is started without it"""
+
+
 class AssistantConfirmation(CrmObject):
     id: str
     """conf_…"""
@@ -122,6 +127,34 @@ class AssistantStatus(CrmObject):
     """The provider's origin (scheme, host and port); the key is never shown"""
     tools: List[str]
     """The tools this credential lets the assistant use (the same as the MCP server lists for it)"""
+
+
+class AssistantStreamEvent(CrmObject):
+    type: Literal["conversation", "text", "tool_call", "confirmation_required", "tool_result", "done", "error"]
+    conversation_id: Optional[str]
+    """conversation, done"""
+    delta: Optional[str]
+    """text: the next words of the answer"""
+    tool_call_id: Optional[str]
+    """tool_call, tool_result"""
+    tool: Optional[str]
+    """tool_call, tool_result, confirmation_required"""
+    arguments: Optional[Dict[str, Any]]
+    """tool_call"""
+    read_only: Optional[bool]
+    """tool_call: a read runs at once; a write waits for a confirmation"""
+    result: Optional[Any]
+    """tool_result: what the tool answered"""
+    is_error: Optional[bool]
+    """tool_result: the call failed, was refused or cancelled"""
+    confirmation: Optional["AssistantConfirmation"]
+    """confirmation_required"""
+    status: Optional[Literal["complete", "awaiting_confirmation", "tool_limit"]]
+    """done: answered; waiting for Run or Cancel; or stopped after 10 tool calls"""
+    code: Optional[str]
+    """error: a problem type code, e.g. assistant_provider_unavailable"""
+    detail: Optional[str]
+    """error: what happened and what to do"""
 
 
 class AssistantTranscriptItem(CrmObject):

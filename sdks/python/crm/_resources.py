@@ -5,7 +5,8 @@ from typing import Any, Dict, List, Literal, Optional, Union, Unpack
 
 from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote
 from ._pagination import Page
-from ._models import Account, ApiKey, ApiKeyWithSecret, AssistantConversation, AssistantStatus, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Field, FieldDeleted, FieldUsage, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
+from ._streaming import EventStream
+from ._models import Account, ApiKey, ApiKeyWithSecret, AssistantConversation, AssistantStatus, AssistantStreamEvent, BulkResponse, Client, Contact, Deal, DealSummary, Deleted, Event, EventResendResult, Field, FieldDeleted, FieldUsage, Invoice, Lead, LeadConversion, OAuthApp, OAuthAppWithSecret, Pipeline, RequestLog, RequestLogDetail, Usage, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookRecoverResult
 
 
 class LeadsResource:
@@ -741,9 +742,9 @@ class ConversationsResource:
             ("cursor", cursor),
         ]), AssistantConversation, options)
 
-    def retrieve(self, assistant_id: str, **options: Unpack[RequestOptions]) -> AssistantConversation:
+    def retrieve(self, id: str, **options: Unpack[RequestOptions]) -> AssistantConversation:
         """Get a conversation: its questions, answers, tool calls and the writes waiting for Run"""
-        return self._core.call("GET", f"/v1/assistant/conversations/{_quote(assistant_id)}", query=None, model=AssistantConversation, options=options)
+        return self._core.call("GET", f"/v1/assistant/conversations/{_quote(id)}", query=None, model=AssistantConversation, options=options)
 
 
 class AssistantResource:
@@ -754,6 +755,30 @@ class AssistantResource:
     def retrieve(self, **options: Unpack[RequestOptions]) -> AssistantStatus:
         """Whether the assistant has a model, and the tools it may use for this credential"""
         return self._core.call("GET", "/v1/assistant", query=None, model=AssistantStatus, options=options)
+
+    def ask(
+        self,
+        content: str,
+        *,
+        conversation_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        **options: Unpack[RequestOptions],
+    ) -> EventStream[AssistantStreamEvent]:
+        """Ask the assistant: one turn, streamed: for event in …"""
+        return self._core.stream("POST", "/v1/assistant/messages", body=_given([
+            ("content", content),
+            ("conversation_id", conversation_id),
+        ]), model=AssistantStreamEvent, options=options)
+
+    def confirm(
+        self,
+        confirmation_id: str,
+        approve: bool,
+        **options: Unpack[RequestOptions],
+    ) -> EventStream[AssistantStreamEvent]:
+        """Run or cancel a write the assistant proposed, and go on with the turn (streamed): for event in …"""
+        return self._core.stream("POST", f"/v1/assistant/confirmations/{_quote(confirmation_id)}", body=_given([
+            ("approve", approve),
+        ]), model=AssistantStreamEvent, options=options)
 
 
 class EventsResource:

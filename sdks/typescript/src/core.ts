@@ -3,9 +3,10 @@
  * an Idempotency-Key on every write (the caller's or a fresh UUID, the same on each retry), retries
  * network errors, 408, 409 idempotency_key_in_use, 429 and 5xx (waiting Retry-After when given, else
  * 0.5 s doubling to 8 s with jitter), turns error responses into CrmError classes, and attaches the
- * HTTP response to what it returns (`lastResponse`).
+ * HTTP response to what it returns (`lastResponse`). `stream` opens a streamed method the same way.
  */
 import { ConnectionError, CrmError, errorFromResponse } from './errors.js';
+import { EventStream } from './streaming.js';
 
 export const VERSION = '0.1.0';
 
@@ -67,10 +68,46 @@ export class Core {
     init: { query?: object | undefined; body?: unknown } = {},
     options: RequestOptions = {},
   ): Promise<WithResponse<T>> {
+    const { response, deadline } = await this.send(method, path, init, options, 'application/json');
+    try {
+      return withResponse(parseBody(await response.text(), response.headers) as T, response);
+    } catch (cause) {
+      throw new ConnectionError(`Reading the answer of ${this.baseUrl}: ${(cause as Error).message}`, { cause });
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** A streamed method: its events, the request sent when iteration starts (streaming.ts). */
+  stream<T>(method: string, path: string, init: { query?: object | undefined; body?: unknown } = {}, options: RequestOptions = {}): EventStream<T> {
+    return new EventStream<T>(async () => {
+      const { response, deadline } = await this.send(method, path, init, options, 'text/event-stream');
+      if (!response.body) throw new CrmError(`${method} ${path} answered ${response.status} without a body`);
+      return {
+        body: response.body,
+        lastResponse: lastResponseOf(response),
+        touch: () => deadline.restart(),
+        close: () => deadline.abort(),
+      };
+    });
+  }
+
+  /**
+   * Sends the request, retrying as the header comment says, and returns the first 2xx response
+   * with its body unread; an error answer throws. The deadline runs until cleared: the caller
+   * clears it once the body is read, or restarts it on each piece of a stream.
+   */
+  private async send(
+    method: string,
+    path: string,
+    init: { query?: object | undefined; body?: unknown },
+    options: RequestOptions,
+    accept: string,
+  ): Promise<{ response: Response; deadline: Deadline }> {
     const apiKey = options.apiKey ?? this.apiKey;
     if (!apiKey) throw new CrmError('No API key: pass apiKey to new Crm({ apiKey }) or set CRM_API_KEY.');
     const url = this.baseUrl + path + queryString(init.query);
-    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent };
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, accept, 'user-agent': this.userAgent };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     if (WRITES.has(method)) headers['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID();
     Object.assign(headers, options.headers);
@@ -79,26 +116,63 @@ export class Core {
     const timeout = options.timeout ?? this.timeout;
 
     for (let attempt = 0; ; attempt++) {
+      const deadline = new Deadline(timeout);
       let response: Response;
       try {
-        response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(timeout) });
+        response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: deadline.signal });
       } catch (cause) {
+        deadline.clear();
         if (attempt < maxRetries) {
           await sleep(backoff(attempt));
           continue;
         }
         throw new ConnectionError(`Could not reach ${this.baseUrl}: ${(cause as Error).message}`, { cause });
       }
-      const text = await response.text();
-      const parsed = parseBody(text, response.headers);
-      if (response.ok) return withResponse(parsed as T, response);
-      const error = errorFromResponse(response.status, response.headers, parsed);
+      if (response.ok) return { response, deadline };
+      let text: string;
+      try {
+        text = await response.text();
+      } finally {
+        deadline.clear();
+      }
+      const error = errorFromResponse(response.status, response.headers, parseBody(text, response.headers));
       if (attempt < maxRetries && retryable(response.status, error.code)) {
         await sleep(retryDelay(response.headers, attempt));
         continue;
       }
       throw error;
     }
+  }
+}
+
+/** An attempt's timeout: aborts its request when it runs out; a stream restarts it on each piece. */
+class Deadline {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly ms: number) {
+    this.restart();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  restart(): void {
+    this.clear();
+    const reason = new DOMException(`No answer within the timeout (${this.ms} ms)`, 'TimeoutError');
+    this.timer = setTimeout(() => this.controller.abort(reason), this.ms);
+    // A pending timeout must not keep Node running (AbortSignal.timeout does not either).
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+
+  abort(): void {
+    this.clear();
+    this.controller.abort();
   }
 }
 
@@ -125,14 +199,18 @@ function parseBody(text: string, headers: Headers): unknown {
   }
 }
 
-function withResponse<T>(value: T, response: Response): WithResponse<T> {
+function lastResponseOf(response: Response): LastResponse {
   const number = (name: string) => (response.headers.has(name) ? Number(response.headers.get(name)) : null);
-  const lastResponse: LastResponse = {
+  return {
     status: response.status,
     headers: response.headers,
     requestId: response.headers.get('x-request-id'),
     rateLimit: { limit: number('x-ratelimit-limit'), remaining: number('x-ratelimit-remaining'), reset: number('x-ratelimit-reset') },
   };
+}
+
+function withResponse<T>(value: T, response: Response): WithResponse<T> {
+  const lastResponse = lastResponseOf(response);
   const target = (typeof value === 'object' && value !== null ? value : { value }) as object;
   // Not enumerable: JSON.stringify(lead) stays the API's record.
   Object.defineProperty(target, 'lastResponse', { value: lastResponse, enumerable: false });

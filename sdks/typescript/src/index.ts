@@ -1,6 +1,7 @@
 /**
  * The crm SDK for TypeScript: `new Crm({ apiKey, baseUrl })`, typed resources, retries with
- * idempotency keys, auto-pagination, Standard Webhooks verification. No runtime dependencies
+ * idempotency keys, auto-pagination, streamed methods as async iterables (crm.assistant.ask),
+ * Standard Webhooks verification. No runtime dependencies
  * (global fetch, node:crypto for webhook signatures).
  */
 import { Core, type ClientOptions, type RequestOptions, type WithResponse } from './core.js';
@@ -30,4 +31,5 @@ export { VERSION, type ClientOptions, type LastResponse, type RequestOptions, ty
 export * from './errors.js';
 export type * from './generated/models.js';
 export { ListResult, type Page } from './pagination.js';
+export { EventStream, serverSentEvents, type ServerSentEvent } from './streaming.js';
 export { Webhook } from './webhook.js';

@@ -39,7 +39,11 @@ interface PathParam {
   name: string;
 }
 
-type MethodResult = { kind: 'model'; type: string } | { kind: 'list'; item: string; page: string; paginated: boolean };
+type MethodResult =
+  | { kind: 'model'; type: string }
+  | { kind: 'list'; item: string; page: string; paginated: boolean }
+  /** Server-Sent Events, each `data:` one `event` object: the SDKs return an iterator of them. */
+  | { kind: 'stream'; event: string };
 
 export interface Method {
   /** camelCase: create, list, rotateSecret, listDeliveries. */
@@ -49,7 +53,12 @@ export interface Method {
   /** The path with {placeholders}. */
   path: string;
   pathParams: PathParam[];
-  /** Params object sent as the JSON body. */
+  /**
+   * A stream's required body fields, as arguments of their own after the path's ids
+   * (`assistant.ask(content, { conversation_id })`): a command reads better than a params object.
+   */
+  args?: Field[];
+  /** Params object sent as the JSON body (of a stream: its optional fields only). */
   body?: { type: string; required: boolean };
   /** Params object sent as the query string. */
   query?: { type: string };
@@ -78,6 +87,13 @@ interface OpenApiDocument {
 
 const HTTP_METHODS = ['get', 'post', 'patch', 'delete'] as const;
 
+/**
+ * Event streams that are not SDK methods yet: they run until closed and resume with Last-Event-ID,
+ * which the SDKs' stream iterators do not do (`rawRequest` reaches them). A finite stream, an
+ * answer streamed as it is made (assistant.ask), is a method.
+ */
+const UNSTREAMED = new Set(['events.stream', 'usage.stream']);
+
 export const pascal = (s: string): string =>
   s
     .split(/[_\-\s.]+|(?=[A-Z])/)
@@ -103,23 +119,27 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
     if (!objects.has(name)) {
       const object: ObjectType = { name, role, fields: [] };
       if (schema.description) object.description = schema.description;
-      objects.set(name, object);
-      const required = new Set<string>(schema.required ?? []);
-      for (const [prop, propSchema] of Object.entries<Schema>(schema.properties ?? {})) {
-        // Items of an array are named in the singular (line_items: InvoiceLineItem).
-        const word = pascal(propSchema.type === 'array' ? singular(prop) : prop);
-        const nested = role === 'params' ? name.replace(/Params$/, '') + word + 'Params' : name + word;
-        const t = typeOf(propSchema, role, nested);
-        // A field with a default is optional to send, although zod lists it as required.
-        const field: Field = { name: prop, type: t.type, nullable: t.nullable, required: required.has(prop) && propSchema.default === undefined };
-        const description = propSchema.description ?? t.description;
-        if (description) field.description = description;
-        if (t.enumValues) field.enumValues = t.enumValues;
-        if (t.enumName) field.enumName = t.enumName;
-        object.fields.push(field);
-      }
+      objects.set(name, object); // before its fields: a schema may refer to itself
+      object.fields.push(...fieldsOf(name, schema, role));
     }
     return { kind: 'object', name };
+  }
+
+  function fieldsOf(name: string, schema: Schema, role: ObjectType['role']): Field[] {
+    const required = new Set<string>(schema.required ?? []);
+    return Object.entries<Schema>(schema.properties ?? {}).map(([prop, propSchema]) => {
+      // Items of an array are named in the singular (line_items: InvoiceLineItem).
+      const word = pascal(propSchema.type === 'array' ? singular(prop) : prop);
+      const nested = role === 'params' ? name.replace(/Params$/, '') + word + 'Params' : name + word;
+      const t = typeOf(propSchema, role, nested);
+      // A field with a default is optional to send, although zod lists it as required.
+      const field: Field = { name: prop, type: t.type, nullable: t.nullable, required: required.has(prop) && propSchema.default === undefined };
+      const description = propSchema.description ?? t.description;
+      if (description) field.description = description;
+      if (t.enumValues) field.enumValues = t.enumValues;
+      if (t.enumName) field.enumName = t.enumName;
+      return field;
+    });
   }
 
   interface Typed {
@@ -208,7 +228,8 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       if (!op) continue;
       const success = Object.keys(op.responses ?? {}).find((c) => c.startsWith('2'));
       const content = success ? (op.responses[success].content ?? {}) : {};
-      if (!content['application/json']) continue; // Server-Sent Event streams are not SDK methods
+      const stream = content['text/event-stream'];
+      if (!content['application/json'] && (!stream || UNSTREAMED.has(op.operationId))) continue;
       const segments = path.split('/').slice(2);
       const isParam = (s: string | undefined): boolean => s !== undefined && s.startsWith('{');
 
@@ -217,9 +238,9 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       const params = segments.filter(isParam).map((seg) => seg.slice(1, -1));
       const chain = String(op.operationId).split('.');
       const name = chain.pop()!;
-      const resultSchema = content['application/json'].schema ?? {};
+      const resultSchema = (content['application/json'] ?? stream).schema ?? {};
       const resolved = resultSchema.$ref ? (schemas[refName(resultSchema.$ref)] ?? {}) : resultSchema;
-      const isList = verb === 'get' && resolved.type === 'object' && resolved.properties?.data?.type === 'array';
+      const isList = !stream && verb === 'get' && resolved.type === 'object' && resolved.properties?.data?.type === 'array';
 
       // The model the method returns, and the resource's singular from it.
       let result: MethodResult;
@@ -234,6 +255,10 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
         const page = resultSchema.$ref ? baseName(refName(resultSchema.$ref)) : item + 'List';
         result = { kind: 'list', item, page, paginated: 'next_cursor' in (resolved.properties ?? {}) };
         if (!action) resourceSingular = item;
+      } else if (stream) {
+        const event = modelName(resultSchema, singularOf(chain[chain.length - 1]!) + pascal(name) + 'Event');
+        typeOf(resultSchema, 'model', event);
+        result = { kind: 'stream', event };
       } else {
         const type = modelName(resultSchema, singularOf(chain[chain.length - 1]!) + pascal(name) + 'Result');
         typeOf(resultSchema, 'model', type);
@@ -250,11 +275,13 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       if (!resource) continue;
       if (resourceSingular) resource.singular = resourceSingular;
 
-      // Path parameters: the parent's id is named after the parent (client_id).
-      const pathParams: PathParam[] = params.map((placeholder, i) => ({
-        placeholder,
-        name: placeholder === 'id' && chain.length > 1 && i < chain.length - 1 ? singular(chain[i]!) + '_id' : placeholder,
-      }));
+      // Path parameters: the id after the resource's own word stays id (assistant.conversations:
+      // /v1/assistant/conversations/{id}); another is named after its word (clients.contacts:
+      // /v1/clients/{id}/… → client_id; assistant.confirm: /v1/assistant/confirmations/{id} → confirmation_id).
+      const pathParams: PathParam[] = params.map((placeholder) => {
+        const before = segments[segments.indexOf(`{${placeholder}}`) - 1]!;
+        return { placeholder, name: placeholder === 'id' && camel(before) !== chain.at(-1) ? singular(before) + '_id' : placeholder };
+      });
 
       const method: Method = {
         name,
@@ -266,7 +293,21 @@ export function buildApiView(doc: OpenApiDocument): ApiView {
       };
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const paramsName = (): string => resource!.singular + pascal(name) + 'Params';
-      if (bodySchema) {
+      if (bodySchema && stream) {
+        // The required fields become arguments; the optional ones a params object of their own.
+        const resolvedBody: Schema = bodySchema.$ref ? (schemas[refName(bodySchema.$ref)] ?? {}) : bodySchema;
+        const required = new Set<string>(resolvedBody.required ?? []);
+        const pick = (keep: (prop: string) => boolean) =>
+          Object.fromEntries(Object.entries<Schema>(resolvedBody.properties ?? {}).filter(([prop]) => keep(prop)));
+        // Named after the namespace, not its model: AssistantAskParams.
+        const type = pascal(chain.at(-1)!) + pascal(name) + 'Params';
+        method.args = fieldsOf(type, { properties: pick((p) => required.has(p)), required: [...required] }, 'params');
+        const optional = pick((p) => !required.has(p));
+        if (Object.keys(optional).length > 0) {
+          typeOf({ type: 'object', properties: optional }, 'params', type);
+          method.body = { type, required: false };
+        }
+      } else if (bodySchema) {
         const type = bodySchema.$ref ? baseName(refName(bodySchema.$ref)) + 'Params' : paramsName();
         typeOf(bodySchema, 'params', type);
         method.body = {

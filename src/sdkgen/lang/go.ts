@@ -149,7 +149,43 @@ function pathExpression(method: Method): string {
   return expr.replace(/\+""$/, '');
 }
 
+/**
+ * A streamed method: `Ask(ctx, content, params, opts...) *Stream[AssistantStreamEvent]`. Its body is
+ * an unexported struct of the arguments with the params embedded (encoding/json flattens them, and
+ * leaves a nil pointer out).
+ */
+function renderStream(resource: Resource, method: Method, event: string): string {
+  const args = ['ctx context.Context', ...method.pathParams.map((p) => `${goLocal(p.name)} string`)];
+  const bodyType = goLocal(resource.name) + goName(method.name) + 'Body';
+  const rows: string[][] = [];
+  const values: string[] = [];
+  for (const field of method.args ?? []) {
+    args.push(`${goLocal(field.name)} ${goType(field.type, false, false)}`);
+    rows.push([goName(field.name), goType(field.type, false, false), '`json:' + quote(field.name) + '`']);
+    values.push(`${goName(field.name)}: ${goLocal(field.name)}`);
+  }
+  if (method.body) {
+    args.push(`params *${goName(method.body.type)}`);
+    rows.push([`*${goName(method.body.type)}`]);
+    values.push(`${goName(method.body.type)}: params`);
+  }
+  args.push('opts ...*RequestOptions');
+  const body = rows.length ? `&${bodyType}{${values.join(', ')}}` : 'nil';
+  return [
+    comment(`${bodyType} is what ${goName(method.name)} sends.`),
+    `type ${bodyType} struct {`,
+    ...alignRows(rows),
+    '}',
+    '',
+    comment(`${goName(method.name)}: ${method.summary} (${method.httpMethod} ${method.path}): for stream.Next() { event := stream.Event() }; stream.Err().`),
+    `func (s *${serviceType(resource)}) ${goName(method.name)}(${args.join(', ')}) *Stream[${goName(event)}] {`,
+    `\treturn newStream[${goName(event)}](s.b, ctx, ${quote(method.httpMethod)}, ${pathExpression(method)}, nil, ${body}, opts)`,
+    '}',
+  ].join('\n');
+}
+
 function renderMethod(resource: Resource, method: Method): string {
+  if (method.result.kind === 'stream') return renderStream(resource, method, method.result.event);
   const args = ['ctx context.Context', ...method.pathParams.map((p) => `${goLocal(p.name)} string`)];
   const paramsType = method.body?.type ?? method.query?.type;
   if (paramsType) args.push(`params *${goName(paramsType)}`);

@@ -107,6 +107,35 @@ function renderModel(object: ObjectType): string {
   ].join('\n');
 }
 
+/** A streamed method: `ask(string $content, array $params = [], array $opts = []): \\Generator` of its events. */
+function renderStream(method: Method, event: string, uses: Set<string>, path: string): string {
+  uses.add(`Crm\\Model\\${event}`);
+  const args = method.pathParams.map((p) => `string $${camel(p.name)}`);
+  const docs = [`${method.summary.replace(/\.$/, '')} (${method.httpMethod} ${method.path}): \`foreach (… as $event)\`.`, ''];
+  const fields: string[] = [];
+  for (const field of method.args ?? []) {
+    args.push(`${phpType(field.type)} $${camel(field.name)}`);
+    fields.push(`${quote(field.name)} => $${camel(field.name)}`);
+  }
+  let body = `[${fields.join(', ')}]`;
+  if (method.body) {
+    args.push('array $params = []');
+    docs.push('@param array<string, mixed> $params the optional body fields, by their API names');
+    body = fields.length ? `${body} + $params` : '$params';
+  }
+  args.push('array $opts = []');
+  docs.push(OPTS_DOC, `@return \\Generator<int, ${event}>`);
+  return [
+    '    /**',
+    ...docs.map((d) => (d ? `     * ${d}` : '     *')),
+    '     */',
+    `    public function ${method.name}(${args.join(', ')}): \\Generator`,
+    '    {',
+    `        return $this->requestStream(${quote(method.httpMethod)}, ${path}, ${body}, $opts, ${event}::class);`,
+    '    }',
+  ].join('\n');
+}
+
 function renderMethod(method: Method, uses: Set<string>): string {
   const args = method.pathParams.map((p) => `string $${camel(p.name)}`);
   const docs = [`${method.summary.replace(/\.$/, '')} (${method.httpMethod} ${method.path}).`, ''];
@@ -121,6 +150,7 @@ function renderMethod(method: Method, uses: Set<string>): string {
     method.pathParams.length === 0
       ? quote(method.path)
       : `self::path(${quote(method.pathParams.reduce((p, param) => p.replace(`{${param.placeholder}}`, '%s'), method.path))}, ${method.pathParams.map((p) => '$' + camel(p.name)).join(', ')})`;
+  if (method.result.kind === 'stream') return renderStream(method, method.result.event, uses, path);
   let returnType: string;
   let call: string;
   if (method.result.kind === 'list') {

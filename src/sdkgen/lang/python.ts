@@ -2,7 +2,8 @@
  * Renders the generated half of the Python SDK (sdks/python/crm): _models.py (a CrmObject subclass
  * per object type, its fields as annotations) and _resources.py (a class per resource whose methods
  * take the fields as keyword arguments beside the request options, and call the hand-written Core).
- * Lists with a cursor return a Page (`.auto_paging_iter()` walks every page). Deterministic.
+ * Lists with a cursor return a Page (`.auto_paging_iter()` walks every page); streamed methods an
+ * EventStream (`for event in …`). Deterministic.
  */
 import type { ApiView, Field, Method, ObjectType, Resource, TypeRef } from './api-view.js';
 import { pascal } from './api-view.js';
@@ -94,6 +95,12 @@ function renderModel(object: ObjectType): string[] {
 function renderMethod(method: Method, objects: Map<string, ObjectType>, models: Set<string>): string[] {
   const args = ['self', ...method.pathParams.map((p) => `${snake(p.name)}: str`)];
   const payload: string[] = [];
+  // A stream's required body fields come first, positional: ask("…", conversation_id=…).
+  for (const field of method.args ?? []) {
+    args.push(`${argName(field.name)}: ${fieldType(field)}`);
+    payload.push(`(${JSON.stringify(field.name)}, ${argName(field.name)})`);
+  }
+  const positional = args.length;
   const paramsType = method.body?.type ?? method.query?.type;
   for (const field of paramsType ? (objects.get(paramsType)?.fields ?? []) : []) {
     const name = argName(field.name);
@@ -101,7 +108,7 @@ function renderMethod(method: Method, objects: Map<string, ObjectType>, models: 
     args.push(needed ? `${name}: ${fieldType(field)}` : `${name}: Union[${fieldType(field)}, NotGiven] = NOT_GIVEN`);
     payload.push(`(${JSON.stringify(field.name)}, ${name})`);
   }
-  if (payload.length) args.splice(method.pathParams.length + 1, 0, '*');
+  if (args.length > positional) args.splice(positional, 0, '*');
   args.push('**options: Unpack[RequestOptions]');
   let path = JSON.stringify(method.path);
   if (method.pathParams.length) {
@@ -112,7 +119,11 @@ function renderMethod(method: Method, objects: Map<string, ObjectType>, models: 
   const kind = method.body ? 'body' : 'query';
   const result = method.result;
   const lines: string[] = [];
-  if (result.kind === 'list' && result.paginated) {
+  if (result.kind === 'stream') {
+    models.add(result.event);
+    lines.push(...signature(snake(method.name), args, `EventStream[${result.event}]`), `        """${docLine(method.summary)}: for event in …"""`);
+    lines.push(`        return self._core.stream(${JSON.stringify(method.httpMethod)}, ${path}, body=${fields}, model=${result.event}, options=options)`);
+  } else if (result.kind === 'list' && result.paginated) {
     models.add(result.item);
     lines.push(...signature(snake(method.name), args, `Page[${result.item}]`), `        """${docLine(method.summary)}"""`);
     lines.push(`        return self._core.page("GET", ${path}, ${fields}, ${result.item}, options)`);
@@ -169,6 +180,7 @@ export function renderPython(view: ApiView): Map<string, string> {
     '',
     'from ._core import NOT_GIVEN, Core, NotGiven, RequestOptions, _given, _quote',
     'from ._pagination import Page',
+    'from ._streaming import EventStream',
     `from ._models import ${[...used].sort().join(', ')}`,
     '',
     '',

@@ -2,7 +2,8 @@
  * Renders the generated half of the TypeScript SDK (sdks/typescript/src/generated): models.ts (an
  * interface per object type, the API's snake_case field names) and resources.ts (a class per
  * resource whose methods call the hand-written Core, and `Resources`, which `Crm` extends). Lists
- * with a cursor return a ListResult (await one page, or `for await` every record). Deterministic.
+ * with a cursor return a ListResult (await one page, or `for await` every record); streamed methods
+ * an EventStream (`for await` every event). Deterministic.
  */
 import type { ApiView, Field, Method, ObjectType, Resource, TypeRef } from './api-view.js';
 import { camel, pascal } from './api-view.js';
@@ -61,6 +62,7 @@ function pathExpression(method: Method): string {
 function renderMethod(method: Method, types: Set<string>): string[] {
   const args = method.pathParams.map((p) => `${camel(p.name)}: string`);
   const init: string[] = [];
+  if (method.result.kind === 'stream') return renderStream(method, method.result.event, types);
   if (method.body) {
     types.add(method.body.type);
     args.push(method.body.required ? `params: ${method.body.type}` : `params: ${method.body.type} = {}`);
@@ -91,6 +93,27 @@ function renderMethod(method: Method, types: Set<string>): string[] {
   return lines;
 }
 
+/** A streamed method: `ask(content, params = {}, options)` → an EventStream of its events. */
+function renderStream(method: Method, event: string, types: Set<string>): string[] {
+  types.add(event);
+  const args = method.pathParams.map((p) => `${camel(p.name)}: string`);
+  const fields = (method.args ?? []).map((f) => (camel(f.name) === f.name ? f.name : `${safeName(f.name)}: ${camel(f.name)}`));
+  for (const field of method.args ?? []) args.push(`${camel(field.name)}: ${fieldType(field)}`);
+  if (method.body) {
+    types.add(method.body.type);
+    args.push(`params: ${method.body.type} = {}`);
+    fields.unshift('...params');
+  }
+  args.push('options?: RequestOptions');
+  const body = method.body || fields.length ? `{ body: { ${fields.join(', ')} } }` : '{}';
+  return [
+    ...comment(`${method.summary}: \`for await (const event of …)\`.`, '  '),
+    `  ${method.name}(${args.join(', ')}): EventStream<${event}> {`,
+    `    return this.core.stream<${event}>('${method.httpMethod}', ${pathExpression(method)}, ${body}, options);`,
+    '  }',
+  ];
+}
+
 const className = (resource: Resource): string => `${pascal(resource.name)}Resource`;
 
 function renderResource(resource: Resource, types: Set<string>): string[] {
@@ -119,6 +142,7 @@ export function renderTypeScript(view: ApiView): Map<string, string> {
     TS_HEADER,
     "import type { Core, RequestOptions, WithResponse } from '../core.js';",
     "import { ListResult } from '../pagination.js';",
+    "import type { EventStream } from '../streaming.js';",
     `import type { ${[...types].sort().join(', ')} } from './models.js';`,
     '',
     ...classes,

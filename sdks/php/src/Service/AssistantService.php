@@ -4,9 +4,10 @@
 namespace Crm\Service;
 
 use Crm\Model\AssistantStatus;
+use Crm\Model\AssistantStreamEvent;
 use Crm\Requestor;
 
-/** $crm->assistant: retrieve. */
+/** $crm->assistant: retrieve, ask, confirm. */
 final class AssistantService extends AbstractService
 {
     public readonly ConversationsService $conversations;
@@ -25,5 +26,28 @@ final class AssistantService extends AbstractService
     public function retrieve(array $opts = []): AssistantStatus
     {
         return $this->request('GET', '/v1/assistant', null, $opts, AssistantStatus::class);
+    }
+
+    /**
+     * Ask the assistant: one turn, streamed (POST /v1/assistant/messages): `foreach (… as $event)`.
+     *
+     * @param array<string, mixed> $params the optional body fields, by their API names
+     * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts
+     * @return \Generator<int, AssistantStreamEvent>
+     */
+    public function ask(string $content, array $params = [], array $opts = []): \Generator
+    {
+        return $this->requestStream('POST', '/v1/assistant/messages', ['content' => $content] + $params, $opts, AssistantStreamEvent::class);
+    }
+
+    /**
+     * Run or cancel a write the assistant proposed, and go on with the turn (streamed) (POST /v1/assistant/confirmations/{id}): `foreach (… as $event)`.
+     *
+     * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts
+     * @return \Generator<int, AssistantStreamEvent>
+     */
+    public function confirm(string $confirmationId, bool $approve, array $opts = []): \Generator
+    {
+        return $this->requestStream('POST', self::path('/v1/assistant/confirmations/%s', $confirmationId), ['approve' => $approve], $opts, AssistantStreamEvent::class);
     }
 }

@@ -26,8 +26,8 @@ final class ConversationsService extends AbstractService
      *
      * @param array{idempotency_key?: string, api_key?: string, max_retries?: int, timeout?: float, headers?: array<string, string>} $opts
      */
-    public function retrieve(string $assistantId, array $opts = []): AssistantConversation
+    public function retrieve(string $id, array $opts = []): AssistantConversation
     {
-        return $this->request('GET', self::path('/v1/assistant/conversations/%s', $assistantId), null, $opts, AssistantConversation::class);
+        return $this->request('GET', self::path('/v1/assistant/conversations/%s', $id), null, $opts, AssistantConversation::class);
     }
 }

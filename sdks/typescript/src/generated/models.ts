@@ -66,6 +66,11 @@ export interface ApiKeyWithSecret {
   secret: string;
 }
 
+export interface AssistantAskParams {
+  /** Continue this conversation; a new one is started without it */
+  conversation_id?: string;
+}
+
 export interface AssistantConfirmation {
   /** conf_… */
   id: string;
@@ -116,6 +121,34 @@ export interface AssistantStatus {
   endpoint: string | null;
   /** The tools this credential lets the assistant use (the same as the MCP server lists for it) */
   tools: string[];
+}
+
+export interface AssistantStreamEvent {
+  type: "conversation" | "text" | "tool_call" | "confirmation_required" | "tool_result" | "done" | "error";
+  /** conversation, done */
+  conversation_id?: string;
+  /** text: the next words of the answer */
+  delta?: string;
+  /** tool_call, tool_result */
+  tool_call_id?: string;
+  /** tool_call, tool_result, confirmation_required */
+  tool?: string;
+  /** tool_call */
+  arguments?: Record<string, unknown>;
+  /** tool_call: a read runs at once; a write waits for a confirmation */
+  read_only?: boolean;
+  /** tool_result: what the tool answered */
+  result?: unknown;
+  /** tool_result: the call failed, was refused or cancelled */
+  is_error?: boolean;
+  /** confirmation_required */
+  confirmation?: AssistantConfirmation;
+  /** done: answered; waiting for Run or Cancel; or stopped after 10 tool calls */
+  status?: "complete" | "awaiting_confirmation" | "tool_limit";
+  /** error: a problem type code, e.g. assistant_provider_unavailable */
+  code?: string;
+  /** error: what happened and what to do */
+  detail?: string;
 }
 
 export interface AssistantTranscriptItem {
