@@ -39,6 +39,8 @@ export interface TurnDeps {
   /** The caller's tools (only those its scopes allow), calling the API as the caller. */
   tools: CrmTool[];
   api: McpBackend;
+  /** Aborted when the caller goes away or the sandbox stops: the model call ends with it. */
+  signal?: AbortSignal;
 }
 
 type Events = AsyncGenerator<AssistantStreamEvent, void, undefined>;
@@ -165,7 +167,7 @@ async function* run(deps: TurnDeps, conversationId: string, callsBefore: number,
     toolApproval: ({ toolCall }) => (byName.get(toolCall.toolName)?.kind === 'read' ? undefined : 'user-approval'),
     stopWhen: limitReached,
     maxRetries: 0,
-    abortSignal: silence.signal,
+    abortSignal: deps.signal ? AbortSignal.any([silence.signal, deps.signal]) : silence.signal,
     // Failures arrive as stream parts and become the turn's problem or error event; the SDK's
     // default would also print each to the sandbox's stderr.
     onError: () => {},

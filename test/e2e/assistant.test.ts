@@ -252,6 +252,45 @@ describe('a provider that fails', () => {
     expect(res.body.detail).toContain(new URL(fake.url).origin);
   });
 
+  it('is let go when the caller goes away, and when the sandbox stops, long before its time-out', async () => {
+    // A patient sandbox (2 minutes of silence allowed): without the caller's abort reaching the
+    // provider call, this test would run into its own 30 s limit.
+    const patient = await startApp({ assistant: { provider: 'openai', url: `${fake.url}/v1`, model: 'm', apiKey: PROVIDER_KEY, timeoutMs: 120_000 } });
+    const hangingAsk = (signal?: AbortSignal) =>
+      fetch(`${patient.baseUrl}/v1/assistant/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${patient.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Hello?' }),
+        ...(signal ? { signal } : {}),
+      }).catch((error: Error) => error);
+    const providerGot = async (n: number) => {
+      while (fake.requests.length < n) await new Promise((r) => setTimeout(r, 20));
+    };
+    const abandonedReaches = async (n: number) => {
+      while (fake.abandoned() < n) await new Promise((r) => setTimeout(r, 20));
+    };
+    try {
+      fake.script([{ hang: true }, { hang: true }]);
+      const before = fake.abandoned();
+      const caller = new AbortController();
+      const asking = hangingAsk(caller.signal);
+      await providerGot(1);
+      caller.abort();
+      expect(await asking).toBeInstanceOf(Error);
+      await abandonedReaches(before + 1);
+
+      // Stopping the sandbox ends a turn that waits on the provider.
+      const waiting = hangingAsk();
+      await providerGot(2);
+      await patient.stop();
+      await abandonedReaches(before + 2);
+      const answer = await waiting;
+      expect(answer instanceof Error || answer.status >= 500).toBe(true);
+    } finally {
+      await patient.stop().catch(() => {});
+    }
+  });
+
   it('cannot be reached: 502 saying where', async () => {
     const port = await closedPort();
     const down = await startApp({ assistant: { provider: 'openai', url: `http://127.0.0.1:${port}/v1`, model: 'm', timeoutMs: 2000 } });

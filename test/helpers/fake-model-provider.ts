@@ -29,6 +29,8 @@ export interface FakeProvider {
   /** The base URL to configure: `${url}/v1`. */
   url: string;
   requests: ProviderRequest[];
+  /** How many requests left hanging (a `hang` step) were closed by the caller. */
+  abandoned(): number;
   /** Steps to answer, in order; a call beyond the script gets a plain "Done." text. */
   script(steps: ScriptStep[]): void;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startFakeProvider(options: { apiKey?: string } = {}): Prom
   const requests: ProviderRequest[] = [];
   let steps: ScriptStep[] = [];
   const hanging = new Set<ServerResponse>();
+  let abandoned = 0;
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -59,6 +62,9 @@ export async function startFakeProvider(options: { apiKey?: string } = {}): Prom
     if ('status' in step) return json(res, step.status, step.body ?? { error: { message: `scripted ${step.status}`, type: 'rate_limit_error' } });
     if ('hang' in step) {
       hanging.add(res);
+      res.once('close', () => {
+        if (hanging.delete(res)) abandoned++;
+      });
       return;
     }
     const stream = request.body.stream === true;
@@ -77,11 +83,14 @@ export async function startFakeProvider(options: { apiKey?: string } = {}): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    abandoned: () => abandoned,
     script: (s) => {
       steps = [...s];
     },
     close: async () => {
-      for (const res of hanging) res.destroy();
+      const left = [...hanging];
+      hanging.clear();
+      for (const res of left) res.destroy();
       server.closeAllConnections();
       server.close();
       await once(server, 'close');

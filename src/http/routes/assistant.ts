@@ -66,11 +66,24 @@ export function assistantRoutes(fastify: FastifyInstance, ctx: Ctx, config: Assi
 
   // Loaded on first use: the AI SDK and the MCP tools are big, and most runs never ask.
   const turnModule = () => import('../../assistant/turn.js');
-  async function deps(request: FastifyRequest) {
+  // A turn ends when its caller goes away or the sandbox stops: nobody is left to read the
+  // answer, and a provider that hangs would otherwise hold the request (and the stop) until its time-out.
+  const running = new Set<AbortController>();
+  fastify.addHook('preClose', async () => {
+    for (const turn of running) turn.abort();
+  });
+
+  async function deps(request: FastifyRequest, reply: FastifyReply) {
     const [{ injectBackend }, { crmTools }] = await Promise.all([import('../../mcp/backend.js'), import('../../mcp/catalog.js')]);
     // Only the tools the caller's scopes allow: the model is not offered what would be refused.
     const api = injectBackend(fastify, credentialHeaders(request));
-    return { ctx, config: config!, owner: request.principal!.subject, tools: crmTools(api, request.principal!.scopes), api };
+    const turn = new AbortController();
+    running.add(turn);
+    reply.raw.once('close', () => {
+      running.delete(turn);
+      turn.abort();
+    });
+    return { ctx, config: config!, owner: request.principal!.subject, tools: crmTools(api, request.principal!.scopes), api, signal: turn.signal };
   }
 
   /**
@@ -130,7 +143,7 @@ export function assistantRoutes(fastify: FastifyInstance, ctx: Ctx, config: Assi
     handler: async (request, reply) => {
       configured();
       const { ask } = await turnModule();
-      await stream(request, reply, ask(await deps(request), request.body));
+      await stream(request, reply, ask(await deps(request, reply), request.body));
     },
   });
 
@@ -146,7 +159,7 @@ export function assistantRoutes(fastify: FastifyInstance, ctx: Ctx, config: Assi
     handler: async (request, reply) => {
       configured();
       const { confirm } = await turnModule();
-      await stream(request, reply, confirm(await deps(request), request.params.id, request.body.approve));
+      await stream(request, reply, confirm(await deps(request, reply), request.params.id, request.body.approve));
     },
   });
 
