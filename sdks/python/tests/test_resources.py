@@ -44,6 +44,16 @@ class ResourcesTest(unittest.TestCase):
         bulk = self.crm.leads.bulk(mode="upsert", match_on="email", records=[{"first_name": "B1", "email": f"{unique('b')}@example.com"}, {"first_name": "B2", "email": "not-an-email"}])
         self.assertEqual(dict(bulk.summary), {"created": 1, "updated": 0, "unchanged": 0, "failed": 1})
 
+    def test_custom_field_definitions(self) -> None:
+        # A field named like the request options' catch-all takes a trailing underscore: options_.
+        key = unique("tier").replace("-", "_").lower()
+        field = self.crm.fields.create(object="client", key=key, label="Tier", type="select", options_=[{"value": "gold", "label": "Gold"}])
+        self.assertEqual([o["value"] for o in field.options], ["gold"])
+        changed = self.crm.fields.update(field.id, options_=[{"value": "gold", "label": "Gold"}, {"value": "silver", "label": "Silver"}])
+        self.assertEqual([o["value"] for o in changed.options], ["gold", "silver"])
+        self.assertIn(field.id, [f.id for f in self.crm.fields.list(object="client").data])
+        self.assertTrue(self.crm.fields.delete(field.id).deleted)
+
     def test_clients_and_contacts(self) -> None:
         client = self.crm.clients.create(name="Lovelace & Co", kind="company", email=f"{unique('info')}@example.com", address={"city": "London", "country": "GB"})
         self.assertEqual(client.address.city, "London")

@@ -45,8 +45,12 @@ const KEYWORDS = new Set([
   'True',
   'False',
 ]);
-/** Request options that share the keyword namespace with the fields (docs/sdk-surface.md#per-request-options: reserved keyword arguments). */
-const OPTIONS = ['idempotency_key', 'api_key', 'max_retries', 'timeout', 'headers'];
+/**
+ * Request options that share the keyword namespace with the fields (docs/sdk-surface.md#per-request-options:
+ * reserved keyword arguments), and `options`, the name of the catch-all that holds them (a select
+ * field's `options` is then `options_`).
+ */
+const OPTIONS = ['idempotency_key', 'api_key', 'max_retries', 'timeout', 'headers', 'options'];
 const argName = (field: string): string => (KEYWORDS.has(field) || OPTIONS.includes(field) ? `${field}_` : field);
 /** One line for a docstring: quotes and backslashes escaped (a description ending in `"` would close it). */
 const docLine = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(/\\/g, '\\\\').replace(/"/g, '\\"');
