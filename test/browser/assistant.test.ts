@@ -61,6 +61,9 @@ describe('the assistant panel', () => {
       (request) => ({ text: `Done: Acme rollout (${idInToolMessage(request.body, 'deal')}) for Acme GmbH (${acme.id}), in Proposal.` }),
     ]);
     const page = await suite.signedIn();
+    // Everything the page receives, to check the provider's key is never among it.
+    const received: Promise<string>[] = [];
+    page.on('response', (response) => received.push(response.text().catch(() => '')));
     await page.keyboard.press('Control+j');
     await input(page).waitFor();
     // The focus is in the box at once: the question can be typed straight away.
@@ -110,6 +113,13 @@ describe('the assistant panel', () => {
     // The panel stays open beside the page, with its conversation.
     expect(await answer.isVisible()).toBe(true);
     await screenshot(page, 'assistant-answer-light');
+    // The provider saw its key; the browser never did, nor the request log it can read.
+    expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${PROVIDER_KEY}`);
+    const bodies = await Promise.all(received);
+    expect(bodies.length).toBeGreaterThan(5);
+    expect(bodies.join('\n')).not.toContain(PROVIDER_KEY);
+    expect(await page.content()).not.toContain(PROVIDER_KEY);
+    expect(JSON.stringify((await suite.api.get('/v1/request_logs?limit=200')).body)).not.toContain(PROVIDER_KEY);
     await page.context().close();
   });
 

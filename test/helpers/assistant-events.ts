@@ -1,22 +1,11 @@
+import type { AssistantStreamEvent } from '../../src/schemas/assistant.js';
+
 /**
  * The events of an assistant turn, read from a Server-Sent Events body (`event:` the type,
  * `data:` its JSON): what a client of POST /v1/assistant/messages receives, in order.
  */
-export interface AssistantEvent {
-  type: string;
-  conversation_id?: string;
-  delta?: string;
-  tool_call_id?: string;
-  tool?: string;
-  arguments?: Record<string, unknown>;
-  read_only?: boolean;
-  result?: unknown;
-  is_error?: boolean;
-  confirmation?: { id: string; tool: string; title: string; summary: string; destructive: boolean; status: string; arguments: Record<string, unknown> };
-  status?: string;
-  code?: string;
-  detail?: string;
-}
+/** A turn's event, as the API's schema types it (src/schemas/assistant.ts). */
+export type AssistantEvent = AssistantStreamEvent;
 
 export function assistantEvents(body: string): AssistantEvent[] {
   const events: AssistantEvent[] = [];
