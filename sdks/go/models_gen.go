@@ -115,6 +115,17 @@ type Account struct {
 	TrialEndsAt *string        `json:"trial_ends_at"`
 	CreatedAt   string         `json:"created_at"`
 	Limits      *AccountLimits `json:"limits"`
+	// GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows)
+	Credential *AccountCredential `json:"credential"`
+}
+
+// AccountCredential: GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows)
+type AccountCredential struct {
+	APIResource
+	// The API key or access token id
+	ID        string   `json:"id"`
+	Scopes    []string `json:"scopes"`
+	ExpiresAt *string  `json:"expires_at"`
 }
 
 // AccountLimits is an object the API returns.

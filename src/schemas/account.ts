@@ -27,6 +27,14 @@ export const Account = lazySchema(() =>
         webhook_endpoints: z.number().int().nullable().describe('null: no limit'),
         bulk_records: z.number().int().describe('Records per bulk call'),
       }),
+      credential: z
+        .object({
+          id: z.string().describe('The API key or access token id'),
+          scopes: z.array(z.string()),
+          expires_at: z.string().nullable(),
+        })
+        .optional()
+        .describe('GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows)'),
     })
     .meta({ id: 'Account' }),
 );

@@ -18,11 +18,11 @@ async function httpClient(key = sandbox.apiKey): Promise<Client> {
   return client;
 }
 
-async function stdioClient(): Promise<{ client: Client; stderr: () => string }> {
+async function stdioClient(key = sandbox.apiKey): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CRM_BIN, 'mcp'],
-    env: { ...(process.env as Record<string, string>), CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey, NO_COLOR: '1' },
+    env: { ...(process.env as Record<string, string>), CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: key, NO_COLOR: '1' },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -197,6 +197,18 @@ describe('MCP scopes', () => {
       expect(hidden.isError).toBe(true);
       expect(hidden.content[0]!.text).toMatch(/create_deal not found/);
       expect((await api.get('/v1/deals?q=Nope')).body.data).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over stdio too, a narrow key lists only its tools (crm mcp asks GET /v1/account for its scopes)', async () => {
+    const key = await api.post('/v1/api_keys', { name: 'mcp stdio read-only', scopes: ['deals:read'] });
+    expect((await api.get('/v1/account', { key: key.body.secret })).body.credential).toMatchObject({ id: key.body.id, scopes: ['deals:read'] });
+    const { client } = await stdioClient(key.body.secret);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(names).toEqual(['get_deal', 'list_deals', 'list_pipeline_stages', 'summarize_pipeline']);
     } finally {
       await client.close();
     }

@@ -13,6 +13,17 @@ class Account(CrmObject):
     trial_ends_at: Optional[str]
     created_at: str
     limits: "AccountLimits"
+    credential: Optional["AccountCredential"]
+    """GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows)"""
+
+
+class AccountCredential(CrmObject):
+    """GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows)"""
+
+    id: str
+    """The API key or access token id"""
+    scopes: List[str]
+    expires_at: Optional[str]
 
 
 class AccountLimits(CrmObject):

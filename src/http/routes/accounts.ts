@@ -40,10 +40,11 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountRegistr
   app.get('/v1/account', {
     config: { scope: ANY_SCOPE },
     schema: { ...base, summary: "This key's account: its plan, trial and limits", response: { 200: Account, ...errorResponses() } },
-    handler: async () => {
+    handler: async (request) => {
       const account = current();
       runDue(accounts, account); // a trial that ran out in real time ends now, with its event
-      return full(account);
+      const { subject, scopes, expiresAt } = request.principal!;
+      return { ...full(account), credential: { id: subject, scopes: [...scopes], expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString() } };
     },
   });
 

@@ -18,9 +18,11 @@ final class Account extends Model
     public ?string $trial_ends_at = null;
     public string $created_at;
     public AccountLimits $limits;
+    /** GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows) */
+    public ?AccountCredential $credential = null;
 
     protected static function types(): array
     {
-        return ['limits' => AccountLimits::class];
+        return ['limits' => AccountLimits::class, 'credential' => AccountCredential::class];
     }
 }

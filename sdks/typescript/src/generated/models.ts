@@ -7,6 +7,16 @@ export interface Account {
   trial_ends_at: string | null;
   created_at: string;
   limits: AccountLimits;
+  /** GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows) */
+  credential?: AccountCredential;
+}
+
+/** GET /v1/account: the credential that asked, and what it may do (crm mcp lists the tools it allows) */
+export interface AccountCredential {
+  /** The API key or access token id */
+  id: string;
+  scopes: string[];
+  expires_at: string | null;
 }
 
 export interface AccountLimits {

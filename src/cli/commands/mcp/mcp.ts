@@ -2,6 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { clientBackend } from '../../../mcp/backend.js';
 import { createMcpServer } from '../../../mcp/server.js';
 import { VERSION } from '../../../version.js';
+import type { CrmClient } from '../../../client/client.js';
 import { clientFor, type GlobalOptions } from '../../api.js';
 
 /**
@@ -10,7 +11,7 @@ import { clientFor, type GlobalOptions } from '../../api.js';
  */
 export async function mcpCommand(options: GlobalOptions): Promise<void> {
   const client = clientFor(options);
-  const server = createMcpServer(clientBackend(client), VERSION);
+  const server = createMcpServer(clientBackend(client), VERSION, await scopesOf(client));
   const transport = new StdioServerTransport();
   // The client closes stdin, or the user presses Ctrl+C (SIGINT/SIGTERM): either way, exit 0.
   const closed = new Promise<void>((resolve) => {
@@ -25,3 +26,19 @@ export async function mcpCommand(options: GlobalOptions): Promise<void> {
   await server.close();
   await client.close();
 }
+
+/**
+ * The key's scopes, so the tools it cannot call are not listed (as over /mcp). A server that does
+ * not say them (or cannot be reached yet) gets every tool; each call is checked there anyway.
+ */
+async function scopesOf(client: CrmClient): Promise<readonly string[] | undefined> {
+  const lookup = client
+    .request<{ credential?: { scopes?: string[] } }>('GET', '/v1/account')
+    .then((account) => account.credential?.scopes)
+    .catch(() => undefined);
+  // The MCP client waits for the server to start: a server that is down costs 2 s, not its retries.
+  const giveUp = new Promise<undefined>((resolve) => setTimeout(resolve, SCOPE_LOOKUP_MS, undefined).unref());
+  return Promise.race([lookup, giveUp]);
+}
+
+const SCOPE_LOOKUP_MS = 2000;
