@@ -4,6 +4,7 @@ import type { CrmTool } from './tool-kit.js';
 import { clientTools } from './tools/clients.js';
 import { dealTools } from './tools/deals.js';
 import { eventTools } from './tools/events.js';
+import { fieldTools } from './tools/fields.js';
 import { invoiceTools } from './tools/invoices.js';
 import { leadTools } from './tools/leads.js';
 
@@ -12,13 +13,13 @@ import { leadTools } from './tools/leads.js';
  * caller could not call: a narrow key sees only what it may use (the API still checks each call).
  */
 export function crmTools(api: McpBackend, scopes?: readonly string[]): CrmTool[] {
-  const all = [...clientTools(api), ...leadTools(api), ...dealTools(api), ...invoiceTools(api), ...eventTools(api)];
+  const all = [...clientTools(api), ...leadTools(api), ...dealTools(api), ...invoiceTools(api), ...eventTools(api), ...fieldTools(api)];
   return scopes ? all.filter((tool) => hasScope(scopes, tool.scope)) : all;
 }
 
 /** What the tools are for, told to an MCP client and to the assistant's model alike. */
 export const TOOL_INSTRUCTIONS =
-  'Tools for a CRM: clients with contact persons, leads, deals in a pipeline, invoices and events. ' +
+  'Tools for a CRM: clients with contact persons, leads, deals in a pipeline, invoices, events and the custom fields a team defines. ' +
   'Search before creating to avoid duplicates. Writes accept an idempotency_key: reuse it when retrying. ' +
   'Money values are in major units of the currency.';
 

@@ -44,7 +44,7 @@ describe.each(TRANSPORTS)('the MCP Inspector over %s', (_name, target) => {
   it('lists the tools with their annotations and closed input schemas', async () => {
     const { tools } = await inspector(target(), ['--method', 'tools/list']);
     const byName = new Map<string, any>(tools.map((t: { name: string }) => [t.name, t]));
-    expect(byName.size).toBe(33);
+    expect(byName.size).toBe(37);
     expect(byName.get('get_deal').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.get('create_client').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     for (const name of ['update_client', 'delete_lead', 'send_invoice', 'pay_invoice']) {
@@ -70,7 +70,7 @@ describe('every tool', () => {
     );
     try {
       const { tools } = await client.listTools();
-      expect(tools.length).toBe(33);
+      expect(tools.length).toBe(37);
       for (const tool of tools) {
         const result = (await client.callTool({ name: tool.name, arguments: { nmae: 'x' } })) as { isError?: boolean; content: { text: string }[] };
         expect(result.isError, tool.name).toBe(true);

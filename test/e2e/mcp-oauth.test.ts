@@ -51,7 +51,7 @@ describe('MCP client sign-in by discovery and dynamic registration', () => {
     const client = await connectWith(provider);
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);
-      expect(tools).toHaveLength(33);
+      expect(tools).toHaveLength(37);
       const made = (await client.callTool({ name: 'create_lead', arguments: { first_name: 'Via OAuth' } })) as any;
       expect((await api.get(`/v1/leads/${made.structuredContent.id}`)).body.first_name).toBe('Via OAuth');
     } finally {

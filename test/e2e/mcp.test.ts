@@ -69,6 +69,10 @@ const EXPECTED_TOOLS = [
   'void_invoice',
   'list_events',
   'get_event',
+  'list_fields',
+  'create_field',
+  'update_field',
+  'delete_field',
 ];
 
 describe.each([
@@ -109,6 +113,19 @@ describe.each([
     expect((await api.get(`/v1/clients/${created.id}`)).body.name).toBe('Typo Ltd');
     const readTypo = await call(client, 'list_leads', { stauts: 'new' });
     expect(readTypo.isError).toBe(true);
+  });
+
+  it('defines, changes and deletes a custom field, and the REST API sees each step', async () => {
+    const key = `mcp_tier_${Date.now().toString(36)}`;
+    const created = await call(client, 'create_field', { object: 'client', key, label: 'Tier', type: 'select', options: [{ value: 'gold', label: 'Gold' }] });
+    expect(created.isError, created.content[0]?.text).toBeFalsy();
+    const id = created.structuredContent.id as string;
+    expect((await api.get(`/v1/fields/${id}`)).body).toMatchObject({ key, type: 'select' });
+    const listed = await call(client, 'list_fields', { object: 'client' });
+    expect(listed.structuredContent.data.map((f: { id: string }) => f.id)).toContain(id);
+    expect((await call(client, 'update_field', { id, label: 'Customer tier' })).structuredContent.label).toBe('Customer tier');
+    expect((await call(client, 'delete_field', { id })).structuredContent).toMatchObject({ id, deleted: true });
+    expect((await api.get(`/v1/fields/${id}`)).status).toBe(404);
   });
 
   it('manages a client, a lead, a deal and an invoice, and the REST API sees every effect', async () => {

@@ -47,6 +47,10 @@ export const TOOL_WORDS: Record<string, ToolWords> = {
   void_invoice: tool('Void an invoice', 'Voided an invoice'),
   list_events: tool('List events', 'Listed events', true),
   get_event: tool('Get an event', 'Looked up an event', true),
+  list_fields: tool('List custom fields', 'Listed the custom fields', true),
+  create_field: tool('Create a custom field', 'Created a custom field'),
+  update_field: tool('Update a custom field', 'Updated a custom field'),
+  delete_field: tool('Delete a custom field', 'Deleted a custom field'),
 };
 
 /** A tool this table does not know yet (a newer sandbox): its name in words, so nothing shows blank. */
