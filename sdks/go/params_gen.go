@@ -65,7 +65,7 @@ type ClientBulkRecordParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Contact persons created with the client
 	Contacts []*ContactCreateParams `json:"contacts,omitempty"`
@@ -85,7 +85,7 @@ type ClientCreateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Contact persons created with the client
 	Contacts []*ContactCreateParams `json:"contacts,omitempty"`
@@ -129,7 +129,7 @@ type ClientUpdateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -191,7 +191,7 @@ type DealBulkRecordParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Upsert only: the id of the record to update (an export carries it). Matched before match_on.
 	ID *string `json:"id,omitempty"`
@@ -215,7 +215,7 @@ type DealCreateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -289,7 +289,7 @@ type DealUpdateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -473,7 +473,7 @@ type LeadBulkRecordParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 	// Upsert only: the id of the record to update (an export carries it). Matched before match_on.
 	ID *string `json:"id,omitempty"`
@@ -519,7 +519,7 @@ type LeadCreateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 
@@ -568,7 +568,7 @@ type LeadUpdateParams struct {
 	ExternalID *string `json:"external_id,omitempty"`
 	// At most 20 tags of at most 50 characters
 	Tags []string `json:"tags,omitempty"`
-	// At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null
+	// The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.
 	CustomFields map[string]interface{} `json:"custom_fields,omitempty"`
 }
 

@@ -42,9 +42,11 @@ const Tags = buildOnce(() => z.array(z.string().min(1).max(50)).max(20).describe
 
 const CustomFields = buildOnce(() =>
   z
-    .record(z.string().min(1).max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null(), z.array(z.string().max(100)).max(500)]))
+    .record(z.string().min(1).max(100), z.union([z.string().max(65_535), z.number(), z.boolean(), z.null(), z.array(z.string().max(100)).max(500)]))
     .refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields.' })
-    .describe('At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null'),
+    .describe(
+      'The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change.',
+    ),
 );
 
 /** A record's custom field values as the API answers them (docs/reference/custom-fields.md). */

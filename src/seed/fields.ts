@@ -49,8 +49,11 @@ const SEED_FIELDS: FieldCreate[] = [
   },
 ];
 
-/** Defines the seed's fields that the account does not have yet (a reset keeps definitions, so it finds them). */
+/**
+ * Defines the seed's fields that the account does not have yet (a reset keeps definitions, so it
+ * finds them), without events: they come with the data, as the seed's records do.
+ */
 export function defineSeedFields(ctx: Ctx): void {
   const defined = new Set(listFields(ctx, { limit: 1000 }).data.map((f) => `${f.object}.${f.key}`));
-  for (const field of SEED_FIELDS) if (!defined.has(`${field.object}.${field.key}`)) createField(ctx, field);
+  for (const field of SEED_FIELDS) if (!defined.has(`${field.object}.${field.key}`)) createField(ctx, field, { quiet: true });
 }

@@ -20,11 +20,12 @@ export function fill(ctx: Ctx, options: FillOptions): boolean {
   const seedValue = options.seed ?? 1;
   return inTransaction(ctx, () => {
     if (seedValue !== false) {
+      // First the fields the seed's records hold values of (a record's values are checked against them).
+      defineSeedFields(ctx);
       // The default seed's rows come from the build's image when they can: the same data, sooner.
       // Not with webhook endpoints (a reset): seeding queues deliveries of its events to them.
       const copied = seedValue === 1 && !hasWebhookEndpoints(ctx.db) && copySeedImage(ctx);
       if (!copied) seed(ctx, seedValue);
-      defineSeedFields(ctx);
     }
     if (options.fixtures) loadFixtures(ctx, options.fixtures);
     return seedValue !== false || Boolean(options.fixtures);

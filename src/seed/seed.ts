@@ -8,7 +8,7 @@ import { inTransaction } from '../services/transactions.js';
 import { createDeal } from '../services/deals.js';
 import { createInvoice, payInvoice, voidInvoice } from '../services/invoices.js';
 import { createLead } from '../services/leads.js';
-import { LIFECYCLE_OF_STATUS, PRODUCT_LINES } from './fields.js';
+import { defineSeedFields, LIFECYCLE_OF_STATUS, PRODUCT_LINES } from './fields.js';
 import { SeededRandom } from './random.js';
 import * as V from './seed-data.js';
 import { asciiWord, emailLocalPart } from './ascii.js';
@@ -44,6 +44,9 @@ export function seed(base: Ctx, seedValue: number, counts: SeedCounts = DEFAULT_
   const tags = () => (rnd.chance(0.4) ? [rnd.pick(V.TAGS)] : []);
 
   return inTransaction(base, () => {
+    // The fields its records hold values of, first (values are checked against them), with the
+    // account's own ids and clock: the seeded generator's draws stay the records'.
+    defineSeedFields(base);
     const clients = [];
     for (let i = 0; i < counts.clients; i++) {
       tick();

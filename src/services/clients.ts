@@ -8,6 +8,7 @@ import { countInvoicesOfClient } from '../store/invoices.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { contactsOf, newContact } from './contacts.js';
 import { sentFields } from './changes.js';
+import { valuesForCreate, valuesForUpdate } from './custom-field-values.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { assertExternalIdFree } from './external-ids.js';
@@ -55,7 +56,7 @@ export function newClient(ctx: Ctx, input: ClientCreate): Client {
     website: input.website ?? null,
     address: { ...EMPTY_ADDRESS, ...input.address },
     tags: input.tags ?? [],
-    custom_fields: input.custom_fields ?? {},
+    custom_fields: valuesForCreate(ctx, 'client', input.custom_fields),
     created_at: now,
     updated_at: now,
   };
@@ -84,6 +85,7 @@ export function updateClient(ctx: Ctx, id: string, patch: ClientUpdate): Client 
       address: address === undefined ? before.address : { ...(address === null ? EMPTY_ADDRESS : before.address), ...address },
       updated_at: nowIso(ctx),
     };
+    if (patch.custom_fields !== undefined) after.custom_fields = valuesForUpdate(ctx, 'client', before.custom_fields, patch.custom_fields);
     return saveUpdate(ctx, 'client.updated', before, after, writeClient);
   });
 }

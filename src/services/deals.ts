@@ -11,6 +11,7 @@ import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { recordExists } from '../store/records.js';
 import { searchCondition } from '../store/search-index.js';
 import { changedAttributes, sentFields } from './changes.js';
+import { valuesForCreate, valuesForUpdate } from './custom-field-values.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { assertExternalIdFree } from './external-ids.js';
@@ -56,7 +57,7 @@ export function createDeal(ctx: Ctx, input: DealCreate): Deal {
       ...closingTimes(input.stage, undefined, now),
       lost_reason: input.lost_reason ?? null,
       tags: input.tags ?? [],
-      custom_fields: input.custom_fields ?? {},
+      custom_fields: valuesForCreate(ctx, 'deal', input.custom_fields),
       created_at: now,
       updated_at: now,
     };
@@ -91,6 +92,7 @@ function changeDeal(ctx: Ctx, id: string, patch: DealUpdate, via: StageChange): 
       updated_at: now,
     };
     if (via === 'reopen') after.lost_reason = null;
+    if (patch.custom_fields !== undefined) after.custom_fields = valuesForUpdate(ctx, 'deal', before.custom_fields, patch.custom_fields);
     const valueMinor = toMinor(after.value, after.currency, 'value');
     after.value = toMajor(valueMinor, after.currency); // as stored, so a float artefact is no change
     const previous = changedAttributes(before, after);

@@ -17,6 +17,7 @@ import {
   writeField,
 } from '../store/fields.js';
 import { sentFields } from './changes.js';
+import { forgetFieldDefinitions } from './custom-field-values.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { recordEvent, saveUpdate } from './events.js';
@@ -43,7 +44,11 @@ export function listFields(ctx: Ctx, query: FieldListQuery): { data: Field[]; ne
   return { data, next_cursor: more ? encodeCursor(ctx.cursorSecret, fingerprint, { after: [start + query.limit] }) : null };
 }
 
-export function createField(ctx: Ctx, input: FieldCreate): Field {
+/**
+ * `quiet`: no field.created event, for the definitions the seed installs with its data (a seed image
+ * copied into an account that keeps its own definitions must bring no events about others).
+ */
+export function createField(ctx: Ctx, input: FieldCreate, options: { quiet?: boolean } = {}): Field {
   return inTransaction(ctx, () => {
     if (BUILT_IN_FIELDS[input.object].includes(input.key)) {
       throw new ApiError('conflict', `'${input.key}' is a built-in field of a ${input.object}: choose another key.`);
@@ -68,7 +73,8 @@ export function createField(ctx: Ctx, input: FieldCreate): Field {
       updated_at: now,
     };
     insertField(ctx.db, field);
-    recordEvent(ctx, 'field.created', field);
+    forgetFieldDefinitions(ctx.db);
+    if (!options.quiet) recordEvent(ctx, 'field.created', field);
     return field;
   });
 }
@@ -90,6 +96,7 @@ export function updateField(ctx: Ctx, id: string, patch: FieldUpdate): Field {
     }
     if (patch.options && before.options) refuseRemovedOptionsInUse(ctx, before, patch.options);
     if (before.type === 'select' && after.type === 'multi_select') wrapValuesInLists(ctx.db, before.object, before.key);
+    forgetFieldDefinitions(ctx.db);
     return saveUpdate(ctx, 'field.updated', before, after, writeField);
   });
 }
@@ -114,6 +121,7 @@ export function deleteField(ctx: Ctx, id: string): { id: string; deleted: true; 
     const field = getField(ctx, id);
     const removed = removeValues(ctx.db, field.object, field.key);
     deleteFieldRow(ctx.db, id);
+    forgetFieldDefinitions(ctx.db);
     recordEvent(ctx, 'field.deleted', field);
     return { id, deleted: true as const, values_removed: removed };
   });

@@ -4,6 +4,7 @@ import { commonConditions, type Condition } from '../store/list.js';
 import { deleteLeadRow, findLead, insertLead, insertLeadRows, leadJsonSql, writeLead } from '../store/leads.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
 import { sentFields } from './changes.js';
+import { valuesForCreate, valuesForUpdate } from './custom-field-values.js';
 import { nowIso } from './clock.js';
 import type { Ctx } from './context.js';
 import { assertExternalIdFree } from './external-ids.js';
@@ -48,7 +49,7 @@ export function newLead(ctx: Ctx, input: LeadCreate): Lead {
     status: input.status ?? 'new',
     notes: input.notes ?? null,
     tags: input.tags ?? [],
-    custom_fields: input.custom_fields ?? {},
+    custom_fields: valuesForCreate(ctx, 'lead', input.custom_fields),
     converted_client_id: null,
     created_at: now,
     updated_at: now,
@@ -73,6 +74,7 @@ export function updateLead(ctx: Ctx, id: string, patch: LeadUpdate): Lead {
     }
     assertExternalIdFree(ctx, 'leads', patch.external_id, id);
     const after: Lead = { ...before, ...sentFields(patch), updated_at: nowIso(ctx) };
+    if (patch.custom_fields !== undefined) after.custom_fields = valuesForUpdate(ctx, 'lead', before.custom_fields, patch.custom_fields);
     if (!after.first_name && !after.last_name && !after.email && !after.company) {
       throw new ApiError('validation_failed', 'A lead needs at least one of first_name, last_name, email or company.', {
         errors: [{ path: 'first_name', code: 'required', message: 'A lead needs at least one of first_name, last_name, email or company.' }],

@@ -1,5 +1,6 @@
 import { refreshSearchIndexes } from '../store/search-index.js';
 import type { Ctx } from './context.js';
+import { forgetFieldDefinitions } from './custom-field-values.js';
 
 const transactionRunners = new WeakMap<Ctx['db'], (fn: () => unknown) => unknown>();
 const withoutSavepoints = new WeakSet<Ctx['db']>();
@@ -17,11 +18,17 @@ export function inTransaction<T>(ctx: Ctx, fn: () => T): T {
   let run = transactionRunners.get(ctx.db);
   if (!run) transactionRunners.set(ctx.db, (run = ctx.db.transaction((f: () => unknown) => f())));
   if (ctx.db.inTransaction) return run(fn) as T;
-  return run(() => {
-    const result = fn();
-    refreshSearchIndexes(ctx.db);
-    return result;
-  }) as T;
+  try {
+    return run(() => {
+      const result = fn();
+      refreshSearchIndexes(ctx.db);
+      return result;
+    }) as T;
+  } catch (error) {
+    // Rolled back: field definitions read inside may not exist after all.
+    forgetFieldDefinitions(ctx.db);
+    throw error;
+  }
 }
 
 /**

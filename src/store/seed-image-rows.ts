@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { allRows, insertRows, stmt } from './rows.js';
-import { DATA_META_KEYS, DATA_TABLES, DERIVED_TABLE } from './tables.js';
+import { DATA_META_KEYS, DATA_TABLES, DERIVED_TABLE, SEED_CONFIGURATION_TABLES } from './tables.js';
 
 /**
  * The SQL of the seed image (src/seed/seed-image.ts): its rows copied into an account, what it
@@ -12,6 +12,7 @@ export const migrationsOf = (db: Db) => stmt(db, 'SELECT group_concat(name) FROM
 
 /** The image's data rows and invoice numbering into `db`, inside the caller's transaction. */
 export function copyImageRows(image: Db, db: Db): void {
+  // The image's field definitions are not copied: the account keeps its own (fill defines the seed's missing ones).
   for (const table of DATA_TABLES) insertRows(db, table, allRows(image, `SELECT * FROM ${table} ORDER BY rowid`, []));
   for (const key of DATA_META_KEYS) {
     const value = stmt(image, 'SELECT value FROM meta WHERE key = ?').pluck().get(key);
@@ -19,12 +20,12 @@ export function copyImageRows(image: Db, db: Db): void {
   }
 }
 
-/** Whether the image holds rows only in DATA_TABLES (or derived from those). */
+/** Whether the image holds rows only in DATA_TABLES and the seed's configuration (or derived from those). */
 export function onlyDataRows(image: Db): boolean {
   const tables = image.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  const seedTables: readonly string[] = [...DATA_TABLES, ...SEED_CONFIGURATION_TABLES];
   return tables.every(
-    (table) =>
-      (DATA_TABLES as readonly string[]).includes(table) || DERIVED_TABLE.test(table) || image.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() === undefined,
+    (table) => seedTables.includes(table) || DERIVED_TABLE.test(table) || image.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() === undefined,
   );
 }
 

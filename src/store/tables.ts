@@ -20,6 +20,13 @@ export const DATA_TABLES = ['clients', 'contacts', 'leads', 'deals', 'invoices',
  */
 export const SNAPSHOT_TABLES = [...DATA_TABLES, 'webhook_deliveries', 'idempotency_keys'] as const;
 
+/**
+ * Configuration the seed makes: the custom fields its records hold values of. The seed image may
+ * carry them (a sandbox made from the whole image file gets them as the seed made them); a reset,
+ * which keeps configuration, defines only those missing.
+ */
+export const SEED_CONFIGURATION_TABLES = ['fields'] as const;
+
 /** Configuration: kept by a reset and a restore alike (docs/accounts.md). */
 export const CONFIGURATION_TABLES = [
   'api_keys',

@@ -3,7 +3,15 @@ import { createContext } from '../../src/services/context.js';
 import { inTransaction } from '../../src/services/transactions.js';
 import { seed } from '../../src/seed/seed.js';
 import { openDb } from '../../src/store/db.js';
-import { CONFIGURATION_TABLES, DATA_TABLES, DERIVED_TABLE, REGISTRY_TABLES, SNAPSHOT_TABLES, TRAFFIC_TABLES } from '../../src/store/tables.js';
+import {
+  CONFIGURATION_TABLES,
+  DATA_TABLES,
+  DERIVED_TABLE,
+  REGISTRY_TABLES,
+  SEED_CONFIGURATION_TABLES,
+  SNAPSHOT_TABLES,
+  TRAFFIC_TABLES,
+} from '../../src/store/tables.js';
 
 /**
  * store/tables.ts is the one list of an account's tables that reset, the seed image and snapshots
@@ -43,13 +51,13 @@ describe('the tables of an account', () => {
     expect(late).toEqual([]);
   });
 
-  it('has the seed write only data tables (what reset empties and the seed image copies)', () => {
+  it('has the seed write only data tables (what reset empties and the seed image copies) and the field definitions its records use', () => {
     const seeded = openDb(':memory:');
     const ctx = createContext(seeded, () => 'http://localhost');
     inTransaction(ctx, () => seed(ctx, 1));
     const written = tables.filter((table) => seeded.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() !== undefined);
     expect(written.length).toBeGreaterThan(0);
-    expect(written.filter((table) => !(DATA_TABLES as readonly string[]).includes(table))).toEqual([]);
+    expect(written.filter((table) => !(DATA_TABLES as readonly string[]).includes(table))).toEqual([...SEED_CONFIGURATION_TABLES]);
     seeded.close();
   });
 });

@@ -22,11 +22,15 @@ describe('opening a database whose records hold custom fields with no definition
     const path = join(dir, 'old.db');
     const db = openDb(path);
     const ctx = createContext(db);
-    const client = createClient(ctx, { name: 'Held GmbH', custom_fields: { employees: 40, vip: true, 'Company Size': '11-50', email: 'x@held.example' } });
-    createClient(ctx, { name: 'Other GmbH', custom_fields: { employees: 7.5, vip: false } });
-    createLead(ctx, { first_name: 'Held', custom_fields: { source_detail: 'fair', score: 3 } });
-    createDeal(ctx, { title: 'Held deal', value: 1, currency: 'EUR', stage: 'lead_in', custom_fields: { mixed: 1 } });
-    createDeal(ctx, { title: 'Held deal 2', value: 1, currency: 'EUR', stage: 'lead_in', custom_fields: { mixed: 'one' } });
+    // Values as records held them before definitions existed: written to the rows themselves.
+    const hold = (table: string, id: string, values: Record<string, unknown>) =>
+      db.prepare(`UPDATE ${table} SET custom_fields = ? WHERE id = ?`).run(JSON.stringify(values), id);
+    const client = createClient(ctx, { name: 'Held GmbH' });
+    hold('clients', client.id, { employees: 40, vip: true, 'Company Size': '11-50', email: 'x@held.example' });
+    hold('clients', createClient(ctx, { name: 'Other GmbH' }).id, { employees: 7.5, vip: false });
+    hold('leads', createLead(ctx, { first_name: 'Held' }).id, { source_detail: 'fair', score: 3 });
+    hold('deals', createDeal(ctx, { title: 'Held deal', value: 1, currency: 'EUR', stage: 'lead_in' }).id, { mixed: 1 });
+    hold('deals', createDeal(ctx, { title: 'Held deal 2', value: 1, currency: 'EUR', stage: 'lead_in' }).id, { mixed: 'one' });
     // As the database stood before migration 021.
     db.exec('DROP TABLE fields');
     db.exec('DELETE FROM schema_migrations WHERE version = 21');

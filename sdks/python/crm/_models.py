@@ -264,7 +264,7 @@ class ClientBulkRecordParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
     contacts: Optional[List["ContactCreateParams"]]
     """Contact persons created with the client"""
     id: Optional[str]
@@ -283,7 +283,7 @@ class ClientCreateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
     contacts: Optional[List["ContactCreateParams"]]
     """Contact persons created with the client"""
 
@@ -327,7 +327,7 @@ class ClientUpdateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
 
 
 class Contact(CrmObject):
@@ -416,7 +416,7 @@ class DealBulkRecordParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
     id: Optional[str]
     """Upsert only: the id of the record to update (an export carries it). Matched before match_on."""
 
@@ -439,7 +439,7 @@ class DealCreateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
 
 
 class DealListParams(CrmObject):
@@ -532,7 +532,7 @@ class DealUpdateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
 
 
 class Deleted(CrmObject):
@@ -807,7 +807,7 @@ class LeadBulkRecordParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
     id: Optional[str]
     """Upsert only: the id of the record to update (an export carries it). Matched before match_on."""
 
@@ -857,7 +857,7 @@ class LeadCreateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
 
 
 class LeadListParams(CrmObject):
@@ -904,7 +904,7 @@ class LeadUpdateParams(CrmObject):
     tags: Optional[List[str]]
     """At most 20 tags of at most 50 characters"""
     custom_fields: Optional[Dict[str, Any]]
-    """At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null"""
+    """The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change."""
 
 
 class OAuthApp(CrmObject):

@@ -257,7 +257,7 @@ export interface ClientBulkRecordParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
   /** Contact persons created with the client */
   contacts?: ContactCreateParams[];
@@ -276,7 +276,7 @@ export interface ClientCreateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
   /** Contact persons created with the client */
   contacts?: ContactCreateParams[];
@@ -319,7 +319,7 @@ export interface ClientUpdateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -408,7 +408,7 @@ export interface DealBulkRecordParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
   /** Upsert only: the id of the record to update (an export carries it). Matched before match_on. */
   id?: string;
@@ -431,7 +431,7 @@ export interface DealCreateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -523,7 +523,7 @@ export interface DealUpdateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -797,7 +797,7 @@ export interface LeadBulkRecordParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
   /** Upsert only: the id of the record to update (an export carries it). Matched before match_on. */
   id?: string;
@@ -846,7 +846,7 @@ export interface LeadCreateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
 }
 
@@ -893,7 +893,7 @@ export interface LeadUpdateParams {
   external_id?: string | null;
   /** At most 20 tags of at most 50 characters */
   tags?: string[];
-  /** At most 50 keys; values are strings, numbers, booleans, lists of option values (multi_select fields) or null */
+  /** The values of the fields defined for this object (GET /v1/fields), by key: each valid for its type; null clears one. On update only the keys sent change. */
   custom_fields?: Record<string, unknown>;
 }
 
