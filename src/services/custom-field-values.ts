@@ -11,7 +11,7 @@ import type { Ctx } from './context.js';
  * clears; required fields set on create and never cleared. The one place that knows what an
  * account's records may hold beyond their built-in fields.
  */
-export type CustomValue = string | number | boolean | string[];
+type CustomValue = string | number | boolean | string[];
 export type CustomValues = Record<string, CustomValue>;
 type Incoming = Record<string, unknown> | undefined;
 
