@@ -173,6 +173,8 @@ async function* run(deps: TurnDeps, conversationId: string, callsBefore: number,
     onError: () => {},
   });
   const proposals: ConfirmationRow[] = [];
+  // The arguments as the model wrote them, for people: the parsed input also holds the schema's defaults.
+  const sentInput = new Map<string, string>();
   let finishReason: string | undefined;
   try {
     for await (const part of result.stream) {
@@ -181,6 +183,9 @@ async function* run(deps: TurnDeps, conversationId: string, callsBefore: number,
         case 'text-delta':
           if (part.text) yield { type: 'text', delta: part.text };
           break;
+        case 'tool-input-delta':
+          sentInput.set(part.id, (sentInput.get(part.id) ?? '') + part.delta);
+          break;
         case 'tool-call': {
           calls++;
           const tool = byName.get(part.toolName);
@@ -188,7 +193,7 @@ async function* run(deps: TurnDeps, conversationId: string, callsBefore: number,
             type: 'tool_call',
             tool_call_id: part.toolCallId,
             tool: part.toolName,
-            arguments: part.input as Record<string, unknown>,
+            arguments: asSent(sentInput.get(part.toolCallId)) ?? (part.input as Record<string, unknown>),
             read_only: tool?.kind === 'read',
           };
           break;
@@ -242,6 +247,16 @@ async function* run(deps: TurnDeps, conversationId: string, callsBefore: number,
   recordMessages(ctx, conversationId, produced, proposals.length ? calls : 0);
   const status = proposals.length ? 'awaiting_confirmation' : stoppedAtLimit ? 'tool_limit' : 'complete';
   yield { type: 'done', conversation_id: conversationId, status };
+}
+
+function asSent(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function errorText(error: unknown): string {
