@@ -41,7 +41,11 @@ export function invalidParameter(path: string, code: string, message: string): A
 /** A field key as a query names it, or 400 saying what a key looks like. */
 function fieldKey(name: string, key: string): string {
   if (!FIELD_KEY.test(key)) {
-    throw invalidParameter(name, 'invalid_value', `'${key}' is not a field key: a lowercase letter, then lowercase letters, digits or _ (GET /v1/fields lists them).`);
+    throw invalidParameter(
+      name,
+      'invalid_value',
+      `'${key}' is not a field key: a lowercase letter, then lowercase letters, digits or _ (GET /v1/fields lists them).`,
+    );
   }
   return key;
 }
@@ -64,7 +68,12 @@ export function takeCustomFieldParams(query: Record<string, unknown>): { rest: R
       continue;
     }
     const match = NAME.exec(name);
-    if (!match) throw invalidParameter(name, 'unknown_field', `Unknown parameter '${name}': filter with custom_fields.<key>=value, custom_fields.<key>[gte]=value or [lte].`);
+    if (!match)
+      throw invalidParameter(
+        name,
+        'unknown_field',
+        `Unknown parameter '${name}': filter with custom_fields.<key>=value, custom_fields.<key>[gte]=value or [lte].`,
+      );
     const key = fieldKey(name, match[1]!);
     const op = match[2] === undefined ? 'eq' : OPS[match[2]];
     if (!op) throw invalidParameter(name, 'invalid_value', `Unknown operator [${match[2]}]: use [gte] or [lte], or none for an exact match.`);
@@ -78,7 +87,7 @@ export function takeCustomFieldParams(query: Record<string, unknown>): { rest: R
 }
 
 /** `sort=custom_fields.<key>` as a list query carries it on. */
-export type CustomFieldSortName = `custom_fields.${string}`;
+type CustomFieldSortName = `custom_fields.${string}`;
 
 /**
  * A list query as the list routes hand it to the service: its schema's output, with the custom

@@ -18,14 +18,19 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The list's custom field filters and sort, resolved; undefined when it asks for none. */
-export function customFieldList(ctx: Ctx, object: FieldObject, query: { sort?: string; custom_fields?: CustomFieldParam[] | undefined }): CustomFieldList | undefined {
+export function customFieldList(
+  ctx: Ctx,
+  object: FieldObject,
+  query: { sort?: string; custom_fields?: CustomFieldParam[] | undefined },
+): CustomFieldList | undefined {
   const sortKey = query.sort?.startsWith('custom_fields.') ? query.sort.slice('custom_fields.'.length) : undefined;
   const params = query.custom_fields ?? [];
   if (!sortKey && params.length === 0) return undefined;
   const filters = params.map((param) => typedFilter(param, definition(ctx, object, param.key, parameterName(param))));
   if (!sortKey) return { filters };
   const field = definition(ctx, object, sortKey, 'sort');
-  if (field.type === 'multi_select') throw invalidParameter('sort', 'invalid_value', `${sortKey} is a multi_select field, which holds a list: a list cannot be sorted by it.`);
+  if (field.type === 'multi_select')
+    throw invalidParameter('sort', 'invalid_value', `${sortKey} is a multi_select field, which holds a list: a list cannot be sorted by it.`);
   return { filters, sort: { key: field.key, type: field.type } };
 }
 
@@ -41,7 +46,9 @@ function typedFilter(param: CustomFieldParam, field: Field): CustomFieldFilter {
   const { key, op, value } = param;
   const refuse = (message: string) => invalidParameter(parameterName(param), 'invalid_value', message);
   if (op !== 'eq' && !RANGE_TYPES.includes(field.type)) {
-    throw refuse(`${key} is a ${field.type} field: [gte] and [lte] compare number, date and datetime fields; match it exactly with custom_fields.${key}=value.`);
+    throw refuse(
+      `${key} is a ${field.type} field: [gte] and [lte] compare number, date and datetime fields; match it exactly with custom_fields.${key}=value.`,
+    );
   }
   const typed = (v: string | number): CustomFieldFilter => ({ key, type: field.type, op, value: v });
   switch (field.type) {

@@ -12,7 +12,7 @@ import { stmt } from './rows.js';
  * exactly, so every filter and sort below is written with valueSql, verbatim.
  */
 
-export const RECORD_TABLES: Readonly<Record<FieldObject, string>> = { lead: 'leads', client: 'clients', deal: 'deals' };
+const RECORD_TABLES: Readonly<Record<FieldObject, string>> = { lead: 'leads', client: 'clients', deal: 'deals' };
 
 /** A filter by one field, its value typed by the field's definition (services/custom-field-filters.ts). */
 export interface CustomFieldFilter {
@@ -41,7 +41,7 @@ const TEXT_LIKE: readonly FieldType[] = ['text', 'long_text', 'email', 'url', 'p
 const NO_VALUE = 'char(1114111)';
 
 /** A multi_select value is a list: "contains" is no comparison an index on the value can answer. */
-export const hasIndex = (type: FieldType): boolean => type !== 'multi_select';
+const hasIndex = (type: FieldType): boolean => type !== 'multi_select';
 
 const checkedKey = (key: string): string => {
   // Keys are part of SQL text (an index's name, a JSON path): only ever [a-z][a-z0-9_]*.
@@ -57,7 +57,7 @@ const jsonPath = (key: string) => `'$."${checkedKey(key)}"'`;
  * and text-like types compared without case. A record whose custom_fields is not JSON at all counts
  * as one without values rather than making every write to its table fail on the index.
  */
-export function valueSql(key: string, type: FieldType): string {
+function valueSql(key: string, type: FieldType): string {
   const value = `coalesce(json_extract(iif(json_valid(custom_fields), custom_fields, '{}'), ${jsonPath(key)}), ${NO_VALUE})`;
   return TEXT_LIKE.includes(type) ? `${value} COLLATE NOCASE` : value;
 }

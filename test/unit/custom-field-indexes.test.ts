@@ -107,7 +107,7 @@ describe('the index of a custom field', () => {
       secret: ctx.cursorSecret,
       customFields: customFieldList(ctx, 'lead', { sort: 'custom_fields.employees' }),
     });
-    const cursor = first.cursorAfter({ id: (db.prepare('SELECT id FROM leads ORDER BY id LIMIT 1 OFFSET 1500').pluck().get() as string) });
+    const cursor = first.cursorAfter({ id: db.prepare('SELECT id FROM leads ORDER BY id LIMIT 1 OFFSET 1500').pluck().get() as string });
     const after = planOf({ sort: 'custom_fields.employees' }, cursor).join('\n');
     // SEARCH: the index is entered at the cursor's value, not read from its start.
     expect(after).toMatch(/SEARCH leads USING (COVERING )?INDEX leads_cf_employees \(<expr>>\?\)/);
