@@ -91,16 +91,17 @@ export function createAllFieldIndexes(db: Db): void {
  * A filter as a condition. The bounds of a range keep to the values of the field's kind: SQLite orders
  * every number before every text, so `>= 10` alone would also take texts and records without a value.
  */
-function conditionOf({ key, type, op, value }: CustomFieldFilter, index: boolean): Condition {
+function conditionOf({ key, type, op, value }: CustomFieldFilter, index: boolean, boundIndexed = index): Condition {
   if (type === 'multi_select') {
     // json_each of a single value (a select that became multi_select elsewhere) is that value.
     return [`EXISTS (SELECT 1 FROM json_each(iif(json_valid(custom_fields), custom_fields, '{}'), ${jsonPath(key)}) WHERE value = ?)`, [value]];
   }
   // `+` keeps SQLite from reading the matches through the field's index (see plannedCondition).
   const v = index ? valueSql(key, type) : `+(${valueSql(key, type)})`;
+  const bound = boundIndexed ? v : `+(${valueSql(key, type)})`;
   const numeric = type === 'number';
-  if (op === 'gte') return [numeric ? `${v} >= ? AND ${v} < ''` : `${v} >= ? AND ${v} < ${NO_VALUE}`, [value]];
-  if (op === 'lte') return [numeric ? `${v} <= ?` : `${v} <= ? AND ${v} >= ''`, [value]];
+  if (op === 'gte') return [numeric ? `${bound} >= ? AND ${v} < ''` : `${bound} >= ? AND ${v} < ${NO_VALUE}`, [value]];
+  if (op === 'lte') return [numeric ? `${bound} <= ?` : `${bound} <= ? AND ${v} >= ''`, [value]];
   // The index finds the value without case; the match itself is exact.
   if (TEXT_LIKE.includes(type)) return [`${v} = ? AND json_extract(iif(json_valid(custom_fields), custom_fields, '{}'), ${jsonPath(key)}) = ?`, [value, value]];
   return [`${v} = ?`, [value]];
@@ -116,17 +117,20 @@ const FEW_MATCHES = 2000;
  * list's order (ids, another index) and test each record when they are many, since the page then
  * fills after a few records. The matches are counted first, through the index, up to FEW_MATCHES + 1.
  * No counting where the index is the order already: an exact match listed by id (the index holds
- * (value, id)), or a filter on the field the list is sorted by.
+ * (value, id)), or a filter on the field the list is sorted by. There, past a cursor, the cursor's
+ * position is the tighter bound on the same side as a range's own (the cursor came from a page of
+ * this range), and SQLite seeks the index to only one of them: the range's is left out of the seek.
  */
 export function plannedCondition(
   db: Db,
   table: string,
   filter: CustomFieldFilter,
-  order: { byId: boolean; inIndexOrder: boolean; sortKey: string | undefined },
+  order: { byId: boolean; inIndexOrder: boolean; sortKey: string | undefined; cursorBound: CustomFieldOp | undefined },
 ): { condition: Condition; sorts: boolean } {
   const indexed = conditionOf(filter, true);
   if (!hasIndex(filter.type)) return { condition: indexed, sorts: false };
-  if (filter.key === order.sortKey || (filter.op === 'eq' && order.byId)) return { condition: indexed, sorts: false };
+  if (filter.key === order.sortKey) return { condition: conditionOf(filter, true, filter.op !== order.cursorBound), sorts: false };
+  if (filter.op === 'eq' && order.byId) return { condition: indexed, sorts: false };
   if (!order.inIndexOrder) return { condition: indexed, sorts: true };
   const count = stmt(db, `SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${indexed[0]} LIMIT ${FEW_MATCHES + 1})`)
     .pluck()

@@ -78,7 +78,13 @@ export function pageQuery(db: Db, req: ListRequest): PageQuery {
   const conditions = [...req.conditions];
   let sorts = key !== undefined && !key.indexed;
   for (const filter of req.customFields?.filters ?? []) {
-    const planned = plannedCondition(db, req.table, filter, { byId: key === undefined, inIndexOrder: !sorts, sortKey: customSort?.key });
+    const planned = plannedCondition(db, req.table, filter, {
+      byId: key === undefined,
+      inIndexOrder: !sorts,
+      sortKey: customSort?.key,
+      // The side of the sort key a cursor bounds: from below ascending, from above descending.
+      cursorBound: req.cursor === undefined ? undefined : order === 'desc' ? 'lte' : 'gte',
+    });
     conditions.push(planned.condition);
     sorts ||= planned.sorts;
   }

@@ -124,6 +124,13 @@ describe('sorting by a custom field', () => {
     expect(await allIds('/v1/leads?sort=custom_fields.employees&order=desc')).toEqual([...expected].reverse());
   });
 
+  it('pages a range of the field it is sorted by, both ways', async () => {
+    const range = ascending().filter((l) => l.employees! >= 30 && l.employees! <= 70);
+    const path = '/v1/leads?sort=custom_fields.employees&custom_fields.employees[gte]=30&custom_fields.employees[lte]=70';
+    expect(await allIds(path, 2)).toEqual(idsOf(range));
+    expect(await allIds(`${path}&order=desc`, 2)).toEqual(idsOf(range).reverse());
+  });
+
   it('sorts text without case, and combines with a filter', async () => {
     const gold = [...ascending(), ...leads.filter((l) => l.employees === undefined)].filter((l) => l.tier === 'gold');
     expect(gold.some((l) => l.employees === undefined)).toBe(true);
