@@ -55,7 +55,8 @@ function fieldKey(name: string, key: string): string {
  * new object: the request's own is left as it is). Refuses a malformed one with 400 invalid_request.
  */
 export function takeCustomFieldParams(query: Record<string, unknown>): { rest: Record<string, unknown>; custom: CustomFieldQuery } {
-  const rest: Record<string, unknown> = {};
+  // Without a prototype, as Fastify's parser makes the query: `__proto__=x` stays a parameter (and unknown).
+  const rest: Record<string, unknown> = Object.create(null);
   const filters: CustomFieldParam[] = [];
   let sortKey: string | undefined;
   for (const [name, value] of Object.entries(query)) {
