@@ -24,6 +24,7 @@ const BENCHMARKS = {
   csv: () => import('./csv-parser.js'), // the import's CSV parser alone: 1M leads, and a quote never closed
   copy: () => import('./copy.js'), // crm sync copy of 100k records between two sandboxes
   'search-after-import': () => import('./search-after-import.js'), // the first q= after an import, /healthz beside it
+  'custom-fields': () => import('./custom-fields.js'), // lists by a custom field's filter, range and sort at 1M leads
   webhooks: () => import('./webhooks.js'),
   accounts: () => import('./accounts.js'),
   pacing: () => import('./pacing.js'),

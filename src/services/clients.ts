@@ -6,6 +6,8 @@ import { insertContactRows } from '../store/contacts.js';
 import { dealIdsOfClient, findDeal, unlinkDealFromClient } from '../store/deals.js';
 import { countInvoicesOfClient } from '../store/invoices.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
+import type { WithCustomFields } from '../domain/custom-field-query.js';
+import { customFieldList } from './custom-field-filters.js';
 import { contactsOf, newContact } from './contacts.js';
 import { sentFields } from './changes.js';
 import { valuesForCreate, valuesForUpdate } from './custom-field-values.js';
@@ -116,6 +118,6 @@ function unlinkDeal(ctx: Ctx, dealId: string, clientId: string): void {
 }
 
 /** A page of clients with their contact persons, as JSON text made by SQLite (store/list-json.ts). */
-export function listClients(ctx: Ctx, q: ClientListQuery): JsonBody {
-  return listTableJson(ctx.db, ctx.cursorSecret, 'clients', q, commonConditions(q), clientJsonSql(ctx.db));
+export function listClients(ctx: Ctx, q: WithCustomFields<ClientListQuery>): JsonBody {
+  return listTableJson(ctx.db, ctx.cursorSecret, 'clients', q, commonConditions(q), clientJsonSql(ctx.db), [], customFieldList(ctx, 'client', q));
 }

@@ -8,6 +8,8 @@ import { dealJsonSql, deleteDealRow, findDeal, insertDeal, writeDeal } from '../
 import { unlinkInvoicesFromDeal } from '../store/invoices.js';
 import { commonConditions, type Condition } from '../store/list.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
+import type { WithCustomFields } from '../domain/custom-field-query.js';
+import { customFieldList } from './custom-field-filters.js';
 import { recordExists } from '../store/records.js';
 import { searchCondition } from '../store/search-index.js';
 import { changedAttributes, sentFields } from './changes.js';
@@ -120,11 +122,11 @@ export function deleteDeal(ctx: Ctx, id: string): { id: string; deleted: true } 
   });
 }
 
-export function listDeals(ctx: Ctx, q: DealListQuery): JsonBody {
+export function listDeals(ctx: Ctx, q: WithCustomFields<DealListQuery>): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.stage) conditions.push(['stage = ?', [q.stage]]);
   if (q.client_id) conditions.push(['client_id = ?', [q.client_id]]);
-  return listTableJson(ctx.db, ctx.cursorSecret, 'deals', q, conditions, dealJsonSql(ctx.db));
+  return listTableJson(ctx.db, ctx.cursorSecret, 'deals', q, conditions, dealJsonSql(ctx.db), [], customFieldList(ctx, 'deal', q));
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   wrapValuesInLists,
   writeField,
 } from '../store/fields.js';
+import { createFieldIndex, dropFieldIndex, remakeFieldIndex } from '../store/custom-field-sql.js';
 import { sentFields } from './changes.js';
 import { forgetFieldDefinitions } from './custom-field-values.js';
 import { nowIso } from './clock.js';
@@ -74,6 +75,8 @@ export function createField(ctx: Ctx, input: FieldCreate, options: { quiet?: boo
     };
     insertField(ctx.db, field);
     forgetFieldDefinitions(ctx.db);
+    // The index lists filter and sort by (docs/reference/custom-fields.md#lists), in the same transaction.
+    createFieldIndex(ctx.db, field.object, field.key, field.type);
     if (!options.quiet) recordEvent(ctx, 'field.created', field);
     return field;
   });
@@ -97,6 +100,8 @@ export function updateField(ctx: Ctx, id: string, patch: FieldUpdate): Field {
     if (patch.options && before.options) refuseRemovedOptionsInUse(ctx, before, patch.options);
     if (before.type === 'select' && after.type === 'multi_select') wrapValuesInLists(ctx.db, before.object, before.key);
     forgetFieldDefinitions(ctx.db);
+    // Text-like types share one index; a multi_select has none.
+    if (after.type !== before.type) remakeFieldIndex(ctx.db, after.object, after.key, after.type);
     return saveUpdate(ctx, 'field.updated', before, after, writeField);
   });
 }
@@ -122,6 +127,7 @@ export function deleteField(ctx: Ctx, id: string): { id: string; deleted: true; 
     const removed = removeValues(ctx.db, field.object, field.key);
     deleteFieldRow(ctx.db, id);
     forgetFieldDefinitions(ctx.db);
+    dropFieldIndex(ctx.db, field.object, field.key);
     recordEvent(ctx, 'field.deleted', field);
     return { id, deleted: true as const, values_removed: removed };
   });

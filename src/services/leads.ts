@@ -3,6 +3,8 @@ import type { Lead, LeadCreate, LeadListQuery, LeadUpdate } from '../schemas/lea
 import { commonConditions, type Condition } from '../store/list.js';
 import { deleteLeadRow, findLead, insertLead, insertLeadRows, leadJsonSql, writeLead } from '../store/leads.js';
 import { listTableJson, type JsonBody } from '../store/list-json.js';
+import type { WithCustomFields } from '../domain/custom-field-query.js';
+import { customFieldList } from './custom-field-filters.js';
 import { sentFields } from './changes.js';
 import { valuesForCreate, valuesForUpdate } from './custom-field-values.js';
 import { nowIso } from './clock.js';
@@ -94,11 +96,11 @@ export function deleteLead(ctx: Ctx, id: string): { id: string; deleted: true } 
 }
 
 /** A page of leads, as JSON text made by SQLite (store/list-json.ts: what export spends its server time on). */
-export function listLeads(ctx: Ctx, q: LeadListQuery): JsonBody {
+export function listLeads(ctx: Ctx, q: WithCustomFields<LeadListQuery>): JsonBody {
   const conditions: Condition[] = commonConditions(q);
   if (q.status) conditions.push(['status = ?', [q.status]]);
   if (q.source) conditions.push(['source = ?', [q.source]]);
-  return listTableJson(ctx.db, ctx.cursorSecret, 'leads', q, conditions, leadJsonSql(ctx.db));
+  return listTableJson(ctx.db, ctx.cursorSecret, 'leads', q, conditions, leadJsonSql(ctx.db), [], customFieldList(ctx, 'lead', q));
 }
 
 /** Marks a lead converted (called by the conversion use case, inside its transaction). */

@@ -1,3 +1,4 @@
+import { createAllFieldIndexes } from './custom-field-sql.js';
 import { defineHeldFields } from './held-fields.js';
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
@@ -83,7 +84,7 @@ export function openImage(image: Buffer): Db {
 }
 
 /** What a migration does beyond its SQL, run in the same transaction after it: what SQL cannot say. */
-const AFTER_SQL: Record<number, (db: Db) => void> = { 21: defineHeldFields };
+const AFTER_SQL: Record<number, (db: Db) => void> = { 21: defineHeldFields, 23: createAllFieldIndexes };
 
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');

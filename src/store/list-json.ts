@@ -1,3 +1,4 @@
+import type { CustomFieldList } from './custom-field-sql.js';
 import type { Db } from './db.js';
 import { listRequest, pageQuery, type Condition, type ListQuery } from './list.js';
 import { totalChanges } from './records.js';
@@ -106,8 +107,9 @@ export function listTableJson(
   conditions: Condition[],
   rowJson: string,
   rowJsonParams: unknown[] = [],
+  customFields?: CustomFieldList,
 ): JsonBody {
-  const page = pageQuery(db, { ...listRequest(table, query, conditions, secret), inlineLimit: true });
+  const page = pageQuery(db, { ...listRequest(table, query, conditions, secret, customFields), inlineLimit: true });
   const rowsSql = page.sorts ? `FROM ${table} WHERE rowid IN (SELECT rowid ${page.from}) ORDER BY ${page.orderBy}` : page.from;
   const sql = `SELECT CAST(group_concat(j, char(10)) AS BLOB), count(*) FROM (SELECT ${rowJson} AS j ${rowsSql})`;
   const params = [...rowJsonParams, ...page.params];

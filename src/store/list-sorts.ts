@@ -19,6 +19,12 @@ export interface SortKey {
   indexed?: boolean;
   /** The member of the returned object that holds the key as it is, for the next cursor; otherwise it is read from the row. */
   member?: string;
+  /**
+   * The index is on an expression (a custom field's value: store/custom-field-sql.ts). SQLite seeks
+   * such an index for `key >= ?` but not for a row value `(key, id) > (?, ?)`, which it reads from
+   * the index's start: the cursor's condition is written out (list.ts).
+   */
+  expression?: boolean;
 }
 
 const UPDATED_AT: SortKey = { sql: 'updated_at', indexed: true, member: 'updated_at' };

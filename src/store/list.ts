@@ -1,4 +1,5 @@
 import { decodeCursor, encodeCursor, filterFingerprint, invalidCursor } from '../domain/cursor.js';
+import { customSortKey, plannedCondition, type CustomFieldList } from './custom-field-sql.js';
 import type { Db } from './db.js';
 import { sortKeyOf, type SortKey } from './list-sorts.js';
 import { allRows, stmt, type Row } from './rows.js';
@@ -19,6 +20,11 @@ export interface ListRequest {
   order?: SortOrder | undefined;
   /** Full-text search (`q`) over the table's search index (search-index.ts). */
   search?: string | undefined;
+  /**
+   * Filters and a sort by custom fields, typed by their definitions (custom-field-sql.ts); their
+   * parameters are among `filters` and `sort` as the request gave them, so a cursor is bound to them.
+   */
+  customFields?: CustomFieldList | undefined;
   limit: number;
   cursor: string | undefined;
   secret: string;
@@ -65,11 +71,23 @@ export interface PageQuery {
  */
 export function pageQuery(db: Db, req: ListRequest): PageQuery {
   const order = req.order ?? 'asc';
-  const key = sortKeyOf(req.table, req.sort);
+  const customSort = req.customFields?.sort;
+  const key = customSort ? customSortKey(customSort) : sortKeyOf(req.table, req.sort);
   const fingerprint = filterFingerprint({ ...req.filters, table: req.table, sort: order === 'desc' ? `${req.sort} desc` : req.sort });
   const keySql = key && sortKeySql(key, order);
   const conditions = [...req.conditions];
   let sorts = key !== undefined && !key.indexed;
+  for (const filter of req.customFields?.filters ?? []) {
+    const planned = plannedCondition(db, req.table, filter, {
+      byId: key === undefined,
+      inIndexOrder: !sorts,
+      sortKey: customSort?.key,
+      // The side of the sort key a cursor bounds: from below ascending, from above descending.
+      cursorBound: req.cursor === undefined ? undefined : order === 'desc' ? 'lte' : 'gte',
+    });
+    conditions.push(planned.condition);
+    sorts ||= planned.sorts;
+  }
   if (req.search !== undefined) {
     // A search in the order of an index walks the index when the words match many records (the
     // page fills after a few), and sorts the matches when they are few.
@@ -81,7 +99,7 @@ export function pageQuery(db: Db, req: ListRequest): PageQuery {
   if (req.cursor !== undefined) {
     const { after } = decodeCursor(req.secret, fingerprint, req.cursor);
     if (after.length !== (keySql ? 2 : 1) || typeof after[after.length - 1] !== 'string') throw invalidCursor('The cursor is malformed.');
-    conditions.push(keySql ? [`(${keySql}, id) ${compare} (?, ?)`, after] : [`id ${compare} ?`, after]);
+    conditions.push(!keySql ? [`id ${compare} ?`, after] : cursorCondition(keySql, key!, compare, after));
   }
   const { where, params } = whereClause(conditions);
   const orderBy = keySql ? `${keySql}${direction}, id${direction}` : `id${direction}`;
@@ -101,6 +119,14 @@ export function pageQuery(db: Db, req: ListRequest): PageQuery {
       return encodeCursor(req.secret, fingerprint, { after: [value, id] });
     },
   };
+}
+
+/** Rows after the cursor's (key, id), in the direction `compare` says. */
+function cursorCondition(keySql: string, key: SortKey, compare: string, after: unknown[]): Condition {
+  if (!key.expression) return [`(${keySql}, id) ${compare} (?, ?)`, after];
+  // The row value written out, with a bound on the key alone that SQLite seeks the index to.
+  const [value, id] = after;
+  return [`${keySql} ${compare}= ? AND (${keySql} ${compare} ? OR id ${compare} ?)`, [value, value, id]];
 }
 
 /**
@@ -156,9 +182,9 @@ export interface ListQuery {
  * order (the search `q` included) is a filter that binds the cursor, so a cursor only continues the
  * list it came from.
  */
-export function listRequest(table: string, query: ListQuery, conditions: Condition[], secret: string): ListRequest {
+export function listRequest(table: string, query: ListQuery, conditions: Condition[], secret: string, customFields?: CustomFieldList): ListRequest {
   const { limit, cursor, sort = 'created', order, ...filters } = query;
-  return { table, conditions, filters, sort, order, search: query.q, limit, cursor, secret };
+  return { table, conditions, filters, sort, order, search: query.q, limit, cursor, secret, customFields };
 }
 
 /** One page of a table as the API returns it, its rows mapped by `map`. */

@@ -30,6 +30,7 @@ export function clientRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     noun: 'client',
     scope: 'clients',
     schemas: { create: ClientCreate, update: ClientUpdate, query: ClientListQuery, item: Client, list: ClientList },
+    customFields: true,
     ops: { create: createClient, list: listClients, get: getClient, update: updateClient, remove: deleteClient },
   });
 

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { type CustomFieldQuery, takeCustomFieldParams, withCustomFields } from '../../domain/custom-field-query.js';
 import type { Ctx } from '../../services/context.js';
 import { IdParams } from '../../schemas/common.js';
 import { JsonBody } from '../../store/list-json.js';
@@ -17,6 +18,8 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.
   noun: string;
   scope: string;
   schemas: { create: C; update: U; query: Q; item: z.ZodType; list: z.ZodType };
+  /** The list takes filters and a sort by custom fields (`custom_fields.<key>=…`, `sort=custom_fields.<key>`). */
+  customFields?: boolean;
   ops: {
     create(ctx: Ctx, body: z.output<C>): unknown;
     /** The page, or its JSON already made (JsonBody). */
@@ -25,6 +28,18 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType, Q extends z.
     update(ctx: Ctx, id: string, body: z.output<U>): unknown;
     remove?(ctx: Ctx, id: string): { id: string; deleted: true };
   };
+}
+
+/**
+ * The custom field parameters of a list request, taken out of its query before the list's strict
+ * schema checks the rest (domain/custom-field-query.ts), and put back for the service.
+ */
+const customFieldQueries = new WeakMap<FastifyRequest, CustomFieldQuery>();
+
+async function takeCustomFields(req: FastifyRequest): Promise<void> {
+  const { rest, custom } = takeCustomFieldParams(req.query as Record<string, unknown>);
+  req.query = rest;
+  customFieldQueries.set(req, custom);
 }
 
 /** A page that is JSON already (store/list-json.ts) goes out as its bytes, unserialised. */
@@ -50,6 +65,7 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
 
   app.get(path, {
     config: read,
+    ...(spec.customFields ? { preValidation: takeCustomFields } : {}),
     schema: {
       ...base,
       summary: `List ${noun}s`,
@@ -57,7 +73,9 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType, Q extends z
       response: { 200: schemas.list, ...errorResponses('invalid_request', 'invalid_cursor') },
     },
     handler: async (req, reply) => {
-      const page = ops.list(ctx, req.query as z.output<Q>);
+      const custom = customFieldQueries.get(req);
+      const query = req.query as z.output<Q> & { sort: string };
+      const page = ops.list(ctx, custom ? (withCustomFields(query, custom) as z.output<Q>) : query);
       // A page that is JSON already (leads, clients: store/list-json.ts) goes out as its bytes.
       return page instanceof JsonBody ? sendJsonBody(reply, page) : page;
     },

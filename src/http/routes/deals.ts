@@ -28,6 +28,7 @@ export function dealRoutes(fastify: FastifyInstance, ctx: Ctx): void {
     noun: 'deal',
     scope: 'deals',
     schemas: { create: DealCreate, update: DealUpdate, query: DealListQuery, item: Deal, list: DealList },
+    customFields: true,
     ops: { create: createDeal, list: listDeals, get: getDeal, update: updateDeal, remove: deleteDeal },
   });
 

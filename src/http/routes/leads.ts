@@ -23,6 +23,7 @@ export function leadRoutes(app: FastifyInstance, ctx: Ctx): void {
     noun: 'lead',
     scope: 'leads',
     schemas: { create: LeadCreate, update: LeadUpdate, query: LeadListQuery, item: Lead, list: LeadList },
+    customFields: true,
     ops: { create: createLead, list: listLeads, get: getLead, update: updateLead, remove: deleteLead },
   });
 

@@ -1,0 +1,6 @@
+-- An index for each custom field, on its value in the records' custom_fields JSON, for lists
+-- filtered and sorted by it (docs/reference/custom-fields.md#lists). A field made from now on gets
+-- its index when it is created (services/fields.ts); this migration's second step
+-- (store/custom-field-sql.ts: createAllFieldIndexes) makes those of the fields defined before,
+-- the ones migration 021 defined from the keys records held among them. An index's name and
+-- expression depend on its field's key and type, which SQL cannot turn into DDL by itself.
