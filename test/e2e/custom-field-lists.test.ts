@@ -58,7 +58,9 @@ async function allIds(path: string, limit = 3): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
-    const res: { status: number; text: string; body: any } = await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; text: string; body: any } = await api.get(
+      `${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     expect(res.status, res.text).toBe(200);
     ids.push(...res.body.data.map((r: { id: string }) => r.id));
     cursor = res.body.next_cursor;
