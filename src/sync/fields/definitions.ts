@@ -23,7 +23,7 @@ export interface FieldsApi {
   create(body: FieldCreateBody): Promise<FieldDef>;
 }
 
-export interface FieldCreateBody {
+interface FieldCreateBody {
   object: FieldObject;
   key: string;
   label: string;

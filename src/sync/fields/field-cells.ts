@@ -22,7 +22,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^[0-9 +()\-./x]{1,50}$/;
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, '1': true, '0': false };
 /** What a multi_select cell's values are separated by: HubSpot's own, and a character option values rarely hold. */
-export const MULTI_SEPARATOR = ';';
+const MULTI_SEPARATOR = ';';
 
 export function isNumberText(text: string): boolean {
   return NUMBER.test(text) && Number.isFinite(Number(text));
@@ -53,7 +53,9 @@ export const booleanOf = (text: string): boolean | undefined => BOOLEANS[text.to
 export function cellToValue(field: FieldDef, cell: string): CellResult {
   if (field.type === 'text' || field.type === 'long_text') {
     const max = MAX_TEXT[field.type];
-    return cell.length <= max ? { ok: true, value: cell } : { ok: false, message: `has ${cell.length} characters; a ${field.type} field takes at most ${max}.` };
+    return cell.length <= max
+      ? { ok: true, value: cell }
+      : { ok: false, message: `has ${cell.length} characters; a ${field.type} field takes at most ${max}.` };
   }
   const text = cell.trim();
   const bad = (expected: string): CellResult => ({ ok: false, message: `${JSON.stringify(truncate(text))} is not ${expected}.` });
@@ -122,7 +124,9 @@ export function invalidValue(field: FieldDef, value: unknown): string | undefine
         ? undefined
         : `expected a list of option values (${[...options].slice(0, 12).join(', ')}).`;
     case 'datetime':
-      return typeof value === 'string' && datetimeOf(value) === value.replace(' ', 'T') ? undefined : 'expected RFC 3339 with an offset (2026-11-28T09:30:00Z).';
+      return typeof value === 'string' && datetimeOf(value) === value.replace(' ', 'T')
+        ? undefined
+        : 'expected RFC 3339 with an offset (2026-11-28T09:30:00Z).';
     default: {
       if (typeof value !== 'string') return `expected a string (a ${field.type}).`;
       const read = cellToValue(field, value);

@@ -7,7 +7,7 @@ import { booleanOf, datetimeOf, isDateText, isEmailText, isNumberText, isUrlText
  * whatever the file's size: which types every filled cell fits, the longest cell, and its
  * distinct values up to one more than a select may be made of.
  */
-export const MAX_SELECT_OPTIONS = 50;
+const MAX_SELECT_OPTIONS = 50;
 
 /** The types a column may be given, tried in this order: the first every filled cell fits. */
 const CHECKS: [FieldType, (text: string) => boolean][] = [

@@ -229,7 +229,10 @@ async function handleUnknown(
   if (policy === 'stop') throw unknownColumnsError(options.resource, unknown, fields, options.from);
   // The first pass: the file read once more, only for these columns' summaries (flat memory).
   const { source } = await openSource(options, mapOption);
-  const summaries = await summariseColumns(source, unknown.map((c) => c.index));
+  const summaries = await summariseColumns(
+    source,
+    unknown.map((c) => c.index),
+  );
   const planned = newFields(fieldObjectOf(options.resource), unknown, summaries, fields);
   const made: NewField[] = [];
   for (const [i, field] of planned.entries()) {

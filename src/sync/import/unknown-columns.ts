@@ -22,18 +22,18 @@ export interface NewField extends FieldDef {
   column: string;
 }
 
-export function unknownColumnsError(
-  resource: SyncResource,
-  unknown: UnknownColumn[],
-  fields: FieldIndex,
-  from: Preset | undefined,
-): SyncUsageError {
+export function unknownColumnsError(resource: SyncResource, unknown: UnknownColumn[], fields: FieldIndex, from: Preset | undefined): SyncUsageError {
   const names = unknown.map((c) => `"${c.column}"`).join(', ');
   const lines = [
     `${unknown.length} column(s) of the file fill no ${resource} field and no custom field defined for ${resource}: ${names}. ` +
       'Nothing was written (the server refuses custom fields nobody defined).',
   ];
-  const like = from ? undefined : presetsKnowing(resource, unknown.map((c) => c.column))[0];
+  const like = from
+    ? undefined
+    : presetsKnowing(
+        resource,
+        unknown.map((c) => c.column),
+      )[0];
   if (like)
     lines.push(
       `  This looks like a ${PRODUCT[like.preset]} export (${like.known.map((c) => `"${c}"`).join(', ')}): add --from ${like.preset} to read its columns.`,

@@ -49,7 +49,10 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   if (flags.createFields && flags.ignoreUnknown)
     throw new CliError('--create-fields and --ignore-unknown do not go together: define the unknown columns as fields, or leave them out.', EXIT.usage);
   if (flags.createFields && flags.dryRun)
-    throw new CliError('--create-fields needs the server (it defines the fields there); --dry-run sends nothing. Use --plan to see the fields it would define.', EXIT.usage);
+    throw new CliError(
+      '--create-fields needs the server (it defines the fields there); --dry-run sends nothing. Use --plan to see the fields it would define.',
+      EXIT.usage,
+    );
   let spooled: string | undefined;
   if (flags.file === '-') {
     if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', EXIT.usage);
@@ -102,18 +105,31 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   if (report.summary.failed > 0 || report.unprocessed > 0 || report.stopped) throw new ExitCode(EXIT.failure);
 }
 
-const fieldJson = (f: NewField) => ({ column: f.column, key: f.key, label: f.label, type: f.type, ...(f.options ? { options: f.options.map((o) => o.value) } : {}) });
+const fieldJson = (f: NewField) => ({
+  column: f.column,
+  key: f.key,
+  label: f.label,
+  type: f.type,
+  ...(f.options ? { options: f.options.map((o) => o.value) } : {}),
+});
 
 /** What --create-fields defined (or, planning, would define) and what --ignore-unknown left out, on stderr before the summary. */
 function printFieldNotes(report: ImportReport): void {
   const err = process.stderr;
   const describeField = (f: NewField) => {
-    const options = f.options ? `: ${f.options.slice(0, 8).map((o) => o.value).join(', ')}${f.options.length > 8 ? `, … (${f.options.length})` : ''}` : '';
+    const options = f.options
+      ? `: ${f.options
+          .slice(0, 8)
+          .map((o) => o.value)
+          .join(', ')}${f.options.length > 8 ? `, … (${f.options.length})` : ''}`
+      : '';
     return `    ${f.key} (${f.type}${options}) ← "${terminalSafe(f.column, true)}"\n`;
   };
   if (report.fieldsToCreate?.length) {
     // The plan's own output (stdout): what the import would define, before what it would write.
-    process.stdout.write(`${bold('Would define')} ${report.fieldsToCreate.length} custom field(s) ${dim('(not created; their cells are checked, not sent)')}:\n`);
+    process.stdout.write(
+      `${bold('Would define')} ${report.fieldsToCreate.length} custom field(s) ${dim('(not created; their cells are checked, not sent)')}:\n`,
+    );
     for (const f of report.fieldsToCreate) process.stdout.write(describeField(f));
   }
   if (report.fieldsCreated?.length) {
