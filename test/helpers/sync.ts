@@ -7,6 +7,24 @@ import { join } from 'node:path';
 /** Helpers for the bulk and sync suites. */
 export const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'sync');
 
+/**
+ * Defines custom fields (POST /v1/fields), `key: type` (a select as its option values): a file's
+ * custom.<key> columns fill only defined fields (docs/sync.md#custom-fields).
+ */
+export async function defineFields(
+  api: { post(path: string, body: unknown): Promise<{ status: number; text: string }> },
+  object: 'lead' | 'client' | 'deal',
+  fields: Record<string, string | string[]>,
+): Promise<void> {
+  for (const [key, type] of Object.entries(fields)) {
+    const body = Array.isArray(type)
+      ? { object, key, label: key, type: 'select', options: type.map((value) => ({ value, label: value })) }
+      : { object, key, label: key, type };
+    const res = await api.post('/v1/fields', body);
+    if (res.status !== 201) throw new Error(`POST /v1/fields ${key}: ${res.status} ${res.text}`);
+  }
+}
+
 /** A CSV file as objects keyed by its header. */
 export function readCsv(path: string): Record<string, string>[] {
   return parse(readFileSync(path), { columns: true, bom: true }) as Record<string, string>[];

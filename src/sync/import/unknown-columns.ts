@@ -25,7 +25,7 @@ export interface NewField extends FieldDef {
 export function unknownColumnsError(resource: SyncResource, unknown: UnknownColumn[], fields: FieldIndex, from: Preset | undefined): SyncUsageError {
   const names = unknown.map((c) => `"${c.column}"`).join(', ');
   const lines = [
-    `${unknown.length} column(s) of the file fill no ${resource} field and no custom field defined for ${resource}: ${names}. ` +
+    `Unknown column(s) for ${resource}: ${names}. They fill no ${resource} field and no custom field defined for ${resource}. ` +
       'Nothing was written (the server refuses custom fields nobody defined).',
   ];
   const like = from
