@@ -74,7 +74,7 @@ describe('import, then export', () => {
 
   it('exports every page exactly once (2,500 leads over three pages of 1000)', async () => {
     const file = join(tmp.path, 'many.csv');
-    await writeLeadsCsv(file, 2500, { externalIds: true, prefix: 'page' });
+    await writeLeadsCsv(file, 2500, { externalIds: true, prefix: 'page', score: true });
     expect((await importJson(empty, 'leads', file)).summary.created).toBe(2500);
     const rows = readCsv(await exportTo(empty, 'leads')).filter((r) => r.external_id!.startsWith('page-'));
     expect(rows).toHaveLength(2500);

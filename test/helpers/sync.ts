@@ -55,13 +55,18 @@ export function dbRows<T = Record<string, unknown>>(db: string, sql: string, ...
 /**
  * Writes a leads CSV of `rows` rows, streamed. Each row has a unique email; with `externalIds`
  * also a unique external_id (prefix + row number), so counts can prove "each row exactly once".
+ * With `score`, a custom.score column (0..99): the sandbox must define a `score` number field.
  */
-export async function writeLeadsCsv(path: string, rows: number, options: { externalIds?: boolean; prefix?: string } = {}): Promise<void> {
+export async function writeLeadsCsv(
+  path: string,
+  rows: number,
+  options: { externalIds?: boolean; prefix?: string; score?: boolean } = {},
+): Promise<void> {
   const prefix = options.prefix ?? 'gen';
   const out = createWriteStream(path);
-  out.write(`${options.externalIds ? 'external_id,' : ''}first_name,last_name,email,company,source,status,tags,custom.score\n`);
+  out.write(`${options.externalIds ? 'external_id,' : ''}first_name,last_name,email,company,source,status,tags${options.score ? ',custom.score' : ''}\n`);
   for (let i = 1; i <= rows; i++) {
-    const line = `${options.externalIds ? `${prefix}-${i},` : ''}First${i},Last${i},${prefix}${i}@example.com,Company ${i % 97},web,new,a|b,${i % 100}\n`;
+    const line = `${options.externalIds ? `${prefix}-${i},` : ''}First${i},Last${i},${prefix}${i}@example.com,Company ${i % 97},web,new,a|b${options.score ? `,${i % 100}` : ''}\n`;
     if (!out.write(line)) await once(out, 'drain');
   }
   out.end();
