@@ -115,7 +115,10 @@ async function crmImport(tmp, csv, i, resource = 'leads') {
   const db = join(tmp, `sandbox-${i}.db`);
   const sandbox = await startSandbox(db, ['--no-seed', '--rate-limit', '0', '--quota', '0']);
   const env = { ...process.env, CRM_BASE_URL: sandbox.base_url, CRM_API_KEY: sandbox.api_key };
-  await defineField(sandbox, resource === 'leads' ? { object: 'lead', key: 'score', label: 'Score', type: 'number' } : { object: 'client', key: 'tier', label: 'Tier', type: 'number' });
+  await defineField(
+    sandbox,
+    resource === 'leads' ? { object: 'lead', key: 'score', label: 'Score', type: 'number' } : { object: 'client', key: 'tier', label: 'Tier', type: 'number' },
+  );
   const results = join(tmp, `results-${i}`);
   const args = [CRM, 'sync', 'import', resource, csv, '--results', results, '--json'];
   const started = performance.now();

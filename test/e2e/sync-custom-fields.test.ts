@@ -137,7 +137,9 @@ describe('import: columns that fill no field', () => {
       ['3', 'invalid_value'],
     ]);
     expect(failed[0]!.error_message).toContain('Column "annual_revenue" (custom_fields.annual_revenue): "12 000" is not a number');
-    expect(failed[1]!.error_message).toContain('Column "Lifecycle Stage" (custom_fields.lifecycle_stage): "Partner" is not an option of this select: Lead, Customer, Subscriber');
+    expect(failed[1]!.error_message).toContain(
+      'Column "Lifecycle Stage" (custom_fields.lifecycle_stage): "Partner" is not an option of this select: Lead, Customer, Subscriber',
+    );
     expect(await lead('cell-3')).toMatchObject({ custom_fields: { lifecycle_stage: 'Subscriber', annual_revenue: 7.5, last_activity_date: '2026-05-01' } });
     expect(await lead('cell-1')).toBeUndefined();
   });
@@ -197,7 +199,10 @@ describe('export', () => {
     });
     expect(created.status).toBe(201);
     const file = join(dir.path, 'multi.csv');
-    writeFileSync(file, 'external_id,email,Product Line\nmulti-1,m1@example.com,Platform; services\nmulti-2,m2@example.com,"[""a;b"",""platform""]"\nmulti-3,m3@example.com,services\n');
+    writeFileSync(
+      file,
+      'external_id,email,Product Line\nmulti-1,m1@example.com,Platform; services\nmulti-2,m2@example.com,"[""a;b"",""platform""]"\nmulti-3,m3@example.com,services\n',
+    );
     const run = await importLeads(file, '--json');
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect((await lead('multi-1')).custom_fields).toEqual({ product_line: ['platform', 'services'] });

@@ -22,12 +22,16 @@ const env = () => ({ CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey 
 
 async function importFrom(product: string, resource: string, file: string) {
   // The columns a preset does not know fill custom fields: here defined from the file (docs/sync.md#custom-fields).
-  const res = await runCrm(['sync', 'import', resource, join(PRESETS, file), '--from', product, '--create-fields', '--results', join(dir.path, file), '--json'], env());
+  const res = await runCrm(
+    ['sync', 'import', resource, join(PRESETS, file), '--from', product, '--create-fields', '--results', join(dir.path, file), '--json'],
+    env(),
+  );
   expect(res.code, res.stdout + res.stderr).toBe(0);
   return JSON.parse(res.stdout);
 }
 /** What --create-fields defined: [column, key, type]. */
-const created = (report: { fields_created?: { column: string; key: string; type: string }[] }) => (report.fields_created ?? []).map((f) => [f.column, f.key, f.type]);
+const created = (report: { fields_created?: { column: string; key: string; type: string }[] }) =>
+  (report.fields_created ?? []).map((f) => [f.column, f.key, f.type]);
 const pick = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((f) => [f, record[f]]));
 const LEAD_FIELDS = ['external_id', 'first_name', 'last_name', 'email', 'phone', 'company', 'title', 'source', 'status', 'custom_fields'];
 async function leadsByExternalId(ids: string[]) {

@@ -57,11 +57,7 @@ export function dbRows<T = Record<string, unknown>>(db: string, sql: string, ...
  * also a unique external_id (prefix + row number), so counts can prove "each row exactly once".
  * With `score`, a custom.score column (0..99): the sandbox must define a `score` number field.
  */
-export async function writeLeadsCsv(
-  path: string,
-  rows: number,
-  options: { externalIds?: boolean; prefix?: string; score?: boolean } = {},
-): Promise<void> {
+export async function writeLeadsCsv(path: string, rows: number, options: { externalIds?: boolean; prefix?: string; score?: boolean } = {}): Promise<void> {
   const prefix = options.prefix ?? 'gen';
   const out = createWriteStream(path);
   out.write(`${options.externalIds ? 'external_id,' : ''}first_name,last_name,email,company,source,status,tags${options.score ? ',custom.score' : ''}\n`);
