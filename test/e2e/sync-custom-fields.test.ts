@@ -155,6 +155,19 @@ describe('import: columns that fill no field', () => {
   });
 });
 
+describe('import: stdin', () => {
+  it('--create-fields reads stdin twice, as a file (stdin is saved to a temporary file first)', async () => {
+    const run = await runCrm(
+      ['sync', 'import', 'clients', '-', '--create-fields', '--results', join(dir.path, 'stdin'), '--json'],
+      { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey },
+      { input: 'name,Tier Level\nAcme,gold\nGlobex,gold\nInitech,silver\n' },
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).summary.created).toBe(3);
+    expect((await fields('client')).map((f) => [f.key, f.type, f.options?.map((o: any) => o.value)])).toEqual([['tier_level', 'select', ['gold', 'silver']]]);
+  });
+});
+
 describe('import: Pipedrive typed columns', () => {
   it('Person - Email - Work and Person - Phone - Mobile fill email and phone; the rest become fields', async () => {
     const run = await importLeads(PIPEDRIVE, '--from', 'pipedrive', '--create-fields', '--json');
