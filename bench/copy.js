@@ -53,6 +53,9 @@ async function bulk(sandbox, resource, records) {
 }
 
 export async function fill(sandbox) {
+  // The custom fields the records hold, as a source with definitions has them (docs/reference/custom-fields.md).
+  await api(sandbox, 'POST', '/v1/fields', { object: 'client', key: 'tier', label: 'Tier', type: 'number' });
+  await api(sandbox, 'POST', '/v1/fields', { object: 'client', key: 'note', label: 'Note', type: 'text' });
   const n = Object.fromEntries(Object.entries(MIX).map(([k, share]) => [k, Math.round(RECORDS * share)]));
   const clients = await bulk(
     sandbox,

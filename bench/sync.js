@@ -101,10 +101,24 @@ async function sqliteExport(db, out) {
   return result;
 }
 
+/** The custom field the file's custom.<key> column fills: an import stops on a column that fills none (docs/sync.md#custom-fields). */
+async function defineField(sandbox, field) {
+  const response = await fetch(`${sandbox.base_url}/v1/fields`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.api_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(field),
+  });
+  if (response.status !== 201) throw new Error(`POST /v1/fields: ${response.status} ${await response.text()}`);
+}
+
 async function crmImport(tmp, csv, i, resource = 'leads') {
   const db = join(tmp, `sandbox-${i}.db`);
   const sandbox = await startSandbox(db, ['--no-seed', '--rate-limit', '0', '--quota', '0']);
   const env = { ...process.env, CRM_BASE_URL: sandbox.base_url, CRM_API_KEY: sandbox.api_key };
+  await defineField(
+    sandbox,
+    resource === 'leads' ? { object: 'lead', key: 'score', label: 'Score', type: 'number' } : { object: 'client', key: 'tier', label: 'Tier', type: 'number' },
+  );
   const results = join(tmp, `results-${i}`);
   const args = [CRM, 'sync', 'import', resource, csv, '--results', results, '--json'];
   const started = performance.now();

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { LeadCreate } from '../schemas/lead.js';
 import { Address, ClientCreate, ContactCreate } from '../schemas/client.js';
 import { enumLookup, enumValues } from './enum-values.js';
+import type { FieldDef } from './fields/definitions.js';
+import type { FieldIndex } from './fields/field-index.js';
 
 /**
  * The CSV columns of each resource, derived from the zod create schemas so that the CSV speaks
@@ -20,8 +22,14 @@ export type Target =
   /** `choices`: an enum field's values by their valueKey, so that `New` and `Cold Call` read as `new` and `cold_call`. */
   | { kind: 'field'; field: string; nullable: boolean; choices?: Map<string, string> }
   | { kind: 'tags' }
-  | { kind: 'custom'; key: string }
-  | { kind: 'custom_json' }
+  /**
+   * `field`: the key's definition, which reads and writes its cells by type (fields/field-cells.ts);
+   * without one (a server before definitions) a cell's text says its type (cells.ts). `checkOnly`:
+   * a field a plan would create, so its cells are checked and not sent (the server does not know it yet).
+   */
+  | { kind: 'custom'; key: string; field?: FieldDef; column?: string; checkOnly?: boolean }
+  /** `defined`: the object's fields by key, when known: a key of the JSON that is none of them, or a value not of its type, fails the row. */
+  | { kind: 'custom_json'; defined?: Map<string, FieldDef> }
   | { kind: 'address'; field: string }
   | { kind: 'contact'; field: string }
   | { kind: 'readonly'; field: string }
@@ -77,13 +85,25 @@ const normaliseName = (name: string): string => name.toLowerCase().replace(/[\s_
 
 const CUSTOM_PREFIX = /^\s*custom\s*\.(.+)$/i;
 
-/** What a column name (a header, or the right side of --map) holds, or undefined if nothing. */
-export function targetOf(catalogue: Catalogue, name: string): Target | undefined {
+/**
+ * What a column name (a header, or the right side of --map) holds, or undefined if nothing. With
+ * the object's field definitions, a custom field is one of them (by key or label, field-index.ts);
+ * without them (a server before definitions) any `custom.<name>` is one.
+ */
+export function targetOf(catalogue: Catalogue, name: string, fields?: FieldIndex): Target | undefined {
   const custom = CUSTOM_PREFIX.exec(name);
-  if (custom) return { kind: 'custom', key: custom[1]! };
-  const wanted = normaliseName(name);
-  for (const [column, target] of catalogue.targets) if (normaliseName(column) === wanted) return target;
-  return undefined;
+  if (custom && !fields) return { kind: 'custom', key: custom[1]! };
+  if (!custom) {
+    const wanted = normaliseName(name);
+    for (const [column, target] of catalogue.targets) if (normaliseName(column) === wanted) return target;
+  }
+  const field = fields?.find(name);
+  return field ? { kind: 'custom', key: field.key, field } : undefined;
+}
+
+/** Whether a field's key would read back as a built-in column: its export column is then `custom.<key>`. */
+export function keyIsBuiltInColumn(catalogue: Catalogue, key: string): boolean {
+  return targetOf(catalogue, key) !== undefined;
 }
 
 /** The canonical column name of a target, for messages and for duplicate detection. */

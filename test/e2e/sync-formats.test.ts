@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCrm } from '../helpers/cli-process.js';
 import { type ApiClient, tempDir } from '../helpers/sandbox.js';
 import { useApp, type RunningApp } from '../helpers/app.js';
-import { FIXTURES, readCsv } from '../helpers/sync.js';
+import { FIXTURES, defineFields, readCsv } from '../helpers/sync.js';
 
 /** JSON Lines out and in, and imports from stdin (docs/sync.md#formats). */
 let sandbox: RunningApp;
@@ -15,6 +15,8 @@ useApp({ rateLimit: '0' }, (s, a) => {
 });
 const dir = tempDir('crm-formats-');
 afterAll(() => dir.remove());
+// The custom fields the records hold (docs/sync.md#custom-fields).
+beforeAll(() => defineFields(api, 'lead', { score: 'number', vip: 'boolean', note: 'text' }));
 const env = () => ({ CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
 
 describe('JSON Lines and stdin', () => {

@@ -1,10 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrm } from '../helpers/cli-process.js';
 import { tempDir, type ApiClient } from '../helpers/sandbox.js';
 import { useApp, type RunningApp } from '../helpers/app.js';
-import { FIXTURES, dbValue, readCsv, writeLeadsCsv } from '../helpers/sync.js';
+import { FIXTURES, dbValue, defineFields, readCsv, writeLeadsCsv } from '../helpers/sync.js';
 
 let sandbox: RunningApp;
 let api: ApiClient;
@@ -16,6 +16,11 @@ useApp({ rateLimit: '0' }, (started, client) => {
 });
 afterAll(() => {
   tmp.remove();
+});
+// The fixtures' custom.<key> columns fill these fields (docs/sync.md#custom-fields).
+beforeAll(async () => {
+  await defineFields(api, 'lead', { score: 'number', newsletter: 'boolean', shoe_size: 'number' });
+  await defineFields(api, 'client', { tier: 'text' });
 });
 
 let runs = 0;

@@ -80,6 +80,14 @@ async function ok<T = any>(promise: Promise<{ status: number; body: T; text: str
 
 export async function buildSource(api: ApiClient, size: { clients: number; leads: number; deals: number; invoices: number }): Promise<SourceValues> {
   const values: SourceValues = { names: new Set([...SOURCE_FIRST, ...SOURCE_LAST]), emails: new Set(), phones: new Set() };
+  // The clients' custom fields, defined as a source with definitions has them: the copy defines them in the target first.
+  for (const field of [
+    { object: 'client', key: 'employees', label: 'Employees', type: 'number' },
+    { object: 'client', key: 'note', label: 'Note', type: 'text' },
+  ]) {
+    const res = await api.post('/v1/fields', field);
+    if (res.status !== 201) throw new Error(`POST /v1/fields: ${res.status} ${res.text}`);
+  }
   let n = 0;
   const person = () => {
     n++;

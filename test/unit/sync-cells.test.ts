@@ -30,7 +30,7 @@ describe('cells', () => {
 
 describe('rows to records', () => {
   const header = ['id', 'first_name', 'status', 'tags', 'custom.score', 'custom_fields'];
-  const targets = mapHeader('leads', header, parseMapOption(undefined), 'upsert');
+  const targets = mapHeader('leads', header, parseMapOption(undefined), 'upsert').targets;
 
   it('sends null for an empty nullable cell, skips an empty status and an empty id, types custom values', () => {
     expect(rowToRecord(targets, ['', '', '', '', '', ''])).toEqual({ ok: true, record: { first_name: null, tags: [], custom_fields: {} } });
@@ -47,7 +47,7 @@ describe('rows to records', () => {
   });
 
   it('makes one primary contact from contact.* cells, none when they are all empty', () => {
-    const clientTargets = mapHeader('clients', ['name', 'address.city', 'contact.first_name', 'contact.email'], new Map(), 'upsert');
+    const clientTargets = mapHeader('clients', ['name', 'address.city', 'contact.first_name', 'contact.email'], new Map(), 'upsert').targets;
     expect(rowToRecord(clientTargets, ['Acme', 'Berlin', 'Jana', ''])).toEqual({
       ok: true,
       record: { name: 'Acme', address: { city: 'Berlin' }, contacts: [{ first_name: 'Jana', email: null, is_primary: true }] },
@@ -80,7 +80,7 @@ describe('export rows', () => {
     expect(columns).toEqual(expect.arrayContaining(['custom.score', 'custom.vip', 'custom.code', 'custom_fields']));
     expect(columns).not.toContain('custom.text'); // "42" would come back as a number
     const row = rowMaker('leads', columns)(lead);
-    const back = rowToRecord(mapHeader('leads', columns, new Map(), 'upsert'), row);
+    const back = rowToRecord(mapHeader('leads', columns, new Map(), 'upsert').targets, row);
     const { created_at, updated_at, converted_client_id, ...writable } = lead;
     expect(back).toEqual({ ok: true, record: writable });
   });

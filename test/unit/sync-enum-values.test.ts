@@ -8,7 +8,7 @@ import { rowToRecord } from '../../src/sync/import/to-record.js';
  * ignoring case, spaces, underscores and hyphens, as the --from presets do. What matches nothing
  * is sent unchanged, so the server names the allowed values.
  */
-const leads = mapHeader('leads', ['first_name', 'status', 'source'], parseMapOption(undefined), 'upsert');
+const leads = mapHeader('leads', ['first_name', 'status', 'source'], parseMapOption(undefined), 'upsert').targets;
 const record = (status: string, source: string) => {
   const result = rowToRecord(leads, ['Ada', status, source]);
   if (!result.ok) throw new Error(result.message);
@@ -29,7 +29,7 @@ describe('CSV enum values', () => {
   });
 
   it('maps client kind too, and leaves free-text fields alone', () => {
-    const clients = mapHeader('clients', ['name', 'kind', 'address.city'], parseMapOption(undefined), 'upsert');
+    const clients = mapHeader('clients', ['name', 'kind', 'address.city'], parseMapOption(undefined), 'upsert').targets;
     const result = rowToRecord(clients, ['NEW Company', 'Person', 'new']);
     expect(result).toEqual({ ok: true, record: { name: 'NEW Company', kind: 'person', address: { city: 'new' } } });
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CrmClient } from '../../src/client/client.js';
+import { CrmApiError } from '../../src/client/errors.js';
 import { exportCsv, statePath } from '../../src/sync/export/export.js';
 import { exportColumns, rowMaker } from '../../src/sync/flatten.js';
 
@@ -44,9 +45,14 @@ const pages = [
 
 /** A page as CrmClient.pageBodies yields it: the bytes of its JSON and the cursor read from them. */
 const body = (page: { next_cursor: string | null }) => ({ bytes: Buffer.from(JSON.stringify(page)), next_cursor: page.next_cursor });
+/** GET /v1/fields of a server before custom field definitions: the export's columns as they were. */
+const noDefinitions = async () => {
+  throw new CrmApiError(404, 'not_found', 'No such route.', undefined, undefined, {});
+};
 
 function stubClient(): CrmClient {
   return {
+    all: noDefinitions,
     async *pageBodies(_path: string, _query: unknown, startCursor?: string) {
       for (const page of startCursor === 'c1' ? pages.slice(1) : pages) yield body(page);
     },
@@ -74,6 +80,7 @@ describe('exportCsv', () => {
     // The second page fails once: the first run stops after page one, with its state saved.
     let failures = 1;
     const client = {
+      all: noDefinitions,
       async *pageBodies(_path: string, _query: unknown, startCursor?: string) {
         if (startCursor !== 'c1') yield body(hostile[0]!);
         if (failures-- > 0) throw new Error('down');

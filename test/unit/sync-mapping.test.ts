@@ -3,7 +3,7 @@ import { mapHeader, parseMapOption } from '../../src/sync/import/mapping.js';
 import { SyncUsageError } from '../../src/sync/errors.js';
 
 const map = (header: string[], options: { map?: string; mode?: 'upsert' | 'create'; resource?: 'leads' | 'clients' } = {}) =>
-  mapHeader(options.resource ?? 'leads', header, parseMapOption(options.map), options.mode ?? 'upsert');
+  mapHeader(options.resource ?? 'leads', header, parseMapOption(options.map), options.mode ?? 'upsert').targets;
 
 describe('CSV header mapping', () => {
   it('matches names ignoring case, spaces, underscores, dashes and dots', () => {

@@ -107,7 +107,7 @@ describe('batches', () => {
     resource: 'leads',
     mode: 'upsert' as const,
     matchOn: 'external_id' as const,
-    map: mapHeader('leads', header, new Map(), 'upsert'),
+    map: mapHeader('leads', header, new Map(), 'upsert').targets,
     schema: LeadBulkRecord,
   };
   const rows = (n: number): SourceRow[] =>

@@ -11,6 +11,7 @@ import { TargetIndex } from './target.js';
 import { PAGE_SIZE } from '../export/export.js';
 import { COPY_RESOURCES, type CopyResource, type Masker } from '../mask/rules.js';
 import { classifyFailure } from '../send-failure.js';
+import { copyFieldDefinitions } from './fields.js';
 
 /**
  * `crm sync copy`: one server's records into another, one way — source pages → id map → mask →
@@ -47,6 +48,8 @@ export interface CopyReport {
   durationMs: number;
   plan: boolean;
   stopped?: string;
+  /** Custom fields defined in the target (`object.key`), and those given the source's options (a plan: that would be). */
+  fields?: { created: string[]; updated: string[] };
 }
 
 const zero = (): ResourceSummary => ({ created: 0, updated: 0, unchanged: 0, failed: 0, deleted_in_source: 0, pruned: 0 });
@@ -58,6 +61,12 @@ export async function copyData(
   onProgress: (resource: CopyResource, rows: number) => void = () => {},
 ): Promise<CopyReport> {
   const started = new Date();
+  // The definitions first, before any file or record is written (a type conflict stops here): the
+  // target takes only custom fields it defines, and masking goes by their types. For the resources
+  // asked for and those their records point at (a subset brings them).
+  const pointed = options.resources.flatMap((r): CopyResource[] => (r === 'invoices' ? ['clients', 'deals'] : r === 'clients' ? [] : ['clients']));
+  const fields = await copyFieldDefinitions(source, target, [...options.resources, ...pointed], options.plan);
+  for (const [resource, types] of fields.types) options.masker.useFieldTypes(resource, types);
   const header = { from: options.from, to: options.to, options: options.fingerprint, since: options.since };
   // Before anything is read: what changes from now on is after the watermark.
   const watermark = options.resume || options.plan ? undefined : await latestChange(source, options.since);
@@ -68,6 +77,7 @@ export async function copyData(
       : CopyJournal.create(options.resultsDir, { ...header, watermark });
   if (journal && options.resume) options = { ...options, since: journal.header.since }; // the run's own --since (30d is then)
   const report: CopyReport = { resources: {}, resultsDir: options.resultsDir, durationMs: 0, plan: options.plan };
+  if (fields.created.length || fields.updated.length) report.fields = { created: fields.created, updated: fields.updated };
   try {
     const chosen = options.subset ? await selectSubset(source, options.resources, options.subset, options.since) : undefined;
     const resources = COPY_RESOURCES.filter((r) => options.resources.includes(r) || (chosen?.get(r)?.size ?? 0) > 0);

@@ -9,6 +9,7 @@ import { SyncUsageError } from '../errors.js';
 import { pageRenderer, type ListPage, type RenderSpec } from './render.js';
 import { exportColumns, exportTargets } from '../flatten.js';
 import { startRenderer } from './render-thread.js';
+import { fieldObjectOf, listDefinitions } from '../fields/definitions.js';
 
 /**
  * `crm sync export`: every record, page by page (limit 1000, keyset cursors), as CSV to a file or
@@ -81,17 +82,22 @@ export async function exportCsv(
     truncateSync(options.out, state.bytes); // drops a page written after the state was last saved
   }
 
+  const definitions = await listDefinitions(client, fieldObjectOf(options.resource)).catch((error: unknown) => {
+    // A key that may not read definitions exports as before definitions: custom.<key> columns of the first page.
+    if (error instanceof SyncUsageError) return undefined;
+    throw error;
+  });
   const query = state?.query ?? { limit: PAGE_SIZE, ...(options.since ? { sort: 'updated_at', updated_after: options.since } : {}) };
   const pages = client.pageBodies(`/v1/${options.resource}`, query, state?.cursor ?? undefined)[Symbol.asyncIterator]();
   let next = pages.next();
   let current = await next;
   // The first page is parsed here, for the columns (its custom fields) and rendered here too.
   let first = current.done ? undefined : (JSON.parse(utf8Text(current.value.bytes)) as ListPage);
-  const columns = state?.columns ?? exportColumns(options.resource, first?.data ?? [], options.fields);
+  const columns = state?.columns ?? exportColumns(options.resource, first?.data ?? [], options.fields, definitions);
   const jsonl = options.format === 'jsonl';
   // A resumed file goes on as it was started: one file, one rule for its cells, or it does not import back the same.
   const raw = state ? state.raw !== false : options.raw === true;
-  const spec: RenderSpec = { format: jsonl ? 'jsonl' : 'csv', targets: jsonl ? [] : exportTargets(options.resource, columns), raw };
+  const spec: RenderSpec = { format: jsonl ? 'jsonl' : 'csv', targets: jsonl ? [] : exportTargets(options.resource, columns, definitions), raw };
   // The later pages on a thread of their own (render-thread.ts), started while the first is written.
   const renderer = first?.next_cursor ? startRenderer(spec) : undefined;
   // The records of the CRM: 0600, as every file crm writes.

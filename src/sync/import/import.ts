@@ -7,13 +7,16 @@ import { chunksOf, toBatch, type Batch, type Chunk, type RowFailure } from './ch
 import type { SyncResource } from '../columns.js';
 import { SyncUsageError } from '../errors.js';
 import { Journal, type JournalHeader, type ResumePoint } from './journal.js';
-import { mapHeader, parseMapOption } from './mapping.js';
+import { mapHeader, needsDefinitions, parseMapOption, type ColumnMap, type UnknownColumn } from './mapping.js';
 import { NO_DRY_RUN, PlanFile, PlanRefused, isDryRunRefusal } from './plan.js';
 import { ResultsFolder } from './results.js';
 import { classifyFailure } from '../send-failure.js';
 import { openJsonl, isJsonl } from './jsonl-source.js';
 import { applyPreset, type Preset } from './presets.js';
-import { openCsv, type Encoding } from '../csv/source.js';
+import { openCsv, type CsvSource, type Encoding } from '../csv/source.js';
+import { fieldObjectOf, type FieldsApi } from '../fields/definitions.js';
+import { FieldIndex } from '../fields/field-index.js';
+import { newFields, summariseColumns, unknownColumnsError, type NewField, type UnknownColumnsPolicy } from './unknown-columns.js';
 
 /**
  * `crm sync import`: CSV stream → map and validate rows → batches → POST /v1/{resource}/bulk, with
@@ -52,6 +55,13 @@ export interface ImportOptions {
   bom?: boolean | undefined;
   /** Aborted (Ctrl+C): batches in flight finish, the rest goes to unprocessed.csv for --resume. */
   signal?: AbortSignal | undefined;
+  /**
+   * The server's custom field definitions (docs/sync.md#custom-fields): columns fill them, typed.
+   * Absent (a dry run: no server) or a server without them: custom.<name> columns as before.
+   */
+  fields?: FieldsApi | undefined;
+  /** Columns that fill no field: stop before writing (the default), define a field each (--create-fields), or leave them out (--ignore-unknown). */
+  unknownColumns?: UnknownColumnsPolicy | undefined;
 }
 
 export interface ImportReport {
@@ -71,8 +81,13 @@ export interface ImportReport {
   unreadable?: { resumable: boolean };
   dryRun: boolean;
   plan?: string;
-  /** --from: the file's columns the preset does not know, kept as custom.<column>. */
+  /** --from: the file's columns the preset does not know, kept as custom.<column> (a server without field definitions). */
   keptAsCustom?: string[];
+  /** --create-fields: the fields defined for unknown columns (with --plan: that would be). */
+  fieldsCreated?: NewField[];
+  fieldsToCreate?: NewField[];
+  /** --ignore-unknown: the columns left out. */
+  ignoredColumns?: string[];
   /** Batches sent in this run. */
   batches: number;
   /**
@@ -107,13 +122,13 @@ const defaultResultsDir = (file: string, dryRun: boolean, plan = false): string 
 
 export async function importCsv(options: ImportOptions, send: SendBatch, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
   const started = Date.now();
-  const opened = isJsonl(options.file)
-    ? await openJsonl(options.file, options.resource)
-    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter, raw: options.raw, maxFieldSize: options.maxFieldSize });
   const mapOption = parseMapOption(options.map);
-  const preset = options.from ? applyPreset(options.from, options.resource, opened, mapOption.keys()) : undefined;
-  const source = preset?.source ?? opened;
-  const map = mapHeader(options.resource, source.header, mapOption, options.mode);
+  const { opened, preset, source } = await openSource(options, mapOption);
+  const definitions =
+    options.fields && needsDefinitions(options.resource, source.header, mapOption) ? await options.fields.list(fieldObjectOf(options.resource)) : undefined;
+  const fields = definitions ? new FieldIndex(definitions) : undefined;
+  const { targets: map, unknown } = mapHeader(options.resource, source.header, mapOption, options.mode, fields, opened.header);
+  const unknownOutcome = unknown.length ? await handleUnknown(options, mapOption, map, unknown, fields!) : {};
   const dir = options.resultsDir ?? defaultResultsDir(options.file, options.dryRun, options.plan);
   const dirExisted = existsSync(dir);
   const header = journalHeader(options, opened.header, source.delimiter, source.encoding);
@@ -182,8 +197,62 @@ export async function importCsv(options: ImportOptions, send: SendBatch, onProgr
     ...(stopped ? { stopped } : {}),
     ...(unreadable ? { unreadable } : {}),
     ...(plan ? { plan: plan.path } : {}),
-    ...(preset?.custom.length ? { keptAsCustom: preset.custom } : {}),
+    ...(preset?.custom.length && !fields ? { keptAsCustom: preset.custom } : {}),
+    ...unknownOutcome,
   };
+}
+
+/** The file as rows of our columns (a preset's renamed and its values mapped); opened once per pass. */
+async function openSource(options: ImportOptions, mapOption: Map<string, string>) {
+  const opened = isJsonl(options.file)
+    ? await openJsonl(options.file, options.resource)
+    : await openCsv(options.file, { encoding: options.encoding, delimiter: options.delimiter, raw: options.raw, maxFieldSize: options.maxFieldSize });
+  const preset = options.from ? applyPreset(options.from, options.resource, opened, mapOption.keys()) : undefined;
+  const source: CsvSource = preset?.source ?? opened;
+  return { opened, preset, source };
+}
+
+/**
+ * Columns that fill no field, before anything is written: a usage error that lists them, or
+ * left out (--ignore-unknown), or a field defined for each (--create-fields; a plan only says
+ * which, and checks their cells without sending them). Their targets in `map` are set here.
+ */
+async function handleUnknown(
+  options: ImportOptions,
+  mapOption: Map<string, string>,
+  map: ColumnMap,
+  unknown: UnknownColumn[],
+  fields: FieldIndex,
+): Promise<Pick<ImportReport, 'fieldsCreated' | 'fieldsToCreate' | 'ignoredColumns'>> {
+  const policy = options.unknownColumns ?? 'stop';
+  if (policy === 'ignore') return { ignoredColumns: unknown.map((c) => c.column) };
+  if (policy === 'stop') throw unknownColumnsError(options.resource, unknown, fields, options.from);
+  // The first pass: the file read once more, only for these columns' summaries (flat memory).
+  const { source } = await openSource(options, mapOption);
+  const summaries = await summariseColumns(
+    source,
+    unknown.map((c) => c.index),
+  );
+  const planned = newFields(fieldObjectOf(options.resource), unknown, summaries, fields);
+  const made: NewField[] = [];
+  for (const [i, field] of planned.entries()) {
+    const index = unknown[i]!.index;
+    if (options.plan) {
+      map[index] = { kind: 'custom', key: field.key, field, column: field.column, checkOnly: true };
+      continue;
+    }
+    const { column, key, label, type, options: choices } = field;
+    let created;
+    try {
+      created = await options.fields!.create({ object: fieldObjectOf(options.resource), key, label, type, ...(choices ? { options: choices } : {}) });
+    } catch (error) {
+      const before = made.length ? ` The field(s) defined before it stay: ${made.map((f) => f.key).join(', ')}.` : '';
+      throw new Error(`Defining the field "${key}" (${type}) for the column "${column}" failed: ${(error as Error).message}. No record was written.${before}`);
+    }
+    made.push({ ...created, column });
+    map[index] = { kind: 'custom', key: created.key, field: created, column };
+  }
+  return options.plan ? { fieldsToCreate: planned } : { fieldsCreated: made };
 }
 
 /** Adjacent line ranges as one: batches 2-501 and 502-1001 are lines 2-1001. */

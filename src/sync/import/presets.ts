@@ -23,6 +23,11 @@ interface PresetSpec {
   columns: Record<string, Column>;
   /** Columns every export of this kind has: missing ones mean the file is another product's. */
   required: string[];
+  /**
+   * Columns the product also writes once per kind of value, `<column> - <kind>` (Pipedrive's
+   * `Person - Email - Work`, `Person - Phone - Mobile`): the first such column fills the field.
+   */
+  typed?: string[];
 }
 
 const HUBSPOT_LEAD_STATUS = {
@@ -127,6 +132,7 @@ const SPECS: Record<Preset, Record<SyncResource, PresetSpec>> = {
         'organization - name': f('company'),
       },
       required: ['person - id', 'person - email'],
+      typed: ['person - email', 'person - phone'],
     },
     clients: {
       columns: {
@@ -139,12 +145,31 @@ const SPECS: Record<Preset, Record<SyncResource, PresetSpec>> = {
         'person - phone': f('contact.phone'),
       },
       required: ['organization - id', 'organization - name'],
+      typed: ['person - email', 'person - phone'],
     },
   },
 };
 
 const columnKey = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' ');
 
+/** A column's key as the preset knows it: itself, or the column it is a kind of (`person - email - work` is `person - email`). */
+function knownKey(spec: PresetSpec, key: string): string | undefined {
+  if (spec.columns[key]) return key;
+  const kind = / - [^-]+$/.exec(key);
+  const base = kind ? key.slice(0, kind.index) : undefined;
+  return base && spec.typed?.includes(base) ? base : undefined;
+}
+
+/**
+ * The presets that know some of these columns (a file's columns that match nothing of ours), the
+ * best first: which --from the file looks like. Two known columns at least, so that one shared
+ * name (Email) is no sign.
+ */
+export function presetsKnowing(resource: SyncResource, columns: string[]): { preset: Preset; known: string[] }[] {
+  return PRESETS.map((preset) => ({ preset, known: columns.filter((c) => knownKey(SPECS[preset][resource], columnKey(c)) !== undefined) }))
+    .filter((p) => p.known.length >= 2)
+    .sort((a, b) => b.known.length - a.known.length);
+}
 /**
  * The source as our columns: renamed headers, mapped values. Returns the columns kept as custom
  * fields, for the warning. A value outside the product's value set stays as it is, so the
@@ -153,7 +178,7 @@ const columnKey = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' 
 export function applyPreset(preset: Preset, resource: SyncResource, source: CsvSource, mapped: Iterable<string> = []): { source: CsvSource; custom: string[] } {
   const byMap = new Set([...mapped].map(columnKey)); // --map wins over the preset for the columns it names
   const spec = SPECS[preset][resource];
-  const have = new Set(source.header.map(columnKey));
+  const have = new Set(source.header.map((name) => knownKey(spec, columnKey(name)) ?? columnKey(name)));
   const missing = spec.required.filter((names) => !names.split('|').some((n) => have.has(n)));
   if (missing.length) {
     throw new SyncUsageError(
@@ -165,7 +190,8 @@ export function applyPreset(preset: Preset, resource: SyncResource, source: CsvS
   const used = new Set<string>();
   const columns = source.header.map((name): Column => {
     if (byMap.has(columnKey(name))) return { field: name };
-    const known = spec.columns[columnKey(name)];
+    const key = knownKey(spec, columnKey(name));
+    const known = key === undefined ? undefined : spec.columns[key];
     // A field a second column also names (a report with both Id and Lead ID) is taken once.
     if (known && !used.has(known.field)) {
       used.add(known.field);

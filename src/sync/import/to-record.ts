@@ -1,6 +1,7 @@
 import { customFromCell, tagsFromCell, type CustomValue } from '../cells.js';
 import type { ColumnMap } from './mapping.js';
 import { canonicalValue } from '../enum-values.js';
+import { cellToValue, invalidValue } from '../fields/field-cells.js';
 
 /**
  * One CSV row as a bulk record. The columns present define what is synced: a column the file does
@@ -44,7 +45,16 @@ export function rowToRecord(map: ColumnMap, values: string[]): RowResult {
         custom ??= {};
         if (cell === '') break;
         if (target.key === PROTO) return protoRefused;
-        custom[target.key] = customFromCell(cell);
+        if (!target.field) {
+          custom[target.key] = customFromCell(cell);
+          break;
+        }
+        {
+          const read = cellToValue(target.field, cell);
+          if (!read.ok) return invalidCell(target.column ?? `custom.${target.key}`, target.key, read.message);
+          // An empty list (a multi_select cell of separators only) is no value, as an empty cell.
+          if (!target.checkOnly && !(Array.isArray(read.value) && read.value.length === 0)) custom[target.key] = read.value;
+        }
         break;
       case 'custom_json': {
         custom ??= {};
@@ -52,6 +62,12 @@ export function rowToRecord(map: ColumnMap, values: string[]): RowResult {
         if (typeof extra === 'string') return { ok: false, code: 'validation_failed', message: `custom_fields: ${extra}` };
         for (const [key, value] of extra) {
           if (key === PROTO) return protoRefused;
+          if (target.defined) {
+            const field = target.defined.get(key);
+            if (!field) return unknownKey(key, target.defined);
+            const why = invalidValue(field, value);
+            if (why) return invalidCell('custom_fields', key, why);
+          }
           custom[key] = value;
         }
         break;
@@ -69,6 +85,20 @@ export function rowToRecord(map: ColumnMap, values: string[]): RowResult {
   if (address) record.address = address;
   if (hasContact) record.contacts = [{ ...contact, is_primary: true }];
   return { ok: true, record };
+}
+
+/** A cell its field cannot take: the row fails with the column and the field named, as the server names `custom_fields.<key>`. */
+function invalidCell(column: string, key: string, why: string): RowResult {
+  return { ok: false, code: 'invalid_value', message: `Column "${column}" (custom_fields.${key}): ${why}` };
+}
+
+function unknownKey(key: string, defined: Map<string, unknown>): RowResult {
+  const keys = [...defined.keys()];
+  return {
+    ok: false,
+    code: 'unknown_field',
+    message: `Column "custom_fields": no field is defined with the key "${key}"${keys.length ? ` (defined: ${keys.slice(0, 20).join(', ')})` : ''}. Define the field first (POST /v1/fields), or remove the key.`,
+  };
 }
 
 /** The custom_fields column: a JSON object of custom values, or a message saying why not. */

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makePrivateDir, writePrivateFile } from '../../private-files.js';
 import { SyncUsageError } from '../errors.js';
+import type { FieldType } from '../../domain/custom-fields.js';
 import { Faker, type FieldKind } from './mask.js';
 
 /**
@@ -98,9 +99,20 @@ function isConstant(rule: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
+/**
+ * How a custom field of each type is masked by default (docs/sync.md, "Masking"): text-like values
+ * are faked as their kind (an email as an email), values chosen from a set or measured are kept:
+ * a select's option, a number, a date say nothing of a person, and a fake of them would not be
+ * one of the field's values.
+ */
+const CUSTOM_KIND: Partial<Record<FieldType, FieldKind>> = { text: 'free', long_text: 'free', email: 'email', url: 'website', phone: 'phone' };
+const TEXT_MAX: Partial<Record<FieldType, number>> = { text: 1000, long_text: 65_535 };
+
 /** Applies the rules to records about to be written. Pure: the same record and key, the same result. */
 export class Masker {
   readonly active: boolean;
+  /** The source's custom field types by resource and key (copy/fields.ts); a key without one is masked by its value's kind. */
+  private fieldTypes = new Map<CopyResource, Map<string, FieldType>>();
   /** Names the key without revealing it (a journal refuses to resume with another key's fakes). */
   readonly keyId: string | null;
   private readonly faker: Faker | undefined;
@@ -129,14 +141,26 @@ export class Masker {
     }
     const custom = record.custom_fields as Record_ | undefined;
     if (custom) {
+      const types = this.fieldTypes.get(resource);
       for (const name of Object.keys(custom)) {
-        const rule = this.settings.rules.get(`${resource}.custom_fields.${name}`) ?? this.settings.rules.get(`${resource}.custom_fields.*`) ?? 'fake';
+        const type = types?.get(name);
+        const byDefault = type && !CUSTOM_KIND[type] ? 'keep' : 'fake';
+        const rule = this.settings.rules.get(`${resource}.custom_fields.${name}`) ?? this.settings.rules.get(`${resource}.custom_fields.*`) ?? byDefault;
         // Numbers and booleans say nothing about a person by default; a rule can still null or hash them.
         if (rule === 'fake' && typeof custom[name] !== 'string') continue;
-        if (rule !== 'keep') custom[name] = this.apply(rule, 'free', custom[name], country);
+        if (rule === 'keep') continue;
+        const masked = this.apply(rule, (type && CUSTOM_KIND[type]) ?? 'free', custom[name], country);
+        // A fake text is about as long as its value: cut to what the field takes.
+        const max = type && TEXT_MAX[type];
+        custom[name] = max && typeof masked === 'string' ? masked.slice(0, max) : masked;
       }
     }
     return record;
+  }
+
+  /** The types of the source's custom fields, so that each is masked by its type. */
+  useFieldTypes(resource: CopyResource, types: Map<string, FieldType>): void {
+    this.fieldTypes.set(resource, types);
   }
 
   private ruleFor(resource: CopyResource, field: string, maskedByDefault: boolean): Rule {

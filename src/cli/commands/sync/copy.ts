@@ -245,6 +245,7 @@ function printReport(report: CopyReport, json: boolean, masked: boolean): void {
       results_dir: report.resultsDir,
       duration_ms: report.durationMs,
       masked,
+      ...(report.fields ? { fields: report.fields } : {}),
       ...(report.plan ? { plan: true } : {}),
       ...(report.stopped ? { stopped: report.stopped } : {}),
     });
@@ -254,6 +255,9 @@ function printReport(report: CopyReport, json: boolean, masked: boolean): void {
   out.write(
     `${bold(report.plan ? 'Plan' : 'Copied')} ${rows.toLocaleString('en')} records in ${duration(report.durationMs / 1000)}${report.plan ? dim(' (nothing was written)') : ''}${masked ? '' : dim(' (not masked)')}\n`,
   );
+  if (report.fields?.created.length)
+    out.write(`  fields    ${report.plan ? 'define' : 'defined'} ${report.fields.created.length} in the target: ${report.fields.created.join(', ')}\n`);
+  if (report.fields?.updated.length) out.write(`  fields    ${report.plan ? 'add' : 'added'} the source's options to ${report.fields.updated.join(', ')}\n`);
   for (const [resource, s] of entries) {
     const line = `${resource.padEnd(9)} ${report.plan ? 'create' : 'created'} ${s.created} · ${report.plan ? 'update' : 'updated'} ${s.updated} · unchanged ${s.unchanged} · failed ${s.failed}`;
     const gone = s.deleted_in_source

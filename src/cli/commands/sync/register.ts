@@ -45,6 +45,10 @@ primary contact person as contact.first_name, contact.last_name, contact.email, 
 contact.role. An id column (as exported) updates that record. Empty cells clear a field.
 --plan writes plan.csv (line, status, id, field, from, to; one line per changed field) into the
 results folder (default FILE.plan) and changes nothing; run again without --plan to import.
+A column may also fill a custom field: its key, its label or custom.<key>; cells are read by the
+field's type (multi_select values separated by ;). A column that fills no field stops the import
+before anything is written: --create-fields defines a field for each (with --plan: shows them),
+--ignore-unknown leaves them out.
 A cell crm escaped against spreadsheet formulas reads back as its text ('=1+1 is =1+1, ''=x is '=x),
 and the results files escape cells as the export does; --raw turns both off (import a --raw export
 with --raw).
@@ -56,6 +60,7 @@ ${examples([
   ['crm sync import leads leads.csv', 'upsert on external_id; a rerun never duplicates'],
   ['crm sync import leads leads.csv --plan', 'what would change; nothing is written'],
   ['crm sync import clients hubspot.csv --from hubspot'],
+  ['crm sync import leads contacts.csv --from hubspot --create-fields --plan', 'the fields it would define, and their types'],
   ['crm sync import leads leads.csv --resume', 'after an interruption'],
   ['crm sync import leads notes.csv --max-field-size 4M --resume', 'after a field longer than 1M stopped it'],
   ['cat leads.jsonl | crm sync import leads -', 'JSON Lines on stdin'],
@@ -75,6 +80,8 @@ ${examples([
       new Option('--from <product>', "read that product's own export: its columns and values mapped onto ours").choices(['hubspot', 'salesforce', 'pipedrive']),
     )
     .option('--plan', 'ask the server what the import would do (a bulk dry run: nothing is written); writes plan.csv', false)
+    .option('--create-fields', 'define a custom field for each column that fills none, its type read from the file (a first pass over it)', false)
+    .option('--ignore-unknown', 'leave out the columns that fill no field (they are named)', false)
     .option('--resume', 'continue an interrupted import from its journal (same file and options)', false)
     .option('--results <dir>', 'results folder (default: FILE.results, or FILE.dry-run)')
     .option('--delimiter <char>', 'auto, or one of , ; | tab', 'auto')
@@ -111,6 +118,8 @@ ${examples([
           retries: opts.retries as number,
           raw: opts.raw as boolean,
           bom: opts.bom as boolean,
+          createFields: opts.createFields as boolean,
+          ignoreUnknown: opts.ignoreUnknown as boolean,
         }),
       ),
     );

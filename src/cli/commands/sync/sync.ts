@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { BulkResponse } from '../../../schemas/bulk.js';
 import type { ExportOptions } from '../../../sync/export/export.js';
 import type { ImportOptions, ImportReport } from '../../../sync/import/import.js';
+import type { NewField } from '../../../sync/import/unknown-columns.js';
 import type { CrmClient } from '../../../client/client.js';
 import { clientFor, withClient, type GlobalOptions } from '../../api.js';
 import { CliError, ExitCode, bold, dim, green, jsonText, printJson, red, terminalSafe, yellow } from '../../output.js';
@@ -17,9 +18,11 @@ import { EXIT } from '../../exit-codes.js';
  * loads its own code when it runs: an import does not pay for loading the export, nor the reverse.
  */
 
-export interface ImportFlags extends Omit<ImportOptions, 'resultsDir'> {
+export interface ImportFlags extends Omit<ImportOptions, 'resultsDir' | 'fields' | 'unknownColumns'> {
   results?: string | undefined;
   retries: number;
+  createFields?: boolean | undefined;
+  ignoreUnknown?: boolean | undefined;
 }
 
 /**
@@ -43,6 +46,13 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
   if (flags.resume && flags.dryRun) throw new CliError('--resume and --dry-run do not go together: a dry run sends nothing to resume.', EXIT.usage);
   if (flags.plan && (flags.dryRun || flags.resume))
     throw new CliError('--plan goes alone: --dry-run checks locally, --resume continues a real import.', EXIT.usage);
+  if (flags.createFields && flags.ignoreUnknown)
+    throw new CliError('--create-fields and --ignore-unknown do not go together: define the unknown columns as fields, or leave them out.', EXIT.usage);
+  if (flags.createFields && flags.dryRun)
+    throw new CliError(
+      '--create-fields needs the server (it defines the fields there); --dry-run sends nothing. Use --plan to see the fields it would define.',
+      EXIT.usage,
+    );
   let spooled: string | undefined;
   if (flags.file === '-') {
     if (flags.resume) throw new CliError('--resume needs a file: stdin cannot be read again. Save it to a file first.', EXIT.usage);
@@ -67,7 +77,15 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
       const answer = await client!.exchange<BulkResponse>('POST', path, { bodyText: body, idempotencyKey: key });
       return { body: answer.body, replayed: String(answer.headers['idempotent-replayed']) === 'true' };
     };
-    report = await importCsv({ ...flags, resultsDir: flags.results, signal: interrupt.signal }, send, (p) => {
+    const { fieldsApi } = await import('../../../sync/fields/definitions.js');
+    const importOptions = {
+      ...flags,
+      resultsDir: flags.results,
+      signal: interrupt.signal,
+      fields: client ? fieldsApi(client) : undefined,
+      unknownColumns: flags.createFields ? ('create' as const) : flags.ignoreUnknown ? ('ignore' as const) : ('stop' as const),
+    };
+    report = await importCsv(importOptions, send, (p) => {
       waits.settled();
       progress.update(p.rows, p.bytes, p.size);
     });
@@ -82,8 +100,46 @@ export async function importCommand(options: GlobalOptions, flags: ImportFlags):
       `${yellow('note', process.stderr)}: --from ${flags.from} does not know the column(s) ${report.keptAsCustom.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}; kept as custom.<column>.\n`,
     );
   }
+  if (!options.json) printFieldNotes(report);
   printImport(report, options.json);
   if (report.summary.failed > 0 || report.unprocessed > 0 || report.stopped) throw new ExitCode(EXIT.failure);
+}
+
+const fieldJson = (f: NewField) => ({
+  column: f.column,
+  key: f.key,
+  label: f.label,
+  type: f.type,
+  ...(f.options ? { options: f.options.map((o) => o.value) } : {}),
+});
+
+/** What --create-fields defined (or, planning, would define) and what --ignore-unknown left out, on stderr before the summary. */
+function printFieldNotes(report: ImportReport): void {
+  const err = process.stderr;
+  const describeField = (f: NewField) => {
+    const options = f.options
+      ? `: ${f.options
+          .slice(0, 8)
+          .map((o) => o.value)
+          .join(', ')}${f.options.length > 8 ? `, … (${f.options.length})` : ''}`
+      : '';
+    return `    ${f.key} (${f.type}${options}) ← "${terminalSafe(f.column, true)}"\n`;
+  };
+  if (report.fieldsToCreate?.length) {
+    // The plan's own output (stdout): what the import would define, before what it would write.
+    process.stdout.write(
+      `${bold('Would define')} ${report.fieldsToCreate.length} custom field(s) ${dim('(not created; their cells are checked, not sent)')}:\n`,
+    );
+    for (const f of report.fieldsToCreate) process.stdout.write(describeField(f));
+  }
+  if (report.fieldsCreated?.length) {
+    err.write(`${yellow('note', err)}: defined ${report.fieldsCreated.length} custom field(s):\n`);
+    for (const f of report.fieldsCreated) err.write(describeField(f));
+  }
+  if (report.ignoredColumns?.length)
+    err.write(
+      `${yellow('note', err)}: left out ${report.ignoredColumns.length} column(s) that fill no field (--ignore-unknown): ${report.ignoredColumns.map((c) => `"${terminalSafe(c, true)}"`).join(', ')}.\n`,
+    );
 }
 
 function printImport(report: ImportReport, json: boolean): void {
@@ -101,6 +157,9 @@ function printImport(report: ImportReport, json: boolean): void {
       ...(dryRun ? { dry_run: true } : {}),
       ...(plan ? { plan } : {}),
       ...(report.keptAsCustom ? { kept_as_custom: report.keptAsCustom } : {}),
+      ...(report.fieldsCreated ? { fields_created: report.fieldsCreated.map(fieldJson) } : {}),
+      ...(report.fieldsToCreate ? { fields_to_create: report.fieldsToCreate.map(fieldJson) } : {}),
+      ...(report.ignoredColumns ? { ignored_columns: report.ignoredColumns } : {}),
     });
   }
   const out = process.stdout;
