@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { openDb } from '../dist/store/db.js';
 import { BULK_CHECKPOINT_PAGES } from '../dist/store/checkpoints.js';
+import { createField } from '../dist/services/fields.js';
 import { createContext } from '../dist/services/context.js';
 import { insertLeads, newLead } from '../dist/services/leads.js';
 
@@ -24,6 +25,10 @@ for await (const line of createInterface({ input: createReadStream(file), crlfDe
   const cells = line.split(',');
   if (!header) {
     header = cells;
+    // The custom columns are text fields, defined first: a record holds only keys its object defines.
+    for (const name of header.filter((n) => n.startsWith('custom.'))) {
+      createField(ctx, { object: 'lead', key: name.slice(7), label: name.slice(7), type: 'text', required: false });
+    }
     continue;
   }
   const input = { custom_fields: {} };

@@ -62,10 +62,13 @@ function apply(fields: Map<string, Field>, values: CustomValues, changes: Record
     const path = `custom_fields.${key}`;
     const field = fields.get(key);
     if (!field) {
-      // For now a key no field defines is kept as sent, as before definitions existed: refusing it
-      // waits for `crm sync import` to define or leave out unknown columns (docs/reference/custom-fields.md#values).
-      if (value === null) delete values[key];
-      else setOwn(values, key, value as CustomValue);
+      if (value === null && key in values) {
+        delete values[key]; // a key held from before definitions existed can always be cleared
+        continue;
+      }
+      const known = [...fields.keys()];
+      const hint = known.length ? `Defined: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}.` : 'None is defined yet.';
+      errors.push({ path, code: 'unknown_field', message: `No field '${key}' is defined: define it (POST /v1/fields) or leave it out. ${hint}` });
       continue;
     }
     if (value === null || (Array.isArray(value) && value.length === 0 && field.type === 'multi_select')) {

@@ -188,12 +188,26 @@ describe('prototype-pollution keys are refused or harmless', () => {
 
   it('Object.prototype names as custom_fields keys are stored as plain data and pollute nothing', async () => {
     const custom = { constructor: 'c', toString: 'ts', hasOwnProperty: 1, isPrototypeOf: true };
-    // valueOf: null is no value (null clears: docs/reference/custom-fields.md#values), so it is not kept.
-    const created = await env.api.post('/v1/leads', { first_name: 'Proto', custom_fields: { ...custom, valueOf: null } });
-    expect(created.status).toBe(201);
-    expect(created.body.custom_fields).toEqual(custom);
+    // Fields with these keys, as a team could define them (a key is lowercase: these are made lowercase).
+    const lower = Object.fromEntries(Object.entries(custom).map(([k, v]) => [k.toLowerCase(), v]));
+    for (const [key, value] of Object.entries(lower)) {
+      const type = typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'boolean' : 'text';
+      const made = await env.api.post('/v1/fields', { object: 'lead', key, label: key, type });
+      expect(made.status, made.text).toBe(201);
+    }
+    // Unknown names, with their case, are refused by name and change nothing.
+    const unknown = await env.api.post('/v1/leads', { first_name: 'Proto', custom_fields: custom });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'custom_fields.hasOwnProperty',
+      'custom_fields.isPrototypeOf',
+      'custom_fields.toString',
+    ]);
+    const created = await env.api.post('/v1/leads', { first_name: 'Proto', custom_fields: lower });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.custom_fields).toEqual(lower);
     const read = await env.api.get(`/v1/leads/${created.body.id}`);
-    expect(read.body.custom_fields).toEqual(custom);
+    expect(read.body.custom_fields).toEqual(lower);
     // A record made afterwards carries nothing it was not given.
     const plain = await env.api.post('/v1/leads', { first_name: 'Plain' });
     expect(plain.status).toBe(201);

@@ -129,10 +129,11 @@ describe('changing a field that records hold', () => {
 
   it('deletes a field with its values on every record, in one go', async () => {
     const field = await aField({ object: 'lead', type: 'number' });
-    const held = await aLead(api, { custom_fields: { [field.key]: 3, kept: 'yes' } });
+    const kept = await aField({ object: 'lead', type: 'text' });
+    const held = await aLead(api, { custom_fields: { [field.key]: 3, [kept.key]: 'yes' } });
     const deleted = await api.delete(`/v1/fields/${field.id}`);
     expect(deleted.body.values_removed).toBe(1);
-    expect((await api.get(`/v1/leads/${held.id}`)).body.custom_fields).toEqual({ kept: 'yes' });
+    expect((await api.get(`/v1/leads/${held.id}`)).body.custom_fields).toEqual({ [kept.key]: 'yes' });
   });
 });
 

@@ -69,12 +69,13 @@ describe('deals, invoices and events lists made by SQLite', () => {
       stage: 'negotiation',
       win_probability: 1e-7,
       tags: ['x'],
-      custom_fields: { n: 0.1 },
     }),
     createDeal(ctx, { title: 'Max', value: 1e13, currency: 'USD', stage: 'qualified', win_probability: 1 }),
     createDeal(ctx, { title: 'Zero', value: 0, currency: 'EUR', stage: 'lead_in', win_probability: 0, expected_close_date: '2027-01-31' }),
   ];
   updateDeal(ctx, deals[0]!.id, { value: 19.99 });
+  // A stored custom value, as a row holds it (the list renders whatever is there).
+  db.prepare('UPDATE deals SET custom_fields = ? WHERE id = ?').run(JSON.stringify({ n: 0.1 }), deals[2]!.id);
 
   const invoices = [
     createInvoice(ctx, { send: false, client_id: client.id, currency: 'EUR', line_items: [{ description: 'Plain', quantity: 2, unit_price: 450 }] }),

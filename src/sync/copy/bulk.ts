@@ -37,6 +37,17 @@ export const copyKey = (runId: string, recordId: string, step: string, payload =
 /** The target stopped taking requests (down past retries, or the key refused): the copy stops here, --resume goes on. */
 export class CopyStopped extends Error {}
 
+/**
+ * A plan's record without the values of fields the plan would define: the target's dry run does not
+ * know them yet, and would count the record failed where the copy will create it.
+ */
+function withoutPlannedFields(w: PageWriter, resource: string, body: Record<string, unknown>): Record<string, unknown> {
+  const custom = body.custom_fields as Record<string, unknown> | undefined;
+  if (!custom || !w.plannedFields?.size) return body;
+  const object = resource.replace(/s$/, '');
+  return { ...body, custom_fields: Object.fromEntries(Object.entries(custom).filter(([key]) => !w.plannedFields!.has(`${object}.${key}`))) };
+}
+
 /** In a plan, a reference to a record the plan would create: it has no id yet. */
 class PlannedReference extends Error {}
 
@@ -48,6 +59,8 @@ export interface PageWriter {
   concurrency: number;
   masker: Masker;
   index: TargetIndex;
+  /** A plan: `object.key` of the fields it would define, which the target does not know yet. */
+  plannedFields?: ReadonlySet<string>;
 }
 
 export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResource, 'invoices'>, records: SourceRecord[]): Promise<Outcome[]> {
@@ -80,9 +93,8 @@ export async function writeBulkPage(w: PageWriter, resource: Exclude<CopyResourc
 }
 
 async function sendBatch(w: PageWriter, resource: string, batch: { record: SourceRecord; body: Record<string, unknown> }[]): Promise<Outcome[]> {
-  const body = Buffer.from(
-    JSON.stringify({ mode: 'upsert', match_on: 'external_id', records: batch.map((b) => b.body), ...(w.plan ? { dry_run: true } : {}) }),
-  );
+  const records = w.plan ? batch.map((b) => withoutPlannedFields(w, resource, b.body)) : batch.map((b) => b.body);
+  const body = Buffer.from(JSON.stringify({ mode: 'upsert', match_on: 'external_id', records, ...(w.plan ? { dry_run: true } : {}) }));
   const key = `crm-copy-${w.runId}-${createHash('sha256').update(`${resource}\n`).update(body).digest('hex').slice(0, 40)}`;
   let response: BulkResponse;
   try {

@@ -96,6 +96,7 @@ export async function copyData(
       concurrency: options.concurrency,
       masker: options.masker,
       index,
+      ...(options.plan ? { plannedFields: new Set(fields.created) } : {}),
     };
     const seen = new Map<CopyResource, Set<string> | undefined>();
     for (const resource of resources) {
