@@ -240,6 +240,27 @@ describe('a turn', () => {
   });
 });
 
+describe('conversations', () => {
+  it('are kept 30 days after their last turn, on the account clock, then deleted with their confirmations', async () => {
+    // An account of its own, so moving its clock touches no other test's conversations.
+    const account = (await api.post('/_sandbox/accounts', { name: 'assistant retention', seed: null })).body;
+    const key = account.api_key as string;
+    fake.script([{ toolCalls: [{ name: 'create_lead', args: { first_name: 'Old' } }] }, { text: 'Recent.' }]);
+    const old = await ask('An old question', { key });
+    const card = ofType(old.events, 'confirmation_required')[0]!.confirmation!;
+    await api.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '20d' });
+    const recent = await ask('A newer question', { key });
+    await api.post(`/_sandbox/accounts/${account.id}/clock`, { advance: '11d' });
+    // 31 days after the first, 11 after the second.
+    const listed = (await api.get('/v1/assistant/conversations', { key })).body.data.map((c: any) => c.id);
+    expect(listed).toEqual([recent.events[0]!.conversation_id]);
+    expect((await api.get(`/v1/assistant/conversations/${old.events[0]!.conversation_id}`, { key })).status).toBe(404);
+    expect((await answer(card.id, true, key)).res.status).toBe(404);
+    const kept = (await api.get(`/v1/assistant/conversations/${recent.events[0]!.conversation_id}`, { key })).body;
+    expect(Date.parse(kept.expires_at) - Date.parse(kept.updated_at)).toBe(30 * 86_400_000);
+  });
+});
+
 describe('a provider that fails', () => {
   it.each([
     ['is rate limiting', { status: 429 }, 502, 'assistant_provider_rate_limited'],
