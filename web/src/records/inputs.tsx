@@ -23,7 +23,7 @@ export interface FieldInputProps {
 const RequiredMark = (props: { field: FieldSpec }) =>
   props.field.required ? (
     <span class="required-mark" aria-hidden="true">
-      {' *'}
+      *
     </span>
   ) : null;
 
@@ -194,10 +194,15 @@ export function FieldInput(props: FieldInputProps) {
   }
   return (
     <div class={`field${field.type === 'longtext' ? ' field-wide' : ''}${error ? ' invalid' : ''}`}>
-      <label for={id}>
-        {field.label}
-        <RequiredMark field={field} />
-      </label>
+      {field.required ? (
+        // The mark beside the label, not in it: the input's name stays the field's name.
+        <span class="label-line">
+          <label for={id}>{field.label}</label>
+          <RequiredMark field={field} />
+        </span>
+      ) : (
+        <label for={id}>{field.label}</label>
+      )}
       {control}
       {field.hint && (
         <p id={hintId} class="hint">
