@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD_KEY, FIELD_TYPES } from '../../src/domain/custom-fields.js';
 import { allowedTypes, moved, suggestKey, suggestValue, TYPE_WORDS } from '../../web/src/fields/field-types.js';
-import { customFieldSpec, withCustomFields, type FieldDefinition } from '../../web/src/records/custom-fields.js';
+import { customFieldSpec, withCustomFields, type FieldDefinition } from '../../web/src/records/custom-field-specs.js';
 import { initialValues, fromLocalInput, missingRequired, toBody, toLocalInput } from '../../web/src/records/form-values.js';
 import { formatNumber } from '../../web/src/records/format.js';
 import { clients } from '../../web/src/records/resources/clients.js';
