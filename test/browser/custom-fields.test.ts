@@ -116,6 +116,8 @@ describe('defining a field on the Fields page', () => {
     expect(await lastPatchBody(`/v1/clients/${client.id}`)).toEqual({ custom_fields: { customer_tier: 'silver' } });
     expect((await suite.api.get(`/v1/clients/${client.id}`)).body.custom_fields.customer_tier).toBe('silver');
     expect(await detail(page, 'Customer tier').locator('.chip').textContent()).toBe('Silver');
+    // The history says the change by the field's label and the options' labels.
+    await page.getByRole('complementary', { name: 'Related and history' }).getByText('Customer tier: Gold → Silver').waitFor();
     await page.context().close();
   }, 120_000);
 

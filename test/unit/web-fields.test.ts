@@ -106,3 +106,4 @@ describe('custom fields in the record forms', () => {
     expect(formatNumber(0.125, undefined, 'en-US')).toBe('0.125');
   });
 });
+
