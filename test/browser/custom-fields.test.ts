@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, type BrowserSuite } from '../helpers/browser.js';
-import { apiClient } from '../helpers/sandbox.js';
 import { measure } from './measure-layout.js';
 
 /**

@@ -106,4 +106,3 @@ describe('custom fields in the record forms', () => {
     expect(formatNumber(0.125, undefined, 'en-US')).toBe('0.125');
   });
 });
-
