@@ -14,6 +14,7 @@ import { Leads } from './pages/leads.js';
 import { Clients } from './pages/clients.js';
 import { Deals } from './pages/deals.js';
 import { Invoices } from './pages/invoices.js';
+import { Fields } from './pages/fields.js';
 import { ApiKeys } from './pages/api-keys.js';
 import { OAuthApps } from './pages/oauth-apps.js';
 import { Webhooks } from './pages/webhooks.js';
@@ -29,6 +30,7 @@ const PAGES: [path: string, name: string, page: ComponentType][] = [
   ['clients', 'Clients', Clients],
   ['deals', 'Deals', Deals],
   ['invoices', 'Invoices', Invoices],
+  ['fields', 'Fields', Fields],
   ['api-keys', 'API keys', ApiKeys],
   ['oauth-apps', 'OAuth apps', OAuthApps],
   ['webhooks', 'Webhooks', Webhooks],
@@ -38,9 +40,13 @@ const PAGES: [path: string, name: string, page: ComponentType][] = [
   ['sandbox', 'Sandbox', Sandbox],
 ];
 
+/** Pages a session without their scope does not list (their URL still says which scope is missing). */
+const PAGE_SCOPES: Record<string, string> = { fields: 'fields:read' };
+const listed = ([path]: (typeof PAGES)[number]): boolean => !PAGE_SCOPES[path] || can(PAGE_SCOPES[path]);
+
 /** What the command menu offers besides records: every page, the pipeline and the API reference. */
-const MENU_PAGES = [
-  ...PAGES.map(([path, name]) => ({ name, href: `/dashboard/${path}` })),
+const menuPages = () => [
+  ...PAGES.filter(listed).map(([path, name]) => ({ name, href: `/dashboard/${path}` })),
   { name: 'Deals board', href: '/dashboard/deals?view=board' },
   { name: 'API reference', href: '/docs', external: true },
 ];
@@ -70,7 +76,7 @@ export function Layout() {
         <CommandMenuButton />
         <AssistantButton />
         <ul>
-          {PAGES.map(([path, name]) => (
+          {PAGES.filter(listed).map(([path, name]) => (
             <li key={path}>
               <Link href={`/dashboard/${path}`} aria-current={path === current ? 'page' : undefined}>
                 {name}
@@ -85,7 +91,7 @@ export function Layout() {
       <main>{Page ? <Page key={current} /> : <p>No page here. Pick one from the navigation.</p>}</main>
       {panelOpen.value && mayUseAssistant() && <AssistantPanel />}
       <ConfirmHost />
-      <CommandMenuHost pages={MENU_PAGES} actions={createActions()} />
+      <CommandMenuHost pages={menuPages()} actions={createActions()} />
     </div>
   );
 }

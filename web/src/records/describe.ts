@@ -16,6 +16,9 @@ type FieldType =
   | 'datetime'
   | 'percent'
   | 'boolean'
+  | 'number'
+  | 'select'
+  | 'multi-select'
   | 'tags'
   | 'relation'
   | 'line-items';
@@ -31,7 +34,7 @@ export interface FieldSpec {
   /** 'always': in the create and edit forms; 'create': only when creating; 'update': only when editing; absent: shown, never edited. */
   edit?: 'always' | 'create' | 'update';
   required?: boolean;
-  /** enum: the API values in order, with the names people read. */
+  /** enum, select, multi-select: the API values in order, with the names people read. */
   options?: readonly { value: string; label: string }[];
   /** enum: shown as a coloured status badge (a lead's status, a deal's stage). */
   badge?: boolean;
@@ -41,6 +44,10 @@ export interface FieldSpec {
   relation?: ResourceName;
   /** money: the field holding the record's currency (default `currency`). */
   currencyKey?: string;
+  /** number: how many decimals a value has (a custom field's `decimals`); undefined: any. */
+  decimals?: number | undefined;
+  /** A custom field (docs/reference/custom-fields.md), defined by the account, not by the API. */
+  custom?: boolean;
   /** A short hint under the input. */
   hint?: string;
   /** Not shown on the record page when empty (e.g. `won_at` on an open deal). */

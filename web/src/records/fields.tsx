@@ -3,7 +3,7 @@
 // target is known to be safe (our own pages, mailto: of a validated address, our payment pages).
 import { Link, recordUrl } from '../components/link.js';
 import { optionLabel, valueAt, type FieldSpec } from './describe.js';
-import { currencyName, formatDate, formatDateTime, formatMoney, formatPercent, formatQuantity } from './format.js';
+import { currencyName, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatQuantity } from './format.js';
 import { NameStatus } from './name-status.js';
 import { useRecordName } from './relations.js';
 
@@ -41,6 +41,31 @@ function SafeUrl(props: { url: string }) {
     own = false;
   }
   return own ? <a href={props.url}>{props.url}</a> : <span class="wrap-anywhere">{props.url}</span>;
+}
+
+/**
+ * A custom URL field's value: a link when it is http or https (what the API accepts; a value
+ * stored before values were checked may be anything, and then it is text). It opens in a new tab,
+ * sending no Referer and giving the page no handle on the dashboard.
+ */
+function ExternalUrl(props: { url: string }) {
+  let web = false;
+  try {
+    web = ['http:', 'https:'].includes(new URL(props.url).protocol);
+  } catch {
+    web = false;
+  }
+  if (!web) return <span class="wrap-anywhere">{props.url}</span>;
+  return (
+    <a class="wrap-anywhere" href={props.url} target="_blank" rel="noopener noreferrer">
+      {props.url}
+    </a>
+  );
+}
+
+/** A select's value as a chip with its option's label (the value itself when no option has it). */
+export function Chip(props: { field: FieldSpec; value: unknown }) {
+  return <span class="chip">{optionLabel(props.field, props.value)}</span>;
 }
 
 interface LineItem {
@@ -96,7 +121,8 @@ function LineItemsTable(props: { items: LineItem[]; currency: string; total?: nu
 export function FieldValue(props: { field: FieldSpec; record: Record<string, any>; compact?: boolean }) {
   const { field, record } = props;
   const value = valueAt(record, field.key);
-  if (isEmpty(value) && field.type !== 'boolean') return <span class="muted">—</span>;
+  // A custom yes/no field may hold no value at all: a dash, as every other empty field (a built-in one is always true or false).
+  if (isEmpty(value) && (field.type !== 'boolean' || field.custom)) return <span class="muted">—</span>;
   switch (field.type) {
     case 'email':
       return (
@@ -105,7 +131,21 @@ export function FieldValue(props: { field: FieldSpec; record: Record<string, any
         </a>
       );
     case 'url':
-      return <SafeUrl url={String(value)} />;
+      return field.custom ? <ExternalUrl url={String(value)} /> : <SafeUrl url={String(value)} />;
+    case 'number':
+      return <span class="num">{typeof value === 'number' ? formatNumber(value, field.decimals) : String(value)}</span>;
+    case 'select':
+      return <Chip field={field} value={value} />;
+    case 'multi-select':
+      return (
+        <ul class="chips">
+          {(Array.isArray(value) ? value : [value]).map((v) => (
+            <li key={String(v)}>
+              <Chip field={field} value={v} />
+            </li>
+          ))}
+        </ul>
+      );
     case 'enum':
       return field.badge ? <Badge value={String(value)} label={optionLabel(field, value)} /> : <>{optionLabel(field, value)}</>;
     case 'money':

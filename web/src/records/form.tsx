@@ -3,7 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiProblem, newIdempotencyKey } from '../api.js';
 import { fieldForPath, type FieldSpec, type FormSpec } from './describe.js';
-import { formFields, initialValues, toBody, type FormValue } from './form-values.js';
+import { formFields, initialValues, missingRequired, toBody, type FormValue } from './form-values.js';
 import { FieldInput } from './inputs.js';
 
 /** The API's problem split by field: each field's message, line items' own paths, and what names no field. */
@@ -53,9 +53,24 @@ export function RecordForm(props: RecordFormProps) {
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
 
+  const focusFirstError = () => requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .form-errors')?.focus());
+
   const submit = async (e: Event) => {
     e.preventDefault();
     if (inFlight.current) return;
+    // Required custom fields are named here, each beside its input, before anything is sent.
+    const missing = missingRequired(spec.fields, values, mode);
+    if (missing.length) {
+      setErrors({
+        byField: Object.fromEntries(
+          missing.map((f) => [f.key, `${f.label} is required: ${f.type === 'select' || f.type === 'multi-select' ? 'choose one' : 'fill it in'}.`]),
+        ),
+        lines: {},
+        rest: [],
+      });
+      focusFirstError();
+      return;
+    }
     inFlight.current = true;
     setBusy(true);
     try {
@@ -73,7 +88,7 @@ export function RecordForm(props: RecordFormProps) {
       // with a new body, so it needs a new key. A network failure keeps the key for the retry.
       if (problem.status >= 400 && problem.status < 500) idempotencyKey.current = newIdempotencyKey();
       setErrors(splitErrors(spec.fields, problem));
-      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .form-errors')?.focus());
+      focusFirstError();
     } finally {
       inFlight.current = false;
       setBusy(false);
@@ -88,6 +103,12 @@ export function RecordForm(props: RecordFormProps) {
             <p key={m}>{m}</p>
           ))}
         </div>
+      )}
+      {fields.some((f) => f.required) && (
+        // For the eye only: each required input says so itself (aria-required).
+        <p class="hint" aria-hidden="true">
+          * Required
+        </p>
       )}
       <div class="form-grid">
         {fields.map((f) => (

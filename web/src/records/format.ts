@@ -35,6 +35,21 @@ export function formatDate(ymd: string, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(time);
 }
 
+/**
+ * A custom number field's value, grouped: with exactly `decimals` decimals when the field says
+ * (1234.5 with 2 → "1,234.50"), else as many as it has (up to 6, what a field may ask for).
+ */
+export function formatNumber(value: number, decimals?: number, locale?: string): string {
+  const digits = decimals === undefined ? { maximumFractionDigits: 6 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+  return new Intl.NumberFormat(locale, digits).format(value);
+}
+
+/** The step of a number input for a field with `decimals` decimals: "1", "0.01"; "any" when the field allows any. */
+export function decimalStep(decimals?: number): string {
+  if (decimals === undefined) return 'any';
+  return decimals === 0 ? '1' : `0.${'0'.repeat(decimals - 1)}1`;
+}
+
 /** A probability 0..1 as a percentage: 0.25 → "25%". */
 export function formatPercent(value: number, locale?: string): string {
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(value);

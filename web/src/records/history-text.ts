@@ -1,7 +1,7 @@
 // An event in words for a record's history: "Updated — Stage: Lead in → Qualified; Email".
 import type { LiveEvent } from '../live.js';
 import { optionLabel, type FieldSpec, type ResourceSpec } from './describe.js';
-import { formatDate, formatDateTime, formatMoney, formatPercent } from './format.js';
+import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from './format.js';
 
 const VERBS: Record<string, string> = {
   created: 'Created',
@@ -27,7 +27,14 @@ function shortValue(field: FieldSpec, value: unknown, record: Record<string, unk
   if (value === null || value === undefined || value === '') return '—';
   switch (field.type) {
     case 'enum':
+    case 'select':
       return optionLabel(field, value);
+    case 'multi-select':
+      return Array.isArray(value) ? cut(value.map((v) => optionLabel(field, v)).join(', ')) : undefined;
+    case 'number':
+      return typeof value === 'number' ? formatNumber(value, field.decimals) : undefined;
+    case 'boolean':
+      return value ? 'Yes' : 'No';
     case 'money':
       return formatMoney(Number(value), String(record[field.currencyKey ?? 'currency'] ?? 'EUR'));
     case 'date':
@@ -37,6 +44,7 @@ function shortValue(field: FieldSpec, value: unknown, record: Record<string, unk
     case 'percent':
       return formatPercent(Number(value));
     case 'text':
+    case 'url':
     case 'email':
     case 'phone':
     case 'currency':
@@ -44,6 +52,21 @@ function shortValue(field: FieldSpec, value: unknown, record: Record<string, unk
     default:
       return undefined;
   }
+}
+
+/** Each custom field a change touched, as the built-in ones are said ("Industry: Health → Software"); its key when it has no definition. */
+function customChanges(spec: ResourceSpec, before: unknown, after: unknown): string[] {
+  const was = (before ?? {}) as Record<string, unknown>;
+  const now = (after ?? {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((k) => JSON.stringify(was[k] ?? null) !== JSON.stringify(now[k] ?? null));
+  if (keys.length === 0) return [GROUP_LABELS.custom_fields!];
+  return keys.map((k) => {
+    const field = spec.fields.find((f) => f.key === `custom_fields.${k}`);
+    if (!field) return k;
+    const from = shortValue(field, was[k], was);
+    const to = shortValue(field, now[k], now);
+    return from !== undefined && to !== undefined ? `${field.label}: ${from} → ${to}` : field.label;
+  });
 }
 
 export function describeChange(spec: ResourceSpec, event: LiveEvent & { previous_attributes?: Record<string, unknown> }): { what: string; changes: string } {
@@ -55,6 +78,10 @@ export function describeChange(spec: ResourceSpec, event: LiveEvent & { previous
   const parts: string[] = [];
   for (const key of Object.keys(before)) {
     if (key === 'updated_at') continue;
+    if (key === 'custom_fields') {
+      parts.push(...customChanges(spec, before.custom_fields, after.custom_fields));
+      continue;
+    }
     const field = spec.fields.find((f) => f.key === key);
     if (!field) {
       parts.push(GROUP_LABELS[key] ?? key);

@@ -2,7 +2,7 @@
 // its hint, and the API's validation error beside it, tied together by aria-describedby.
 import { CURRENCIES } from '../../../src/domain/money.js';
 import type { FieldSpec } from './describe.js';
-import { currencyName, minorStep } from './format.js';
+import { currencyName, decimalStep, minorStep } from './format.js';
 import type { FormValue, FormValues, LineItemDraft } from './form-values.js';
 import { LineItemsInput } from './line-items-input.js';
 import { RelationSelect } from './relation-select.js';
@@ -19,6 +19,14 @@ export interface FieldInputProps {
 }
 
 /** The currency picker's options, named when a form first needs them, not while the app starts. */
+/** The visible mark of a required field; the input's aria-required says it to a screen reader. */
+const RequiredMark = (props: { field: FieldSpec }) =>
+  props.field.required ? (
+    <span class="required-mark" aria-hidden="true">
+      *
+    </span>
+  ) : null;
+
 let currencyOptions: { code: string; name: string }[] | undefined;
 const currencyOptionsOnce = () => (currencyOptions ??= CURRENCIES.map((code) => ({ code, name: currencyName(code) })));
 
@@ -46,6 +54,11 @@ export function FieldInput(props: FieldInputProps) {
           <label class="check">
             <input type="checkbox" {...common} checked={Boolean(value)} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {field.label}
           </label>
+          {field.hint && (
+            <p id={hintId} class="hint">
+              {field.hint}
+            </p>
+          )}
           {error && (
             <p id={errorId} class="field-error">
               {error}
@@ -65,6 +78,60 @@ export function FieldInput(props: FieldInputProps) {
           )}
         </fieldset>
       );
+    case 'multi-select': {
+      const chosen = Array.isArray(value) ? (value as string[]) : [];
+      const toggle = (v: string, on: boolean) => props.onChange(on ? [...chosen, v] : chosen.filter((c) => c !== v));
+      return (
+        <fieldset id={id} class={`field field-wide${error ? ' invalid' : ''}`} aria-describedby={describedBy}>
+          <legend>
+            {field.label}
+            <RequiredMark field={field} />
+          </legend>
+          <div class="check-group">
+            {(field.options ?? []).map((o, i) => (
+              <label class="check" key={o.value}>
+                <input
+                  type="checkbox"
+                  id={`${id}-${i}`}
+                  aria-invalid={error ? 'true' : undefined}
+                  checked={chosen.includes(o.value)}
+                  onChange={(e) => toggle(o.value, e.currentTarget.checked)}
+                />{' '}
+                {o.label}
+              </label>
+            ))}
+          </div>
+          {field.hint && (
+            <p id={hintId} class="hint">
+              {field.hint}
+            </p>
+          )}
+          {error && (
+            <p id={errorId} class="field-error">
+              {error}
+            </p>
+          )}
+        </fieldset>
+      );
+    }
+    case 'select':
+      control = (
+        <select {...common} value={text} onChange={set}>
+          {(!field.required || !text) && <option value="">—</option>}
+          {(field.options ?? []).map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'number':
+      control = <input {...common} type="number" inputMode="decimal" step={decimalStep(field.decimals)} value={text} onInput={set} />;
+      break;
+    case 'datetime':
+      control = <input {...common} type="datetime-local" value={text} onInput={set} />;
+      break;
     case 'longtext':
       control = <textarea {...common} rows={4} value={text} onInput={set} />;
       break;
@@ -127,7 +194,15 @@ export function FieldInput(props: FieldInputProps) {
   }
   return (
     <div class={`field${field.type === 'longtext' ? ' field-wide' : ''}${error ? ' invalid' : ''}`}>
-      <label for={id}>{field.label}</label>
+      {field.required ? (
+        // The mark beside the label, not in it: the input's name stays the field's name.
+        <span class="label-line">
+          <label for={id}>{field.label}</label>
+          <RequiredMark field={field} />
+        </span>
+      ) : (
+        <label for={id}>{field.label}</label>
+      )}
       {control}
       {field.hint && (
         <p id={hintId} class="hint">

@@ -13,6 +13,8 @@ import type { ResourceSpec } from './describe.js';
 import { FieldValue } from './fields.js';
 import { RecordFilters } from './filters.js';
 import { isOverdue } from './resources/invoices.js';
+import { ColumnChooser, chosenColumns } from './column-chooser.js';
+import { useCustomFields } from './custom-fields.js';
 
 type Row = Record<string, any> & { id: string };
 
@@ -32,7 +34,7 @@ function columns(spec: ResourceSpec): Column<Row>[] {
   };
   const rest = spec.columns.map((key): Column<Row> => {
     const field = spec.fields.find((f) => f.key === key)!;
-    const numeric = field.type === 'money' || field.type === 'percent';
+    const numeric = field.type === 'money' || field.type === 'percent' || field.type === 'number';
     return {
       label: field.label,
       class: numeric ? 'num' : undefined,
@@ -73,8 +75,25 @@ function caption(spec: ResourceSpec, sorting: SortState): string {
   return `${spec.plural}, by ${column.toLowerCase()}, ${sorting.order === 'asc' ? 'ascending' : 'descending'}`;
 }
 
+/**
+ * The description with the account's custom fields: the chosen ones as columns (sortable, but a
+ * multi-select), and a filter per select and multi-select field (docs/reference/custom-fields.md#lists).
+ */
+function withCustomColumns(spec: ResourceSpec): ResourceSpec {
+  const custom = spec.fields.filter((f) => f.custom);
+  const chosen = chosenColumns();
+  const shown = custom.filter((f) => chosen.includes(f.key.slice('custom_fields.'.length)));
+  return {
+    ...spec,
+    columns: [...spec.columns, ...shown.map((f) => f.key)],
+    sorts: { ...spec.sorts, ...Object.fromEntries(shown.filter((f) => f.type !== 'multi-select').map((f) => [f.key, f.key])) },
+    filters: [...spec.filters, ...custom.filter((f) => f.type === 'select' || f.type === 'multi-select').map((f) => f.key)],
+  };
+}
+
 export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChildren }) {
-  const { spec } = props;
+  const custom = useCustomFields(props.spec);
+  const spec = withCustomColumns(custom.spec);
   const [creating, setCreating] = useState(false);
   // `?new=1` (the command menu's "New lead") opens the form too; closing it drops the parameter, so
   // a reload or Back does not open it again.
@@ -99,15 +118,25 @@ export function RecordList(props: { spec: ResourceSpec; toolbar?: ComponentChild
         )}
       </header>
       {props.toolbar}
-      <RecordFilters spec={spec} />
-      <ListTable<Row>
-        caption={caption(spec, sorting)}
-        path={withFilters(`${spec.path}?sort=${encodeURIComponent(sorting.sort)}&order=${sorting.order}`, spec.filters)}
-        sorting={sorting}
-        columns={columns(spec)}
-        empty={empty}
-      />
-      {formOpen && <CreateDialog spec={spec} path={spec.path} onClose={closeForm} onCreated={(r) => navigate(recordUrl(spec.name, r.id))} />}
+      <RecordFilters spec={spec}>
+        <ColumnChooser fields={spec.fields.filter((f) => f.custom)} />
+      </RecordFilters>
+      {custom.problem && (
+        <p role="alert" class="warning">
+          {custom.problem}
+        </p>
+      )}
+      {/* Once the custom fields are known: a filter or column of the URL may name one. */}
+      {custom.ready && (
+        <ListTable<Row>
+          caption={caption(spec, sorting)}
+          path={withFilters(`${spec.path}?sort=${encodeURIComponent(sorting.sort)}&order=${sorting.order}`, spec.filters)}
+          sorting={sorting}
+          columns={columns(spec)}
+          empty={empty}
+        />
+      )}
+      {formOpen && <CreateDialog spec={props.spec} path={spec.path} onClose={closeForm} onCreated={(r) => navigate(recordUrl(spec.name, r.id))} />}
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { FieldValue, isEmpty } from './fields.js';
 import { RecordForm } from './form.js';
 import { RecordHistory } from './history.js';
 import { forgetName } from './relations.js';
+import { heldValueSpecs, useCustomFields } from './custom-fields.js';
 
 export interface RecordContext {
   record: Record<string, any>;
@@ -32,8 +33,10 @@ export interface RecordExtras {
 }
 
 /** The fields as a read-only form; the status badge is in the page header instead. */
-function Details(props: { spec: ResourceSpec; record: Record<string, any> }) {
-  const shown = props.spec.fields.filter((f: FieldSpec) => !f.formOnly && !f.badge && !(f.hideEmpty && isEmpty(valueAt(props.record, f.key))));
+function Details(props: { spec: ResourceSpec; record: Record<string, any>; extra?: FieldSpec[] }) {
+  const shown = [...props.spec.fields, ...(props.extra ?? [])].filter(
+    (f: FieldSpec) => !f.formOnly && !f.badge && !(f.hideEmpty && isEmpty(valueAt(props.record, f.key))),
+  );
   return (
     <dl class="fields">
       {shown.map((f) => {
@@ -52,7 +55,10 @@ function Details(props: { spec: ResourceSpec; record: Record<string, any> }) {
 }
 
 export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: RecordExtras }) {
-  const { spec, id, extras = {} } = props;
+  const { id, extras = {} } = props;
+  // The resource's fields and the account's custom fields of it, in their order.
+  const custom = useCustomFields(props.spec);
+  const spec = custom.spec;
   const [record, setRecord] = useState<Record<string, any> | null>(null);
   const [problem, setProblem] = useState('');
   const [editing, setEditing] = useState(false);
@@ -100,7 +106,7 @@ export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: Rec
       </section>
     );
   }
-  if (!record) return <p class="loading">Loading…</p>;
+  if (!record || !custom.ready) return <p class="loading">Loading…</p>;
 
   const context: RecordContext = { record, reload, say: setMessage };
   const writable = can(`${spec.scope}:write`);
@@ -134,6 +140,11 @@ export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: Rec
           {problem}
         </p>
       )}
+      {custom.problem && (
+        <p role="alert" class="warning">
+          {custom.problem}
+        </p>
+      )}
       {message && (
         <p role="status" class="notice">
           {message}
@@ -160,7 +171,7 @@ export function RecordPage(props: { spec: ResourceSpec; id: string; extras?: Rec
                 onCancel={() => setEditing(false)}
               />
             ) : (
-              <Details spec={spec} record={record} />
+              <Details spec={spec} record={record} {...(custom.hidden ? { extra: heldValueSpecs(record) } : {})} />
             )}
           </section>
           {extras.main?.(context)}
