@@ -165,7 +165,10 @@ describe('the single binary, run from a folder outside the repository', () => {
     expect(rows.length).toBeGreaterThan(0);
 
     // Its custom.* columns fill no field the sandbox defines: --create-fields defines them, as the stop message offers.
-    const { code, stdout, stderr } = run(['sync', 'import', 'leads', './leads.csv', '--create-fields'], { CRM_BASE_URL: sandbox.baseUrl, CRM_API_KEY: sandbox.apiKey });
+    const { code, stdout, stderr } = run(['sync', 'import', 'leads', './leads.csv', '--create-fields'], {
+      CRM_BASE_URL: sandbox.baseUrl,
+      CRM_API_KEY: sandbox.apiKey,
+    });
     expect(code, `${stdout}\n${stderr}`).toBe(0);
 
     for (const row of rows) {
