@@ -3,7 +3,7 @@
 import type { FieldObject, FieldType } from '../../../src/domain/custom-fields.js';
 import type { FieldSpec, FormSpec, ResourceSpec } from './describe.js';
 
-export interface FieldOption {
+interface FieldOption {
   value: string;
   label: string;
 }

@@ -10,7 +10,7 @@ import { onLiveEvent } from '../live.js';
 import type { FormSpec } from './describe.js';
 import { type FieldDefinition, fieldObjectOf, withCustomFields } from './custom-field-specs.js';
 
-export type { FieldDefinition, FieldOption } from './custom-field-specs.js';
+export type { FieldDefinition } from './custom-field-specs.js';
 export { heldValueSpecs } from './custom-field-specs.js';
 
 /** What is known of one object's definitions: loading, the list, hidden (no fields:read), or the API's refusal. */

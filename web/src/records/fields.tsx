@@ -64,7 +64,7 @@ function ExternalUrl(props: { url: string }) {
 }
 
 /** A select's value as a chip with its option's label (the value itself when no option has it). */
-export function Chip(props: { field: FieldSpec; value: unknown }) {
+function Chip(props: { field: FieldSpec; value: unknown }) {
   return <span class="chip">{optionLabel(props.field, props.value)}</span>;
 }
 
