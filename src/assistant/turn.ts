@@ -83,7 +83,7 @@ export async function* confirm(deps: TurnDeps, confirmationId: string, approve: 
   const answers = answersOfStep(deps, conversationId);
   const turnCalls = turnToolCalls(deps.ctx, conversationId);
   try {
-    yield* run(deps, conversationId, turnCalls, [{ role: 'tool', content: answers.map(approvalResponse) }]);
+    yield* run(deps, conversationId, turnCalls, [{ role: 'tool', content: answers.map(approvalResponse) }], writeKeys(deps, conversationId, answers));
   } catch (error) {
     // Nothing of the continuation was recorded: the answers go back to pending, so Run can be
     // clicked again (a write that did happen is replayed by its idempotency key, not repeated).
@@ -98,6 +98,22 @@ function answersOfStep(deps: TurnDeps, conversationId: string): ConfirmationRow[
   const asked = Array.isArray(last?.content) ? (last.content as { type: string; approvalId?: string }[]) : [];
   const ids = new Set(asked.filter((p) => p.type === 'tool-approval-request').map((p) => p.approvalId));
   return answeredConfirmations(deps.ctx, conversationId).filter((row) => ids.has(row.approval_id));
+}
+
+/**
+ * The idempotency key of each write the answers let run, by its tool call: the confirmation's own id,
+ * unique whatever ids the model's server gives its calls (a local server may number them from 0 in
+ * every answer). If the write ran and the turn failed after it, Run again replays it instead of repeating it.
+ */
+function writeKeys(deps: TurnDeps, conversationId: string, answers: ConfirmationRow[]): Map<string, string> {
+  const last = conversationMessages(deps.ctx, conversationId).at(-1);
+  const parts = Array.isArray(last?.content) ? (last.content as ToolPart[]) : [];
+  const keys = new Map<string, string>();
+  for (const row of answers) {
+    const call = parts.find((p) => p.type === 'tool-approval-request' && p.approvalId === row.approval_id)?.toolCallId;
+    if (call) keys.set(call, `assistant-${row.id}`);
+  }
+  return keys;
 }
 
 const approvalResponse = (row: ConfirmationRow) => ({
@@ -125,7 +141,7 @@ function notRun(deps: TurnDeps, conversationId: string, rows: ConfirmationRow[])
 type ToolPart = { type: string; approvalId?: string; toolCallId?: string };
 
 /** The model's steps until it answers, a write waits for Run, or the turn has made its 10 tool calls. */
-async function* run(deps: TurnDeps, conversationId: string, callsBefore: number, input: StoredMessage[]): Events {
+async function* run(deps: TurnDeps, conversationId: string, callsBefore: number, input: StoredMessage[], keys = new Map<string, string>()): Events {
   const { ctx, config } = deps;
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   let calls = callsBefore;
@@ -135,8 +151,9 @@ async function* run(deps: TurnDeps, conversationId: string, callsBefore: number,
       description: t.description,
       inputSchema: t.input,
       execute: async (args: Record<string, unknown>, { toolCallId }) => {
-        // A write's key is the call's own: if it ran and the turn failed after, Run again replays it.
-        const keyed = t.kind === 'read' || args.idempotency_key ? args : { ...args, idempotency_key: `assistant-${conversationId}-${toolCallId}` };
+        // A write runs only after its Run, under its confirmation's key (writeKeys).
+        const key = keys.get(toolCallId);
+        const keyed = t.kind === 'read' || args.idempotency_key || !key ? args : { ...args, idempotency_key: key };
         try {
           return await t.run(keyed);
         } catch (error) {

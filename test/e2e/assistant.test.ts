@@ -117,6 +117,25 @@ describe('a write', () => {
     expect((await api.get(`/v1/deals?client_id=${acme.id}`)).body.data).toHaveLength(1);
   });
 
+  it('that ran before its turn failed is not repeated by a second Run: the card comes back, and Run replays the write', async () => {
+    fake.script([
+      { toolCalls: [{ name: 'create_lead', args: { first_name: 'Once', email: 'once-only@example.com' } }] },
+      { status: 500 }, // the model fails after the write ran
+      { text: 'Added Once.' },
+    ]);
+    const { events } = await ask('Add Once');
+    const card = ofType(events, 'confirmation_required')[0]!.confirmation!;
+    const first = await answer(card.id, true);
+    expect(first.events.at(-1)).toMatchObject({ type: 'error', code: 'assistant_provider_unavailable' });
+    expect((await api.get('/v1/leads?email=once-only@example.com')).body.data).toHaveLength(1);
+    // The answer was not kept: the card waits again, and Run goes on from there.
+    const conversation = (await api.get(`/v1/assistant/conversations/${events[0]!.conversation_id}`)).body;
+    expect(conversation.pending_confirmations.map((c: any) => c.id)).toEqual([card.id]);
+    const second = await answer(card.id, true);
+    expect(text(second.events)).toBe('Added Once.');
+    expect((await api.get('/v1/leads?email=once-only@example.com')).body.data).toHaveLength(1);
+  });
+
   it('is not run on Cancel, and the model is told so', async () => {
     fake.script([
       { toolCalls: [{ name: 'create_lead', args: { first_name: 'Never', last_name: 'Made', email: 'never-made@example.com' } }] },
