@@ -1,7 +1,7 @@
 // The words the Fields page uses for custom field types, and the pure parts of its forms: a key
 // suggested from a label, an option value from its label, the type changes the API allows.
 // Pure, so test/unit/web-fields.test.ts checks them without a browser.
-import { FIELD_TYPES, type FieldObject, type FieldType, typeChangeAllowed } from '../../../src/domain/custom-fields.js';
+import { FIELD_TYPES, type FieldObject, type FieldType, fieldKeyFor, typeChangeAllowed } from '../../../src/domain/custom-fields.js';
 
 /** Each type's name and what it holds, in words, in the order the type picker offers them. */
 export const TYPE_WORDS: Record<FieldType, { name: string; about: string }> = {
@@ -34,16 +34,11 @@ export const OBJECTS: { object: FieldObject; plural: string; singular: string }[
  * at most 50 ("Annual revenue (€)" → "annual_revenue"). Empty when the label has no letter or digit.
  */
 export function suggestKey(label: string): string {
-  let key = label
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  if (key && !/^[a-z]/.test(key)) key = `f_${key}`;
-  return key.slice(0, 50).replace(/_+$/, '');
+  // The migration's rule (fieldKeyFor), but nothing at all for a label with no letter or digit yet.
+  return /[\p{L}\p{N}]/u.test(label) ? fieldKeyFor(label, NOTHING_TAKEN) : '';
 }
+
+const NOTHING_TAKEN: ReadonlySet<string> = new Set();
 
 /** An option value from its label: what records hold, so kept short and plain ("Health care" → "health_care"); the label itself when it has no letter or digit. */
 export const suggestValue = (label: string): string => suggestKey(label) || label.trim();

@@ -54,16 +54,7 @@ export function FieldInput(props: FieldInputProps) {
           <label class="check">
             <input type="checkbox" {...common} checked={Boolean(value)} onChange={(e) => props.onChange(e.currentTarget.checked)} /> {field.label}
           </label>
-          {field.hint && (
-            <p id={hintId} class="hint">
-              {field.hint}
-            </p>
-          )}
-          {error && (
-            <p id={errorId} class="field-error">
-              {error}
-            </p>
-          )}
+          <FieldNotes hint={field.hint} hintId={hintId} error={error} errorId={errorId} />
         </div>
       );
     case 'line-items':
@@ -101,16 +92,7 @@ export function FieldInput(props: FieldInputProps) {
               </label>
             ))}
           </div>
-          {field.hint && (
-            <p id={hintId} class="hint">
-              {field.hint}
-            </p>
-          )}
-          {error && (
-            <p id={errorId} class="field-error">
-              {error}
-            </p>
-          )}
+          <FieldNotes hint={field.hint} hintId={hintId} error={error} errorId={errorId} />
         </fieldset>
       );
     }
@@ -204,16 +186,25 @@ export function FieldInput(props: FieldInputProps) {
         <label for={id}>{field.label}</label>
       )}
       {control}
-      {field.hint && (
-        <p id={hintId} class="hint">
-          {field.hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes hint={field.hint} hintId={hintId} error={error} errorId={errorId} />
     </div>
+  );
+}
+
+/** The hint under an input and its error, with the ids its aria-describedby names. */
+function FieldNotes(props: { hint: string | undefined; hintId: string | undefined; error: string | undefined; errorId: string | undefined }) {
+  return (
+    <>
+      {props.hint && (
+        <p id={props.hintId} class="hint">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={props.errorId} class="field-error">
+          {props.error}
+        </p>
+      )}
+    </>
   );
 }
