@@ -11,10 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { installCleanup } from './processes.js';
 import { UNLIMITED, startSandbox } from './servers.js';
-import { percentile, round } from './stats.js';
+import { percentile, round, runIfMain } from './stats.js';
 
 const ROWS = Number(process.env.BENCH_CF_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_CF_SAMPLES ?? 300);
@@ -172,12 +171,4 @@ async function main([rows]) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(0),
-    (error) => {
-      process.stderr.write(`${error.stack ?? error}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, main);

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, installCleanup, track } from './processes.js';
 import { startSandbox } from './servers.js';
-import { median, round } from './stats.js';
+import { median, round, runIfMain } from './stats.js';
 import { writeLeads } from './sync.js';
 
 const CRM = fileURLToPath(new URL('../bin/crm.js', import.meta.url));
@@ -157,12 +157,4 @@ async function main([rows, rounds, ...builds]) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(0),
-    (error) => {
-      process.stderr.write(`${error.stack ?? error}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, main);

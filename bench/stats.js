@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 // Small number helpers shared by the benchmark modules.
 
 export const round = (n, digits = 2) => Number(n.toFixed(digits));
@@ -34,4 +35,16 @@ export function medianRow(rows) {
   }
   if (rows.length > 1) out.rounds = rows.length;
   return out;
+}
+
+/** Runs `main` with the command line's arguments when `url` is the script node was started with; exit 1 with the stack on failure. */
+export function runIfMain(url, main) {
+  if (process.argv[1] !== fileURLToPath(url)) return;
+  main(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`${error.stack ?? error}\n`);
+      process.exit(1);
+    },
+  );
 }
