@@ -16,7 +16,11 @@ import { buildOnce } from './lazy.js';
  */
 
 export const DateOnly = buildOnce(() => z.iso.date().max(10).describe('YYYY-MM-DD'));
-export const Email = buildOnce(() => z.email().max(254));
+/**
+ * An address as people have them: international domains (anna@münchen.example) are valid, as in
+ * HubSpot and Pipedrive exports; a domain needs a dot. The same rule as a custom email field's.
+ */
+export const Email = buildOnce(() => z.email({ pattern: /^[^\s@"]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/u }).max(254));
 const ExternalId = buildOnce(() => z.string().min(1).max(255).describe('Your id for this record in another system; unique per resource'));
 export const ShortText = buildOnce(() => z.string().max(200));
 export const Phone = buildOnce(() => z.string().max(50));

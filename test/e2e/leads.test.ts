@@ -239,3 +239,16 @@ describe('conversion', () => {
     expectProblem(await api.post('/v1/leads/lead_00000000000000000000000000/convert', {}), 404, 'not_found');
   });
 });
+
+describe('email addresses', () => {
+  it('take international domains, as exports from other CRMs hold them, and still need a domain with a dot', async () => {
+    const lead = await createLead({ first_name: 'Anna', email: 'anna@münchen.example' });
+    expect((await api.get(`/v1/leads/${lead.id}`)).body.email).toBe('anna@münchen.example');
+    expect((await api.get(`/v1/leads?email=${encodeURIComponent('anna@münchen.example')}`)).body.data.map((l: { id: string }) => l.id)).toEqual([lead.id]);
+    for (const email of ['anna@localhost', 'anna@', '@münchen.example', 'an na@x.example', 'anna@@x.example']) {
+      const refused = await api.post('/v1/leads', { first_name: 'Anna', email });
+      expect(refused.status, email).toBe(422);
+      expect(refused.body.errors[0].path, email).toBe('email');
+    }
+  });
+});
