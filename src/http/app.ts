@@ -12,6 +12,11 @@ import { registerAuth } from './plugins/auth.js';
 import { FailedAuthentications } from './failed-authentications.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
+import { accountDocument } from './account-openapi.js';
+import { ApiError } from '../errors.js';
+import { authenticateBearer } from './credential.js';
+import { enterAccountOfBearer } from '../accounts/credentials.js';
+import { listFields } from '../services/fields.js';
 import { registerIdempotency, settleFailure } from './plugins/idempotency.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -190,7 +195,17 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   apiReferenceRoutes(app);
   accountRoutes(app, accounts, current);
 
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => openApiDocument(app, ctx));
+  // With a credential, that account's document: its custom fields typed (account-openapi.ts).
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async (request) => {
+    const generic = openApiDocument(app, ctx);
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) return generic;
+    enterAccountOfBearer(accounts, token);
+    if (!authenticateBearer(ctx, token)) {
+      throw new ApiError('unauthenticated', 'The API key or access token is unknown, revoked or expired. Without one, the generic document is answered.');
+    }
+    return accountDocument(generic, listFields(ctx, { limit: 1000 }).data); // at most 200 an object: one page
+  });
 
   await app.ready();
   return app;

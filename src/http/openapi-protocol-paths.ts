@@ -167,8 +167,14 @@ export const PROTOCOL_PATHS: Json = {
       security: [],
       operationId: 'openapi.get',
       summary: 'This OpenAPI 3.1 document, with the address the sandbox listens on as its server',
+      description:
+        "Without a credential, the generic document. With one (`Authorization: Bearer …`), that account's: each record's `custom_fields` has the account's fields as typed properties (enums for options) and nothing else.",
       responses: {
         200: { description: 'The document.', content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } },
+        401: {
+          description: 'A credential was sent that is unknown, revoked or expired.',
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
       },
     },
   },
