@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
 import { routeHeadAsGet } from './head-as-get.js';
 import { registerJsonBody } from './json-body.js';
 import { openApiTransforms } from './openapi-transforms.js';
-import { registerAuth } from './plugins/auth.js';
+import { bearerToken, registerAuth } from './plugins/auth.js';
 import { FailedAuthentications } from './failed-authentications.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, validationError } from './plugins/errors.js';
@@ -198,11 +198,17 @@ export async function buildApp({ accounts, control, logLevel = 'error', serverFa
   // With a credential, that account's document: its custom fields typed (account-openapi.ts).
   app.get('/v1/openapi.json', { schema: { hide: true } }, async (request) => {
     const generic = openApiDocument(app, ctx);
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request);
     if (!token) return generic;
     enterAccountOfBearer(accounts, token);
     if (!authenticateBearer(ctx, token)) {
-      throw new ApiError('unauthenticated', 'The API key or access token is unknown, revoked or expired. Without one, the generic document is answered.');
+      // Counted with every other refused credential: this route is no way round the failed-authentication limit.
+      failedAuthentications.refuse(
+        request,
+        new ApiError('unauthenticated', 'The API key or access token is unknown, revoked or expired. Without one, the generic document is answered.', {
+          headers: { 'www-authenticate': 'Bearer realm="crm", error="invalid_token"' },
+        }),
+      );
     }
     return accountDocument(generic, listFields(ctx, { limit: 1000 }).data); // at most 200 an object: one page
   });

@@ -175,6 +175,10 @@ export const PROTOCOL_PATHS: Json = {
           description: 'A credential was sent that is unknown, revoked or expired.',
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
+        429: {
+          description: 'Too many refused credentials from this address (counted with every route).',
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
       },
     },
   },

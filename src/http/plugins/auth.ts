@@ -49,7 +49,8 @@ export { FAILED_AUTH_LIMIT } from '../failed-authentications.js';
 /** For routes that need a valid key or token but check scopes further in (the MCP endpoint). */
 export const ANY_SCOPE = 'any';
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/** The token of an `Authorization: Bearer …` header, if the request has one. */
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
