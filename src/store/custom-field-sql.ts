@@ -1,6 +1,7 @@
 import type { CustomFieldOp } from '../domain/custom-field-query.js';
 import { FIELD_KEY, type FieldObject, type FieldType } from '../domain/custom-fields.js';
 import type { Db } from './db.js';
+import { FIELD_OBJECT_TABLES } from './tables.js';
 import type { Condition } from './list.js';
 import type { SortKey } from './list-sorts.js';
 import { stmt } from './rows.js';
@@ -11,8 +12,6 @@ import { stmt } from './rows.js';
  * (valueSql). SQLite uses an index on an expression only for a query that repeats that expression
  * exactly, so every filter and sort below is written with valueSql, verbatim.
  */
-
-const RECORD_TABLES: Readonly<Record<FieldObject, string>> = { lead: 'leads', client: 'clients', deal: 'deals' };
 
 /** A filter by one field, its value typed by the field's definition (services/custom-field-filters.ts). */
 export interface CustomFieldFilter {
@@ -63,12 +62,12 @@ function valueSql(key: string, type: FieldType): string {
 }
 
 /** The index's name: keys are unique per object, and safe in SQL (checkedKey). */
-const indexName = (object: FieldObject, key: string) => `${RECORD_TABLES[object]}_cf_${checkedKey(key)}`;
+const indexName = (object: FieldObject, key: string) => `${FIELD_OBJECT_TABLES[object]}_cf_${checkedKey(key)}`;
 
 /** Makes the field's index, unless its type has none (multi_select). Reads every record of the object once. */
 export function createFieldIndex(db: Db, object: FieldObject, key: string, type: FieldType): void {
   if (!hasIndex(type)) return;
-  db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(object, key)} ON ${RECORD_TABLES[object]} (${valueSql(key, type)}, id)`);
+  db.exec(`CREATE INDEX IF NOT EXISTS ${indexName(object, key)} ON ${FIELD_OBJECT_TABLES[object]} (${valueSql(key, type)}, id)`);
 }
 
 export function dropFieldIndex(db: Db, object: FieldObject, key: string): void {

@@ -1,10 +1,10 @@
 import type { FieldObject } from '../domain/custom-fields.js';
 import type { Field } from '../schemas/field.js';
 import type { Db } from './db.js';
+import { FIELD_OBJECT_TABLES } from './tables.js';
 import { deleteRow, getRow, insertRow, json, parseJson, stmt, updateRow, type Row } from './rows.js';
 
 /** Custom field definitions (migration 021) and the records' values they govern. */
-const RECORD_TABLES: Record<FieldObject, string> = { lead: 'leads', client: 'clients', deal: 'deals' };
 
 function fromRow(row: Row): Field {
   return {
@@ -57,11 +57,11 @@ const path = (key: string) => `$."${key}"`; // keys are [a-z0-9_]: nothing to es
 
 /** How many records hold a value for the field (not null). */
 export const countHolding = (db: Db, object: FieldObject, key: string): number =>
-  (stmt(db, `SELECT count(*) AS n FROM ${RECORD_TABLES[object]} WHERE json_extract(custom_fields, ?) IS NOT NULL`).get(path(key)) as { n: number }).n;
+  (stmt(db, `SELECT count(*) AS n FROM ${FIELD_OBJECT_TABLES[object]} WHERE json_extract(custom_fields, ?) IS NOT NULL`).get(path(key)) as { n: number }).n;
 
 /** How many records hold this option: the value itself, or (multi_select) in their list. */
 export function countHoldingOption(db: Db, object: FieldObject, key: string, value: string): number {
-  const sql = `SELECT count(*) AS n FROM ${RECORD_TABLES[object]}
+  const sql = `SELECT count(*) AS n FROM ${FIELD_OBJECT_TABLES[object]}
     WHERE json_extract(custom_fields, @path) = @value
        OR (json_type(custom_fields, @path) = 'array' AND EXISTS (SELECT 1 FROM json_each(custom_fields, @path) WHERE value = @value))`;
   return (stmt(db, sql).get({ path: path(key), value }) as { n: number }).n;
@@ -69,14 +69,16 @@ export function countHoldingOption(db: Db, object: FieldObject, key: string, val
 
 /** Removes the field's values from every record; the records' updated_at stays (the definition changed, not them). */
 export const removeValues = (db: Db, object: FieldObject, key: string): number =>
-  stmt(db, `UPDATE ${RECORD_TABLES[object]} SET custom_fields = json_remove(custom_fields, @path) WHERE json_type(custom_fields, @path) IS NOT NULL`).run({
-    path: path(key),
-  }).changes;
+  stmt(db, `UPDATE ${FIELD_OBJECT_TABLES[object]} SET custom_fields = json_remove(custom_fields, @path) WHERE json_type(custom_fields, @path) IS NOT NULL`).run(
+    {
+      path: path(key),
+    },
+  ).changes;
 
 /** select → multi_select: each held value becomes a list of one. */
 export const wrapValuesInLists = (db: Db, object: FieldObject, key: string): number =>
   stmt(
     db,
-    `UPDATE ${RECORD_TABLES[object]} SET custom_fields = json_set(custom_fields, @path, json_array(json_extract(custom_fields, @path)))
+    `UPDATE ${FIELD_OBJECT_TABLES[object]} SET custom_fields = json_set(custom_fields, @path, json_array(json_extract(custom_fields, @path)))
      WHERE json_type(custom_fields, @path) = 'text'`,
   ).run({ path: path(key) }).changes;

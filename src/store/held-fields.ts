@@ -1,6 +1,7 @@
 import { BUILT_IN_FIELDS, FIELD_KEY, type FieldObject, fieldKeyFor, typeOfHeldValues } from '../domain/custom-fields.js';
 import { newId } from '../domain/ids.js';
 import type { Db } from './db.js';
+import { FIELD_OBJECT_TABLES } from './tables.js';
 
 /**
  * The second step of migration 021: every key records already hold in custom_fields becomes a
@@ -9,18 +10,13 @@ import type { Db } from './db.js';
  * key (`Company Size`, from an import) or that names a built-in field gets a new key, its values
  * move to it, and the old name becomes the label.
  */
-const TABLES: [table: string, object: FieldObject][] = [
-  ['leads', 'lead'],
-  ['clients', 'client'],
-  ['deals', 'deal'],
-];
 
 export function defineHeldFields(db: Db): void {
   const now = new Date().toISOString();
   const insert = db.prepare(
     'INSERT INTO fields (id, object, key, label, type, description, required, options, decimals, position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, 0, NULL, NULL, ?, ?, ?)',
   );
-  for (const [table, object] of TABLES) {
+  for (const [object, table] of Object.entries(FIELD_OBJECT_TABLES) as [FieldObject, string][]) {
     const held = db
       .prepare(
         `SELECT j.key AS key, group_concat(DISTINCT j.type) AS kinds FROM ${table}, json_each(${table}.custom_fields) AS j GROUP BY j.key ORDER BY j.key`,

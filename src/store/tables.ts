@@ -1,3 +1,5 @@
+import type { FieldObject } from '../domain/custom-fields.js';
+
 /**
  * The one list of an account's tables, by what happens to them. Reset (seed/fill.ts), the seed
  * image (seed/seed-image.ts) and snapshots (accounts/snapshots.ts) each used to keep their own
@@ -45,6 +47,9 @@ export const TRAFFIC_TABLES = ['usage_counters', 'request_logs', 'assistant_conv
 
 /** Of the default account's database only: the sandbox's registry of accounts and their snapshots. */
 export const REGISTRY_TABLES = ['accounts', 'account_snapshots'] as const;
+
+/** The table of each object a team defines custom fields for (domain/custom-fields.ts). */
+export const FIELD_OBJECT_TABLES: Readonly<Record<FieldObject, string>> = { lead: 'leads', client: 'clients', deal: 'deals' };
 
 /** Rows made from other tables (the search index, by triggers) and SQLite's or the migrations' own. */
 export const DERIVED_TABLE = /^(\w+_search(_\w+)?|sqlite_\w+|schema_migrations|meta)$/;
