@@ -2,7 +2,7 @@ import { type CustomFieldParam, invalidParameter } from '../domain/custom-field-
 import type { FieldObject } from '../domain/custom-fields.js';
 import type { Field } from '../schemas/field.js';
 import type { CustomFieldFilter, CustomFieldList } from '../store/custom-field-sql.js';
-import { findFieldByKey } from '../store/fields.js';
+import { fieldDefinition } from './custom-field-values.js';
 import type { Ctx } from './context.js';
 
 /**
@@ -35,7 +35,7 @@ export function customFieldList(
 }
 
 function definition(ctx: Ctx, object: FieldObject, key: string, path: string): Field {
-  const field = findFieldByKey(ctx.db, object, key);
+  const field = fieldDefinition(ctx, object, key);
   if (!field) throw invalidParameter(path, 'unknown_field', `No ${object} field has the key '${key}': GET /v1/fields?object=${object} lists them.`);
   return field;
 }

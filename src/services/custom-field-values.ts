@@ -26,6 +26,9 @@ function definitions(db: Db, object: FieldObject): Map<string, Field> {
   return fields;
 }
 
+/** One field's definition, from the same cache the value checks read (list filters use it). */
+export const fieldDefinition = (ctx: Ctx, object: FieldObject, key: string): Field | undefined => definitions(ctx.db, object).get(key);
+
 /** Called by every change of a definition, in its transaction: the next write reads them again. */
 export function forgetFieldDefinitions(db: Db): void {
   cache.delete(db);
